@@ -1,0 +1,119 @@
+"""JVM artifacts resolved by Maven from the poms under jvm/ into a gitignored cache.
+
+Two classpaths are needed and they must never mix: the Apache Kafka broker (its own JVM process) and
+Spark's Kafka source + Avro support (added to PySpark's JVM). Spark's connector version is derived from
+the installed ``pyspark.__version__``; the Kafka version lives only in jvm/kafka-broker/pom.xml.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+JVM_DIR = REPO_ROOT / "jvm"
+CACHE_DIR = Path(os.environ.get("CDC_CONFORMANCE_JVM_CACHE", REPO_ROOT / ".cache" / "jvm"))
+_COMPLETE_MARKER = ".complete"
+
+
+class ArtifactError(RuntimeError):
+    """Maven could not resolve a JVM artifact set."""
+
+
+@dataclass(frozen=True)
+class ArtifactSet:
+    name: str
+    pom: Path
+    version: str
+    properties: dict[str, str]
+
+    @property
+    def directory(self) -> Path:
+        return CACHE_DIR / f"{self.name}-{self.version}"
+
+    def jars(self) -> list[Path]:
+        return sorted(self.directory.glob("*.jar"))
+
+
+def kafka_version() -> str:
+    pom = (JVM_DIR / "kafka-broker" / "pom.xml").read_text()
+    match = re.search(r"<kafka\.version>([^<]+)</kafka\.version>", pom)
+    if not match:
+        raise ArtifactError("jvm/kafka-broker/pom.xml has no <kafka.version> property")
+    return match.group(1)
+
+
+def spark_version() -> str:
+    import pyspark
+
+    return pyspark.__version__
+
+
+def kafka_broker_artifacts() -> ArtifactSet:
+    return ArtifactSet("kafka", JVM_DIR / "kafka-broker" / "pom.xml", kafka_version(), {})
+
+
+def spark_connector_artifacts() -> ArtifactSet:
+    version = spark_version()
+    return ArtifactSet("spark", JVM_DIR / "spark-connectors" / "pom.xml", version, {"spark.version": version})
+
+
+def ensure(artifacts: ArtifactSet) -> list[Path]:
+    """Resolve the set once; later calls only check the completion marker (idempotent, offline)."""
+    if (artifacts.directory / _COMPLETE_MARKER).exists():
+        return artifacts.jars()
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise ArtifactError("Maven (mvn) is not on PATH; it is needed once to resolve the JVM artifacts")
+    artifacts.directory.mkdir(parents=True, exist_ok=True)
+    command = [
+        mvn, "-q", "-B", "-s", str(JVM_DIR / "settings.xml"), "-f", str(artifacts.pom),
+        *[f"-D{key}={value}" for key, value in artifacts.properties.items()],
+        "dependency:copy-dependencies", f"-DoutputDirectory={artifacts.directory}", "-DincludeScope=runtime",
+    ]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise ArtifactError(f"mvn failed for {artifacts.name} {artifacts.version}:\n{result.stdout[-4000:]}")
+    (artifacts.directory / _COMPLETE_MARKER).write_text(" ".join(command))
+    return artifacts.jars()
+
+
+def _artifact_id(jar: Path) -> str:
+    """`kafka-clients-3.9.0.jar` -> `kafka-clients` (the version is whatever follows the last '-<digit>')."""
+    return re.sub(r"-\d[^-]*$", "", jar.stem)
+
+
+def spark_connector_jars() -> list[Path]:
+    """The connector jars minus anything PySpark already ships (two scala-library jars would clash)."""
+    import pyspark
+
+    bundled = {_artifact_id(jar) for jar in (Path(pyspark.__file__).parent / "jars").glob("*.jar")}
+    return [jar for jar in ensure(spark_connector_artifacts()) if _artifact_id(jar) not in bundled]
+
+
+def kafka_broker_classpath() -> str:
+    return os.pathsep.join(str(jar) for jar in ensure(kafka_broker_artifacts()))
+
+
+def java_executable() -> str:
+    java_home = os.environ.get("JAVA_HOME")
+    if java_home and (Path(java_home) / "bin" / "java").exists():
+        return str(Path(java_home) / "bin" / "java")
+    java = shutil.which("java")
+    if java is None:
+        raise ArtifactError("no java on PATH and JAVA_HOME is not set; Java 17 is required")
+    return java
+
+
+def main() -> None:
+    """`python -m harness.jvm`: resolve both artifact sets (used by `make` bootstrap)."""
+    for artifacts in (kafka_broker_artifacts(), spark_connector_artifacts()):
+        jars = ensure(artifacts)
+        print(f"{artifacts.name} {artifacts.version}: {len(jars)} jars in {artifacts.directory}")
+
+
+if __name__ == "__main__":
+    main()

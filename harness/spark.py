@@ -1,0 +1,38 @@
+"""The Spark session factory: local[2], UTC, no UI, Spark's Kafka source and Avro support on the classpath."""
+from __future__ import annotations
+
+import os
+import sys
+
+from harness import jvm
+
+DEFAULT_MASTER = "local[2]"
+
+
+def spark_session(master: str | None = None, app_name: str = "cdc-conformance", extra_conf: dict | None = None):
+    """Return the (singleton) session, creating it with the project's settings on first use."""
+    from pyspark.sql import SparkSession
+
+    # Workers must run the same interpreter as the driver (the project's virtualenv).
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    jars = ",".join(str(jar) for jar in jvm.spark_connector_jars())
+    builder = (
+        SparkSession.builder.master(master or os.environ.get("CDC_SPARK_MASTER", DEFAULT_MASTER))
+        .appName(app_name)
+        .config("spark.jars", jars)
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.default.parallelism", "2")
+        .config("spark.driver.memory", os.environ.get("CDC_SPARK_DRIVER_MEMORY", "3g"))
+        .config("spark.sql.adaptive.enabled", "true")
+        .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
+        .config("spark.executor.extraJavaOptions", "-Duser.timezone=UTC")
+    )
+    for key, value in (extra_conf or {}).items():
+        builder = builder.config(key, value)
+    session = builder.getOrCreate()
+    session.sparkContext.setLogLevel(os.environ.get("CDC_SPARK_LOG_LEVEL", "ERROR"))
+    return session
