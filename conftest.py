@@ -1,0 +1,1 @@
+"""Make the repository importable for pytest without installing it."""

@@ -1,0 +1,474 @@
+"""Debezium (SQL Server, PostgreSQL) through Kafka Connect's JsonConverter: encoder, profiles, oracle, mutators.
+
+Records are rendered as the connector would write them (docs: debezium `sqlserver.adoc`,
+`postgresql.adoc`; code: `Envelope`, `RelationalChangeRecordEmitter`; see docs/formats/debezium-json.md):
+key and value through JsonConverter, partitioned by Kafka's default partitioner on the key bytes,
+key changes as delete + tombstone + create with `__debezium.oldkey/newkey` headers.
+"""
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+from dataclasses import dataclass, field
+
+from hypothesis import strategies as st
+
+from generators.history import Change, History, Row, Table, Transaction
+from generators.jsontext import dumps_bytes
+from generators.records import Expected, KafkaRecord, default_partition
+from generators.values import EPOCH, LogicalType, canonical_text, rescale
+from normalizer.model import CanonicalEvent, Column
+
+FORMAT = "debezium-json"
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How one Debezium deployment writes: connector, release, converter and table settings."""
+
+    connector: str = "postgresql"          # postgresql | sqlserver
+    version: str = "2.7.3.Final"
+    schemas_enable: bool = True
+    snapshot_style: str = "enum"           # enum (the wire format since 0.10) | boolean (old doc examples)
+    replica_identity: str = "FULL"         # PostgreSQL only: FULL | DEFAULT
+    tombstones: bool = True
+    partitions: int = 1
+    prefix: str = "dbserver1"  # topic.prefix (database.server.name before 2.0)
+    database: str = "inventory"
+    topic_override: str | None = None  # batched property runs share topics across examples
+
+    @property
+    def release(self) -> tuple[int, int]:
+        major, minor = self.version.split(".")[:2]
+        return int(major), int(minor)
+
+    @property
+    def format_version(self) -> str:
+        return "{}.{}".format(*self.release)
+
+    @property
+    def has_sub_millis(self) -> bool:
+        return self.release >= (2, 6)  # ts_us / ts_ns in source and envelope (DBZ-7107)
+
+    @property
+    def has_transaction_field(self) -> bool:
+        return self.release >= (2, 0)  # every envelope schema carries `transaction` (DBZ-5044)
+
+    def topic(self, table: Table) -> str:
+        if self.topic_override:
+            return self.topic_override
+        if self.connector == "sqlserver" and self.release >= (2, 0):
+            return f"{self.prefix}.{self.database}.{table.schema}.{table.name}"  # DBZ-4726
+        return f"{self.prefix}.{table.schema}.{table.name}"
+
+
+def profiles(prefix: str = "dbserver1"):
+    return st.builds(
+        Profile,
+        connector=st.sampled_from(["postgresql", "sqlserver"]),
+        version=st.sampled_from(["1.9.7.Final", "2.7.3.Final", "3.2.0.Final"]),
+        schemas_enable=st.booleans(),
+        snapshot_style=st.sampled_from(["enum", "boolean"]),
+        replica_identity=st.sampled_from(["FULL", "DEFAULT"]),
+        tombstones=st.booleans(),
+        partitions=st.integers(1, 3),
+        prefix=st.just(prefix),
+        database=st.sampled_from(["inventory", "testDB"]),
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# Connect schemas and value encodings
+# ------------------------------------------------------------------------------------------------
+
+def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
+    kind = logical.kind
+    semantic = {
+        "DATE": ("int32", "io.debezium.time.Date"),
+        "TIME": ("int64", "io.debezium.time.MicroTime"),
+        "TIMESTAMP": ("int64", "io.debezium.time.Timestamp" if logical.precision == 3 else "io.debezium.time.MicroTimestamp"),
+        "TIMESTAMP_TZ": ("string", "io.debezium.time.ZonedTimestamp"),
+    }
+    plain = {"INT16": "int16", "INT32": "int32", "INT64": "int64", "BOOLEAN": "boolean", "STRING": "string",
+             "FLOAT64": "double", "BYTES": "bytes"}
+    if kind == "DECIMAL":
+        return {"type": "bytes", "optional": optional, "name": "org.apache.kafka.connect.data.Decimal", "version": 1,
+                "parameters": {"scale": str(logical.scale), "connect.decimal.precision": str(logical.precision)},
+                "field": name}
+    if kind in semantic:
+        type_, semantic_name = semantic[kind]
+        return {"type": type_, "optional": optional, "name": semantic_name, "version": 1, "field": name}
+    return {"type": plain[kind], "optional": optional, "field": name}
+
+
+def source_type(logical: LogicalType) -> str:
+    """What the normalizer reports as `source_type`: the semantic name, else the Connect type."""
+    descriptor = connect_field("x", logical, True)
+    return descriptor.get("name") or descriptor["type"]
+
+
+def unscaled_base64(value) -> str:
+    """Connect Decimal: big-endian two's complement of the unscaled value, minimal length."""
+    sign, digits, exponent = value.as_tuple()
+    unscaled = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
+    length = (unscaled if unscaled >= 0 else ~unscaled).bit_length() // 8 + 1
+    return base64.b64encode(unscaled.to_bytes(length, "big", signed=True)).decode()
+
+
+def _micros(delta: dt.timedelta) -> int:
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def encode_value(logical: LogicalType, value, zoned_fixed_width: bool):
+    """A Python value as the JSON value Debezium + JsonConverter writes for it."""
+    if value is None:
+        return None
+    kind = logical.kind
+    if kind == "DECIMAL":
+        return unscaled_base64(rescale(value, logical.scale))
+    if kind == "DATE":
+        return (value - EPOCH.date()).days
+    if kind == "TIME":
+        return ((value.hour * 60 + value.minute) * 60 + value.second) * 1_000_000 + value.microsecond
+    if kind == "TIMESTAMP":
+        micros = _micros(value - EPOCH)
+        return micros // 1000 if logical.precision == 3 else micros
+    if kind == "TIMESTAMP_TZ":
+        utc = value.astimezone(dt.timezone.utc)
+        if zoned_fixed_width:  # 2.2+ keeps the column's fraction width (DBZ-5996)
+            return utc.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        fraction = f"{utc.microsecond:06d}".rstrip("0")  # ISO_OFFSET_DATE_TIME: as many digits as needed
+        return utc.strftime("%Y-%m-%dT%H:%M:%S") + (f".{fraction}" if fraction else "") + "Z"
+    if kind == "BYTES":
+        return base64.b64encode(value).decode()
+    return value
+
+
+def schemaless_text(logical: LogicalType, value, zoned_fixed_width: bool) -> str | None:
+    """Without a schema the normalizer can only keep each value's JSON text (see the format doc)."""
+    encoded = encode_value(logical, value, zoned_fixed_width)
+    if encoded is None:
+        return None
+    if isinstance(encoded, bool):
+        return "true" if encoded else "false"
+    if isinstance(encoded, float):
+        return canonical_text(logical, encoded)
+    return str(encoded)
+
+
+# ------------------------------------------------------------------------------------------------
+# Positions: what each connector writes, and what the canonical `position` makes of it
+# ------------------------------------------------------------------------------------------------
+
+@dataclass
+class _SourceClock:
+    """LSNs / transaction ids as the database hands them out, in commit order."""
+
+    counter: int = 0x758
+    pg_lsn: int = 24_023_128
+    pg_tx: int = 555
+    pg_last_commit: int | None = None
+
+    def sqlserver_lsn(self) -> str:
+        self.counter += 1
+        return f"{0x27:08x}:{self.counter:08x}:{self.counter % 0x10000:04x}"
+
+    def next_pg_lsn(self) -> int:
+        self.pg_lsn += 40
+        return self.pg_lsn
+
+
+def epoch_ms(instant: dt.datetime) -> int:
+    """Integer milliseconds since the epoch (float timestamps lose a millisecond now and then)."""
+    return (instant - EPOCH.replace(tzinfo=dt.timezone.utc)) // dt.timedelta(milliseconds=1)
+
+
+def _fixed(value) -> str | None:
+    return None if value is None else str(value).zfill(20)
+
+
+def _hex_lsn(lsn: str | None) -> str | None:
+    return None if lsn is None else lsn.replace(":", "").upper()
+
+
+# ------------------------------------------------------------------------------------------------
+# The encoder
+# ------------------------------------------------------------------------------------------------
+
+@dataclass
+class DebeziumEncoder:
+    profile: Profile
+    table: Table
+    clock: _SourceClock = field(default_factory=_SourceClock)
+
+    # -- schemas ---------------------------------------------------------------------------------
+    def _schema_prefix(self) -> str:
+        return self.profile.topic(self.table)
+
+    def row_fields(self) -> list[dict]:
+        return [connect_field(c.name, c.logical, c.nullable) for c in self.table.columns]
+
+    def key_fields(self) -> list[dict]:
+        return [connect_field(c.name, c.logical, False) for c in self.table.key_columns]
+
+    def source_fields(self) -> list[dict]:
+        p = self.profile
+        snapshot = ({"type": "string", "optional": True, "name": "io.debezium.data.Enum", "version": 1,
+                     "parameters": {"allowed": "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"},
+                     "default": "false", "field": "snapshot"} if p.snapshot_style == "enum"
+                    else {"type": "boolean", "optional": True, "default": False, "field": "snapshot"})
+        common = [{"type": "string", "optional": False, "field": "version"},
+                  {"type": "string", "optional": False, "field": "connector"},
+                  {"type": "string", "optional": False, "field": "name"},
+                  {"type": "int64", "optional": False, "field": "ts_ms"}, snapshot,
+                  {"type": "string", "optional": False, "field": "db"},
+                  {"type": "string", "optional": True, "field": "sequence"}]
+        if p.has_sub_millis:
+            common += [{"type": "int64", "optional": True, "field": "ts_us"},
+                       {"type": "int64", "optional": True, "field": "ts_ns"}]
+        common += [{"type": "string", "optional": False, "field": "schema"},
+                   {"type": "string", "optional": False, "field": "table"}]
+        if p.connector == "sqlserver":
+            return common + [{"type": "string", "optional": True, "field": "change_lsn"},
+                             {"type": "string", "optional": True, "field": "commit_lsn"},
+                             {"type": "int64", "optional": True, "field": "event_serial_no"}]
+        return common + [{"type": "int64", "optional": True, "field": "txId"},
+                         {"type": "int64", "optional": True, "field": "lsn"},
+                         {"type": "int64", "optional": True, "field": "xmin"}]
+
+    def value_schema(self) -> dict:
+        p, name = self.profile, self._schema_prefix()
+        row = {"type": "struct", "fields": self.row_fields(), "optional": True, "name": f"{name}.Value"}
+        fields = [{**row, "field": "before"}, {**row, "field": "after"},
+                  {"type": "struct", "fields": self.source_fields(), "optional": False,
+                   "name": f"io.debezium.connector.{p.connector}.Source", "field": "source"}]
+        if p.has_transaction_field:
+            fields.append({"type": "struct", "optional": True, "name": "event.block", "version": 1, "field": "transaction",
+                           "fields": [{"type": "string", "optional": False, "field": "id"},
+                                      {"type": "int64", "optional": False, "field": "total_order"},
+                                      {"type": "int64", "optional": False, "field": "data_collection_order"}]})
+        fields += [{"type": "string", "optional": False, "field": "op"},
+                   {"type": "int64", "optional": True, "field": "ts_ms"}]
+        if p.has_sub_millis:
+            fields += [{"type": "int64", "optional": True, "field": "ts_us"},
+                       {"type": "int64", "optional": True, "field": "ts_ns"}]
+        schema = {"type": "struct", "fields": fields, "optional": False, "name": f"{name}.Envelope"}
+        if p.has_transaction_field:
+            schema["version"] = 2 if p.has_sub_millis else 1
+        return schema
+
+    def _wrap(self, schema: dict, payload):
+        return {"schema": schema, "payload": payload} if self.profile.schemas_enable else payload
+
+    # -- payload parts -----------------------------------------------------------------------------
+    def _zoned_fixed(self) -> bool:
+        return self.profile.release >= (2, 2)
+
+    def row_json(self, row: Row | None, columns=None) -> dict | None:
+        if row is None:
+            return None
+        columns = columns if columns is not None else self.table.columns
+        return {c.name: encode_value(c.logical, row[c.name], self._zoned_fixed()) for c in columns}
+
+    def key_payload(self, row: Row) -> dict:
+        return self.row_json(row, self.table.key_columns)
+
+    def key_bytes(self, row: Row) -> bytes:
+        schema = {"type": "struct", "fields": self.key_fields(), "optional": False,
+                  "name": f"{self._schema_prefix()}.Key"}
+        return dumps_bytes(self._wrap(schema, self.key_payload(row)))
+
+    def _snapshot_marker(self, snapshot: bool, last: bool):
+        if self.profile.snapshot_style == "boolean":
+            return snapshot
+        return ("last" if last else "true") if snapshot else "false"
+
+    def _source(self, tx: Transaction, position: dict, last_in_snapshot: bool) -> dict:
+        p, commit_ms = self.profile, epoch_ms(tx.commit_time)
+        source = {"version": p.version, "connector": p.connector, "name": p.prefix, "ts_ms": commit_ms,
+                  "snapshot": self._snapshot_marker(tx.snapshot, last_in_snapshot), "db": p.database}
+        if p.connector == "postgresql":
+            source["sequence"] = position["sequence"]
+        elif p.has_transaction_field:
+            source["sequence"] = None
+        if p.has_sub_millis:
+            source.update(ts_us=commit_ms * 1000, ts_ns=commit_ms * 1_000_000)
+        source.update(schema=self.table.schema, table=self.table.name)
+        if p.connector == "sqlserver":
+            source.update(change_lsn=position["change_lsn"], commit_lsn=position["commit_lsn"],
+                          event_serial_no=position["serial"])
+        else:
+            source.update(txId=position["tx_id"], lsn=position["lsn"], xmin=None)
+        return source
+
+    def _envelope(self, op: str, before, after, source: dict, tx: Transaction) -> dict:
+        emit_us = epoch_ms(tx.commit_time) * 1000 + tx.emit_lag_us
+        envelope = {"before": before, "after": after, "source": source}
+        if self.profile.has_transaction_field:
+            envelope["transaction"] = None
+        envelope.update(op=op, ts_ms=emit_us // 1000)
+        if self.profile.has_sub_millis:
+            envelope.update(ts_us=emit_us, ts_ns=emit_us * 1000)
+        return envelope
+
+    # -- the oracle's view of one record ----------------------------------------------------------
+    def _canonical_image(self, row: Row | None, columns=None) -> dict | None:
+        if row is None:
+            return None
+        columns = columns if columns is not None else self.table.columns
+        if self.profile.schemas_enable:
+            return {c.name: canonical_text(c.logical, row[c.name]) for c in columns}
+        return {c.name: schemaless_text(c.logical, row[c.name], self._zoned_fixed()) for c in columns}
+
+    def _canonical_key(self, row: Row) -> list[tuple[str, str | None]]:
+        return [(c.name, canonical_text(c.logical, row[c.name])) for c in self.table.key_columns]
+
+    def _columns(self) -> list[Column] | None:
+        if not self.profile.schemas_enable:
+            return None
+        return [Column(c.name, i + 1, source_type(c.logical), c.logical.name, c.nullable, c.pk_position)
+                for i, c in enumerate(self.table.columns)]
+
+    def _canonical_position(self, position: dict) -> dict:
+        if self.profile.connector == "sqlserver":
+            return {"commit": _hex_lsn(position["commit_lsn"]), "event": _hex_lsn(position["change_lsn"]),
+                    "seq": _fixed(position["serial"])}
+        return {"commit": _fixed(position["last_commit"]), "event": _fixed(position["lsn"]), "seq": None}
+
+    def _event(self, kind: str, tx: Transaction, position: dict | None, **fields) -> CanonicalEvent:
+        p = self.profile
+        emit_us = epoch_ms(tx.commit_time) * 1000 + tx.emit_lag_us
+        if not p.has_sub_millis:
+            emit_us -= emit_us % 1000
+        base = dict(event_id="", format=FORMAT, kind=kind, origin=[])
+        if kind == "TOMBSTONE":
+            return CanonicalEvent(**base, **fields)
+        return CanonicalEvent(
+            **base, format_version=p.format_version,
+            source={"system": p.connector, "server": p.prefix, "database": p.database,
+                    "schema": self.table.schema, "table": self.table.name},
+            position=self._canonical_position(position),
+            tx_id=str(position["tx_id"]) if p.connector == "postgresql" and position["tx_id"] is not None else None,
+            commit_ts=tx.commit_time.replace(microsecond=tx.commit_time.microsecond // 1000 * 1000),
+            emit_ts=EPOCH.replace(tzinfo=dt.timezone.utc) + dt.timedelta(microseconds=emit_us),
+            **fields)
+
+    # -- records -----------------------------------------------------------------------------------
+    def _record(self, key: bytes | None, value: dict | None, headers=()) -> KafkaRecord:
+        partition = default_partition(key, self.profile.partitions)
+        return KafkaRecord(self.profile.topic(self.table), partition, key,
+                           None if value is None else dumps_bytes(value), tuple(headers))
+
+    def _value(self, op, before, after, source, tx) -> dict:
+        return self._wrap(self.value_schema(), self._envelope(op, before, after, source, tx))
+
+    def _before_image(self, row: Row):
+        """What `before` carries: PostgreSQL REPLICA IDENTITY DEFAULT sends only the old key columns."""
+        if self.profile.connector == "postgresql" and self.profile.replica_identity == "DEFAULT":
+            return self.table.key_columns
+        return self.table.columns
+
+    def _positions(self, tx: Transaction) -> list[dict]:
+        """One position per change, as the database assigns them (commit LSN shared by the transaction)."""
+        c = self.clock
+        if self.profile.connector == "sqlserver":
+            changes = [None if tx.snapshot else c.sqlserver_lsn() for _ in tx.changes]
+            commit = c.sqlserver_lsn()
+            return [{"change_lsn": lsn, "commit_lsn": commit, "serial": None if tx.snapshot else 1, "tx_id": None}
+                    for lsn in changes]
+        c.pg_tx += 1
+        positions = []
+        for _ in tx.changes:
+            lsn = c.next_pg_lsn()
+            last_commit = None if tx.snapshot else c.pg_last_commit
+            positions.append({"lsn": lsn, "last_commit": last_commit, "tx_id": c.pg_tx,
+                              "sequence": f'[{_quoted(last_commit)},"{lsn}"]'})
+        if not tx.snapshot:
+            c.pg_last_commit = c.next_pg_lsn()
+        return positions
+
+    def encode(self, history: History) -> list[Expected]:
+        out: list[Expected] = []
+        for tx in history.transactions:
+            for index, (change, position) in enumerate(zip(tx.changes, self._positions(tx))):
+                last = tx.snapshot and index == len(tx.changes) - 1
+                out.extend(self._encode_change(change, tx, position, last))
+        return out
+
+    def _encode_change(self, change: Change, tx: Transaction, position: dict, last: bool) -> list[Expected]:
+        source = self._source(tx, position, last)
+        columns = self._columns()
+        if change.kind == "TRUNCATE":
+            value = self._value("t", None, None, source, tx)
+            return [Expected(self._record(None, value), [self._event("TRUNCATE", tx, position)])]
+        if change.kind in ("READ", "INSERT"):
+            op = "r" if change.kind == "READ" else "c"
+            value = self._value(op, None, self.row_json(change.after), source, tx)
+            event = self._event("ROW", tx, position, op="INSERT", snapshot=tx.snapshot, columns=columns,
+                                key=self._canonical_key(change.after), after=self._canonical_image(change.after))
+            return [Expected(self._record(self.key_bytes(change.after), value), [event])]
+        if change.kind == "DELETE":
+            return self._delete(change.before, tx, position, source, columns)
+        if self.table.key_of(change.before) != self.table.key_of(change.after):
+            return self._key_change(change, tx, position, columns)
+        before_columns = (self.table.columns if not (self.profile.connector == "postgresql"
+                                                    and self.profile.replica_identity == "DEFAULT") else None)
+        if self.profile.connector == "sqlserver":
+            position = {**position, "serial": 2}  # CDC's old-values row is serial 1 and is dropped
+            source = self._source(tx, position, last)
+        before_json = self.row_json(change.before, before_columns) if before_columns else None
+        value = self._value("u", before_json, self.row_json(change.after), source, tx)
+        event = self._event("ROW", tx, position, op="UPDATE", snapshot=False, columns=columns,
+                            key=self._canonical_key(change.after),
+                            before=self._canonical_image(change.before, before_columns) if before_columns else None,
+                            after=self._canonical_image(change.after))
+        return [Expected(self._record(self.key_bytes(change.after), value), [event])]
+
+    def _delete(self, row: Row, tx, position, source, columns, headers=(), pk_change=None) -> list[Expected]:
+        before_columns = self._before_image(row)
+        value = self._value("d", self.row_json(row, before_columns), None, source, tx)
+        key = self.key_bytes(row)
+        event = self._event("ROW", tx, position, op="DELETE", snapshot=False, columns=columns,
+                            key=self._canonical_key(row), before=self._canonical_image(row, before_columns),
+                            pk_change=pk_change)
+        out = [Expected(self._record(key, value, headers), [event])]
+        if self.profile.tombstones:
+            out.append(Expected(self._record(key, None), [self._event("TOMBSTONE", tx, None, key=self._canonical_key(row))]))
+        return out
+
+    def _key_change(self, change: Change, tx, position, columns) -> list[Expected]:
+        old_key, new_key = self.key_payload(change.before), self.key_payload(change.after)
+        canonical_position = self._canonical_position(position)
+        group = pk_change_group(self.profile, self.table, canonical_position, old_key, new_key)
+        delete_position = position
+        insert_position = {**position, "serial": 2} if self.profile.connector == "sqlserver" else position
+        out = self._delete(change.before, tx, delete_position, self._source(tx, delete_position, False), columns,
+                           headers=[("__debezium.newkey", dumps_bytes(new_key))],
+                           pk_change={"group": group, "role": "OLD"})
+        value = self._value("c", None, self.row_json(change.after), self._source(tx, insert_position, False), tx)
+        event = self._event("ROW", tx, insert_position, op="INSERT", snapshot=False, columns=columns,
+                            key=self._canonical_key(change.after), after=self._canonical_image(change.after),
+                            pk_change={"group": group, "role": "NEW"})
+        out.append(Expected(self._record(self.key_bytes(change.after), value,
+                                         [("__debezium.oldkey", dumps_bytes(old_key))]), [event]))
+        return out
+
+
+def _quoted(value) -> str:
+    return "null" if value is None else f'"{value}"'
+
+
+def pk_change_group(profile: Profile, table: Table, position: dict, old_key: dict, new_key: dict) -> str:
+    """The group id both halves of a key change compute (mirrors normalizer.debezium._pk_change)."""
+    def key_text(key: dict) -> str:
+        return ",".join(sorted(f"{k}={'null' if v is None else v}" for k, v in key.items()))
+
+    parts = [profile.connector, profile.prefix, profile.database, table.schema, table.name,
+             position["commit"] or "", position["event"] or "", key_text(old_key), key_text(new_key)]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+
+
+def encode(history: History, profile: Profile) -> list[Expected]:
+    """Records with expected events; call `with_coordinates` once their topics' state is known."""
+    return DebeziumEncoder(profile, history.table).encode(history)

@@ -1,0 +1,150 @@
+"""Database histories: typed tables and the changes applied to them, as Hypothesis strategies.
+
+A history is the single truth that every format encoder renders; the same history also yields the
+expected canonical events (each encoder module knows how its format maps onto the canonical model).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from hypothesis import strategies as st
+
+from generators.values import ALL_TYPES, KEY_TYPES, LogicalType, value_strategy
+
+Row = dict  # column name -> Python value (None = SQL NULL)
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    name: str
+    logical: LogicalType
+    nullable: bool
+    pk_position: int | None = None  # 1-based position in the primary key
+
+
+@dataclass(frozen=True)
+class Table:
+    schema: str
+    name: str
+    columns: tuple[ColumnSpec, ...]
+
+    @property
+    def key_columns(self) -> list[ColumnSpec]:
+        return sorted((c for c in self.columns if c.pk_position), key=lambda c: c.pk_position)
+
+    def key_of(self, row: Row) -> tuple:
+        return tuple(row[c.name] for c in self.key_columns)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One row-level change or table-level event inside a transaction."""
+
+    kind: str                      # READ (snapshot), INSERT, UPDATE, DELETE, TRUNCATE
+    before: Row | None = None
+    after: Row | None = None
+
+
+@dataclass(frozen=True)
+class Transaction:
+    changes: tuple[Change, ...]
+    commit_time: dt.datetime       # UTC, millisecond precision (what databases report)
+    emit_lag_us: int               # capture tool's processing delay, microseconds
+    snapshot: bool = False
+
+
+@dataclass(frozen=True)
+class History:
+    table: Table
+    transactions: tuple[Transaction, ...] = field(default_factory=tuple)
+
+    def changes(self):
+        for tx in self.transactions:
+            yield from tx.changes
+
+
+_IDENT = st.from_regex(r"[a-z][a-z0-9_]{0,11}", fullmatch=True)
+
+
+@st.composite
+def tables(draw, key_types=KEY_TYPES, value_types=ALL_TYPES, max_columns: int = 6) -> Table:
+    """Key columns are named k_*, value columns c_*: names never collide, whatever is drawn."""
+    key_count = draw(st.integers(1, 2))
+    names = draw(st.lists(_IDENT, min_size=key_count + max_columns, max_size=key_count + max_columns, unique=True))
+    keys = [ColumnSpec(f"k_{names[i]}", draw(st.sampled_from(key_types)), False, i + 1) for i in range(key_count)]
+    value_count = draw(st.integers(0, max_columns))
+    values = [ColumnSpec(f"c_{names[key_count + i]}", draw(st.sampled_from(value_types)), draw(st.booleans()))
+              for i in range(value_count)]
+    ordered = draw(st.permutations(keys + values))
+    return Table(schema=draw(st.sampled_from(["dbo", "public", "sales"])), name=draw(_IDENT),
+                 columns=tuple(ordered))
+
+
+def row_values(table: Table, columns=None):
+    columns = columns if columns is not None else table.columns
+    return st.fixed_dictionaries({
+        c.name: (st.one_of(st.none(), value_strategy(c.logical)) if c.nullable else value_strategy(c.logical))
+        for c in columns
+    })
+
+
+def _fresh_key(draw, table: Table, taken: set) -> dict:
+    key = draw(row_values(table, table.key_columns).filter(lambda k: tuple(k.values()) not in taken))
+    return key
+
+
+@st.composite
+def histories(draw, table_strategy=None, allow_truncate: bool = True, max_changes: int = 12,
+              allow_snapshot: bool = True) -> History:
+    table = draw(table_strategy if table_strategy is not None else tables())
+    value_columns = [c for c in table.columns if not c.pk_position]
+    state: dict[tuple, Row] = {}
+    clock = draw(st.datetimes(dt.datetime(2015, 1, 1), dt.datetime(2030, 1, 1))).replace(microsecond=0)
+    clock = clock.replace(tzinfo=dt.timezone.utc)
+
+    def new_row() -> Row:
+        key = _fresh_key(draw, table, set(state))
+        return {**key, **draw(row_values(table, value_columns))}
+
+    def tick() -> dt.datetime:
+        nonlocal clock
+        clock += dt.timedelta(milliseconds=draw(st.integers(1, 5_000)))
+        return clock
+
+    transactions: list[Transaction] = []
+    if allow_snapshot and draw(st.booleans()):
+        reads = []
+        for _ in range(draw(st.integers(1, 3))):
+            row = new_row()
+            state[table.key_of(row)] = row
+            reads.append(Change("READ", after=row))
+        transactions.append(Transaction(tuple(reads), tick(), draw(st.integers(0, 10 ** 6)), snapshot=True))
+
+    remaining = draw(st.integers(1, max_changes))
+    while remaining > 0:
+        changes = []
+        for _ in range(min(remaining, draw(st.integers(1, 3)))):
+            remaining -= 1
+            choices = ["INSERT"] + (["UPDATE", "KEY_CHANGE", "DELETE"] if state else [])
+            choices += ["TRUNCATE"] if allow_truncate and state else []
+            choice = draw(st.sampled_from(choices))
+            if choice == "INSERT":
+                row = new_row()
+                state[table.key_of(row)] = row
+                changes.append(Change("INSERT", after=row))
+            elif choice in ("UPDATE", "KEY_CHANGE"):
+                old = state.pop(draw(st.sampled_from(sorted(state, key=repr))))
+                key = _fresh_key(draw, table, set(state) | {table.key_of(old)}) if choice == "KEY_CHANGE" \
+                    else {c.name: old[c.name] for c in table.key_columns}
+                new = {**key, **draw(row_values(table, value_columns))}
+                state[table.key_of(new)] = new
+                changes.append(Change("UPDATE", before=old, after=new))
+            elif choice == "DELETE":
+                old = state.pop(draw(st.sampled_from(sorted(state, key=repr))))
+                changes.append(Change("DELETE", before=old))
+            else:
+                state.clear()
+                changes.append(Change("TRUNCATE"))
+        transactions.append(Transaction(tuple(changes), tick(), draw(st.integers(0, 10 ** 6))))
+    return History(table, tuple(transactions))

@@ -1,0 +1,25 @@
+"""Compact JSON as Java producers (Jackson) write it: no spaces, doubles in Double.toString form."""
+from __future__ import annotations
+
+import json
+import math
+
+from generators.values import java_double_text
+
+
+def dumps(value) -> str:
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, float):
+        # Jackson quotes non-finite doubles (QUOTE_NON_NUMERIC_NUMBERS is on by default).
+        text = java_double_text(value)
+        return f'"{text}"' if math.isnan(value) or math.isinf(value) else text
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{json.dumps(str(k), ensure_ascii=False)}:{dumps(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(dumps(v) for v in value) + "]"
+    raise TypeError(f"cannot render {type(value).__name__} as JSON")
+
+
+def dumps_bytes(value) -> bytes:
+    return dumps(value).encode("utf-8")

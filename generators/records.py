@@ -1,0 +1,87 @@
+"""Kafka records as producers write them, and Kafka's default partitioner (so keys land where they would)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from normalizer.model import CanonicalEvent, Origin
+
+
+@dataclass(frozen=True)
+class KafkaRecord:
+    """One record to produce, exactly as a capture tool would have written it."""
+
+    topic: str
+    partition: int
+    key: bytes | None
+    value: bytes | None
+    headers: tuple[tuple[str, bytes | None], ...] = ()
+
+
+def murmur2(data: bytes) -> int:
+    """Kafka's `Utils.murmur2` (seed 0x9747b28c), as a signed 32-bit int."""
+    length, seed, m, r = len(data), 0x9747B28C, 0x5BD1E995, 24
+    h = (seed ^ length) & 0xFFFFFFFF
+    for i in range(0, length - length % 4, 4):
+        k = int.from_bytes(data[i:i + 4], "little")
+        k = (k * m) & 0xFFFFFFFF
+        k ^= k >> r
+        k = (k * m) & 0xFFFFFFFF
+        h = (h * m) & 0xFFFFFFFF
+        h ^= k
+    tail = length % 4
+    base = length - tail
+    if tail == 3:
+        h ^= data[base + 2] << 16
+    if tail >= 2:
+        h ^= data[base + 1] << 8
+    if tail >= 1:
+        h ^= data[base]
+        h = (h * m) & 0xFFFFFFFF
+    h ^= h >> 13
+    h = (h * m) & 0xFFFFFFFF
+    h ^= h >> 15
+    return h - (1 << 32) if h & 0x80000000 else h
+
+
+def default_partition(key: bytes | None, partitions: int) -> int:
+    """Kafka's partitioner for keyed records: toPositive(murmur2(key)) % partitions.
+
+    Records without a key use the sticky partitioner in real producers; we pin them to partition 0
+    so that generated runs are reproducible.
+    """
+    if key is None:
+        return 0
+    return (murmur2(key) & 0x7FFFFFFF) % partitions
+
+
+def predict_offsets(records: list[KafkaRecord], start: dict[tuple[str, int], int] | None = None) -> list[int]:
+    """Offsets the records will get when produced in this order; `start` holds the next offset of
+    partitions that already have records (it is updated), fresh partitions start at 0."""
+    next_offset = start if start is not None else {}
+    offsets = []
+    for record in records:
+        slot = (record.topic, record.partition)
+        offsets.append(next_offset.get(slot, 0))
+        next_offset[slot] = offsets[-1] + 1
+    return offsets
+
+
+@dataclass
+class Expected:
+    """A record with what it must become: canonical events (coordinates filled later) or a quarantine."""
+
+    record: KafkaRecord
+    events: list[CanonicalEvent] = field(default_factory=list)
+    quarantine: tuple[str, str] | None = None          # (phase, code)
+    coordinates: tuple[str, int, int] | None = None    # set by with_coordinates
+
+
+def with_coordinates(expected: list[Expected], start: dict | None = None) -> list[Expected]:
+    """Fill event ids and origins from the offsets the records will get (fresh topics unless `start`)."""
+    offsets = predict_offsets([e.record for e in expected], start)
+    for item, offset in zip(expected, offsets):
+        origin = Origin(item.record.topic, item.record.partition, offset)
+        item.coordinates = (origin.topic, origin.partition, origin.offset)
+        item.events = [replace(event, event_id=f"{origin.topic}/{origin.partition}/{origin.offset}#{n}",
+                               origin=[origin]) for n, event in enumerate(item.events)]
+    return expected

@@ -1,0 +1,166 @@
+"""Logical column types, their Hypothesis value strategies, and canonical text (the oracle's side).
+
+The canonical text here is computed from Python values, independently of any encoding, so that the
+normalizer's decoding is checked against the model (docs/canonical-model.md) and not against itself.
+"""
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import math
+from dataclasses import dataclass
+from decimal import Context, Decimal, localcontext
+
+from hypothesis import strategies as st
+
+EPOCH = dt.datetime(1970, 1, 1)
+MIN_DT, MAX_DT = dt.datetime(1900, 1, 1), dt.datetime(2199, 12, 31, 23, 59, 59, 999999)
+# A value Debezium reserves for "unchanged TOASTed column"; a real string with this content is
+# indistinguishable on the wire, so generators do not produce it.
+RESERVED_STRINGS = {"__debezium_unavailable_value"}
+
+
+@dataclass(frozen=True)
+class LogicalType:
+    """A column type as the canonical model names it (`logical_type`)."""
+
+    kind: str          # INT16, INT32, INT64, BOOLEAN, STRING, DECIMAL, FLOAT64, DATE, TIME, TIMESTAMP, TIMESTAMP_TZ, BYTES
+    precision: int | None = None
+    scale: int | None = None
+
+    @property
+    def name(self) -> str:
+        if self.kind == "DECIMAL":
+            return f"DECIMAL({self.precision},{self.scale})"
+        if self.kind in ("TIME", "TIMESTAMP"):
+            return f"{self.kind}({self.precision})"
+        return self.kind
+
+
+def java_double_text(value: float) -> str:
+    """Java's Double.toString layout from Python's shortest repr digits (what Spark's cast prints)."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "-0.0" if math.copysign(1, value) < 0 else "0.0"
+    sign = "-" if value < 0 else ""
+    digits, exponent = _shortest_digits(abs(value))
+    if 1e-3 <= abs(value) < 1e7:
+        point = exponent + 1
+        if point <= 0:
+            return f"{sign}0.{'0' * -point}{digits}"
+        if point >= len(digits):
+            return f"{sign}{digits}{'0' * (point - len(digits))}.0"
+        return f"{sign}{digits[:point]}.{digits[point:]}"
+    mantissa = digits[0] + "." + (digits[1:] or "0")
+    return f"{sign}{mantissa}E{exponent}"
+
+
+def _shortest_digits(value: float) -> tuple[str, int]:
+    """('12345', e) such that value == 1.2345 * 10**e, with Python's shortest round-trip digits."""
+    _, digits, exponent = Decimal(repr(value)).as_tuple()
+    scientific_exponent = len(digits) - 1 + exponent
+    return "".join(map(str, digits)).rstrip("0") or "0", scientific_exponent
+
+
+def canonical_text(logical: LogicalType, value) -> str | None:
+    """The canonical text of a typed Python value (None = SQL NULL)."""
+    if value is None:
+        return None
+    kind = logical.kind
+    if kind in ("INT16", "INT32", "INT64"):
+        return str(value)
+    if kind == "BOOLEAN":
+        return "true" if value else "false"
+    if kind == "DECIMAL":
+        return f"{rescale(value, logical.scale):f}"
+    if kind == "FLOAT64":
+        return java_double_text(value)
+    if kind == "DATE":
+        return value.isoformat()
+    if kind == "TIME":
+        return value.strftime("%H:%M:%S.%f")
+    if kind == "TIMESTAMP":
+        return value.strftime("%Y-%m-%dT%H:%M:%S.%f")
+    if kind == "TIMESTAMP_TZ":
+        return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if kind == "BYTES":
+        return base64.b64encode(value).decode()
+    return value
+
+
+# ------------------------------------------------------------------------------------------------
+# Value strategies
+# ------------------------------------------------------------------------------------------------
+
+def exact_decimal(unscaled: int, scale: int) -> Decimal:
+    """unscaled * 10**-scale with exactly `scale` fraction digits (no context rounding)."""
+    return Decimal((1 if unscaled < 0 else 0, tuple(int(d) for d in str(abs(unscaled))), -scale))
+
+
+def rescale(value: Decimal, scale: int) -> Decimal:
+    """`value` with exactly `scale` fraction digits; 38-digit decimals exceed the default context."""
+    with localcontext(Context(prec=80)):
+        return value.quantize(Decimal(1).scaleb(-scale))
+
+
+def _decimals(precision: int, scale: int):
+    bound = 10 ** precision - 1
+    return st.integers(-bound, bound).map(lambda unscaled: exact_decimal(unscaled, scale))
+
+
+def _floats():
+    """Finite doubles with up to 12 significant digits below 1e15, plus the IEEE specials.
+
+    JDK 17's Double.toString (which Spark's cast uses) is not always the shortest repr (JDK-4511638,
+    fixed in JDK 19): it prints e.g. 3.9010835864700001E18. Measured here, the anomalies sit at
+    magnitudes of 1e17 and above and at the subnormals; docs/canonical-model.md lists the limitation.
+    """
+    finite = st.builds(lambda digits, exponent: float(f"{digits}e{exponent}"),
+                       st.integers(-(10 ** 12) + 1, 10 ** 12 - 1), st.integers(-24, 3))
+    return st.one_of(finite, st.sampled_from([float("nan"), float("inf"), float("-inf"), 0.0]))
+
+
+_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=24).filter(
+    lambda s: s not in RESERVED_STRINGS)
+
+
+def value_strategy(logical: LogicalType):
+    kind = logical.kind
+    if kind == "INT16":
+        return st.integers(-(2 ** 15), 2 ** 15 - 1)
+    if kind == "INT32":
+        return st.integers(-(2 ** 31), 2 ** 31 - 1)
+    if kind == "INT64":
+        return st.integers(-(2 ** 63), 2 ** 63 - 1)
+    if kind == "BOOLEAN":
+        return st.booleans()
+    if kind == "STRING":
+        return _TEXT
+    if kind == "DECIMAL":
+        return _decimals(logical.precision, logical.scale)
+    if kind == "FLOAT64":
+        return _floats()
+    if kind == "DATE":
+        return st.dates(MIN_DT.date(), MAX_DT.date())
+    if kind == "TIME":
+        return st.times()
+    if kind == "TIMESTAMP":
+        return st.datetimes(MIN_DT, MAX_DT).map(
+            lambda v: v.replace(microsecond=v.microsecond // 1000 * 1000) if logical.precision == 3 else v)
+    if kind == "TIMESTAMP_TZ":
+        return st.datetimes(MIN_DT, MAX_DT, timezones=st.just(dt.timezone.utc))
+    if kind == "BYTES":
+        return st.binary(max_size=16)
+    raise ValueError(f"no strategy for {logical}")
+
+
+KEY_TYPES = [LogicalType("INT32"), LogicalType("INT64"), LogicalType("STRING")]
+ALL_TYPES = [
+    LogicalType("INT16"), LogicalType("INT32"), LogicalType("INT64"), LogicalType("BOOLEAN"),
+    LogicalType("STRING"), LogicalType("DECIMAL", 10, 2), LogicalType("DECIMAL", 38, 10),
+    LogicalType("DECIMAL", 5, 0), LogicalType("FLOAT64"), LogicalType("DATE"), LogicalType("TIME", 6),
+    LogicalType("TIMESTAMP", 3), LogicalType("TIMESTAMP", 6), LogicalType("TIMESTAMP_TZ"), LogicalType("BYTES"),
+]

@@ -1,0 +1,52 @@
+"""Diffs of canonical output with deepdiff, rendered for people: path, expected, actual, coordinates."""
+from __future__ import annotations
+
+import json
+
+from deepdiff import DeepDiff
+
+
+def _order(events: list[dict]) -> list[dict]:
+    return sorted(events, key=lambda e: (e["origin"][0]["topic"], e["origin"][0]["partition"],
+                                         e["origin"][0]["offset"], e.get("event_id") or ""))
+
+
+def _coordinates(event: dict) -> str:
+    return ", ".join(f"{o['topic']}[{o['partition']}]@{o['offset']}" for o in event["origin"])
+
+
+def diff_events(expected: list[dict], actual: list[dict]) -> list[str]:
+    """Human-readable differences; empty when equal. Events are matched by event_id."""
+    problems = []
+    expected_by_id = {e["event_id"]: e for e in _order(expected)}
+    actual_by_id = {e["event_id"]: e for e in _order(actual)}
+    for event_id in expected_by_id.keys() - actual_by_id.keys():
+        problems.append(f"missing event {event_id} ({_coordinates(expected_by_id[event_id])}):\n"
+                        f"  expected {json.dumps(expected_by_id[event_id], sort_keys=True)}")
+    for event_id in actual_by_id.keys() - expected_by_id.keys():
+        problems.append(f"unexpected event {event_id} ({_coordinates(actual_by_id[event_id])}):\n"
+                        f"  actual {json.dumps(actual_by_id[event_id], sort_keys=True)}")
+    for event_id in sorted(expected_by_id.keys() & actual_by_id.keys()):
+        diff = DeepDiff(expected_by_id[event_id], actual_by_id[event_id], verbose_level=2)
+        if diff:
+            lines = [f"event {event_id} ({_coordinates(expected_by_id[event_id])}) differs:"]
+            lines += [f"  {change}" for change in describe(diff)]
+            problems.append("\n".join(lines))
+    return problems
+
+
+def describe(diff: DeepDiff) -> list[str]:
+    """One line per difference: `path: expected X, got Y`."""
+    lines = []
+    for kind, changes in diff.to_dict().items():
+        for path, change in (changes.items() if isinstance(changes, dict) else ((c, None) for c in changes)):
+            path = str(path).replace("root", "", 1) or "(root)"
+            if isinstance(change, dict) and "old_value" in change:
+                lines.append(f"{path}: expected {json.dumps(change['old_value'])}, got {json.dumps(change['new_value'])}")
+            elif kind.endswith("_added"):
+                lines.append(f"{path}: unexpected {json.dumps(change, default=str)}")
+            elif kind.endswith("_removed"):
+                lines.append(f"{path}: missing (expected {json.dumps(change, default=str)})")
+            else:
+                lines.append(f"{path}: {kind} {json.dumps(change, default=str)}")
+    return lines

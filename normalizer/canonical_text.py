@@ -1,0 +1,161 @@
+"""Spark SQL expressions that turn producer encodings into canonical text (docs/canonical-model.md).
+
+Each function takes SQL expression strings and returns one. They are shared by every decoder, so a
+format module only says *which* conversion a column needs. Everything here is a native Spark
+expression (no Python UDF): a failed conversion yields NULL, which the decoders turn into a
+CONVERT/UNDECODABLE_VALUE quarantine record when the raw value was not NULL.
+"""
+from __future__ import annotations
+
+
+def let(value: str, name: str, body: str) -> str:
+    """Bind `value` to `name` inside `body` (Spark SQL has no LET; a one-element transform is one).
+
+    Lambda variables here all start with `ct_`: a lambda variable shadows any column of the same name
+    in the expressions that decoders pass in.
+    """
+    return f"element_at(transform(array({value}), {name} -> {body}), 1)"
+
+
+def integer_text(raw: str) -> str:
+    return f"CASE WHEN {raw} RLIKE '^-?[0-9]+$' THEN {raw} END"
+
+
+def boolean_text(raw: str) -> str:
+    return f"CASE lower({raw}) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' END"
+
+
+def float64_text(raw: str) -> str:
+    """Java's Double.toString form (what Spark's cast renders), e.g. 1.5, 1.0E10, NaN, -Infinity."""
+    return f"CAST(try_cast({raw} AS DOUBLE) AS STRING)"
+
+
+def float32_text(raw: str) -> str:
+    """float32 must round-trip through FLOAT, not DOUBLE: 1.1f printed as a double is 1.100000023841858."""
+    return f"CAST(try_cast({raw} AS FLOAT) AS STRING)"
+
+
+def _unsigned_hex_to_decimal(hex_digits: str) -> str:
+    """Big-endian hex digits to DECIMAL(38,0); NULL (not an error) when over 38 digits."""
+    return (f"aggregate(sequence(1, length({hex_digits}), 2), CAST(0 AS DECIMAL(38,0)), "
+            f"(ct_acc, ct_i) -> CAST(try_add(try_multiply(ct_acc, 256), "
+            f"CAST(conv(substr({hex_digits}, ct_i, 2), 16, 10) AS INT)) AS DECIMAL(38,0)))")
+
+
+def _scaled_text(unsigned_digits: str, negative: str, scale: str) -> str:
+    """Insert the decimal point: '1234', scale 2 -> '12.34'; exactly `scale` fraction digits."""
+    # lpad truncates longer strings, so the width is never below the digits' own length
+    padded = f"lpad({unsigned_digits}, greatest(length({unsigned_digits}), {scale} + 1), '0')"
+    body = let(padded, "ct_padded",
+               f"concat(CASE WHEN {negative} THEN '-' ELSE '' END, "
+               f"substr(ct_padded, 1, length(ct_padded) - {scale}), "
+               f"CASE WHEN {scale} > 0 THEN concat('.', substr(ct_padded, length(ct_padded) - {scale} + 1)) ELSE '' END)")
+    return f"CASE WHEN {scale} >= 0 THEN {body} END"
+
+
+def decimal_from_unscaled_base64(b64: str, scale: str) -> str:
+    """Kafka Connect Decimal: base64 of the big-endian two's-complement unscaled integer.
+
+    Negative numbers are complemented digit-wise (~x) and then -(~x + 1) is taken, so no 2^(8n)
+    constant beyond DECIMAL(38) is ever needed.
+    """
+    hex_value = f"hex(try_to_binary({b64}, 'base64'))"
+    body = let(hex_value, "ct_hex", let(
+        "substr(ct_hex, 1, 1) >= '8'", "ct_neg",
+        let(f"CASE WHEN ct_neg THEN translate(ct_hex, '0123456789ABCDEF', 'FEDCBA9876543210') ELSE ct_hex END", "ct_mag",
+            let(f"CASE WHEN ct_neg THEN try_add({_unsigned_hex_to_decimal('ct_mag')}, 1) "
+                f"ELSE {_unsigned_hex_to_decimal('ct_mag')} END", "ct_unscaled",
+                f"CASE WHEN length(ct_hex) > 0 AND ct_unscaled IS NOT NULL THEN "
+                f"{_scaled_text('CAST(ct_unscaled AS STRING)', 'ct_neg', scale)} END"))))
+    return body
+
+
+def time_from_units(raw: str, units_per_second: int, digits: int) -> str:
+    """Time of day from a count of ms/us/ns past midnight -> HH:MM:SS.ffffff (or 9 digits)."""
+    unit = units_per_second
+    per_day, per_hour, per_minute = 86_400 * unit, 3_600 * unit, 60 * unit
+    scale_to = f" * {10 ** digits // unit}" if 10 ** digits >= unit else f" div {unit // 10 ** digits}"
+    return let(f"try_cast({raw} AS BIGINT)", "ct_total",
+               f"CASE WHEN ct_total >= 0 AND ct_total < {per_day} THEN format_string('%02d:%02d:%02d.%0{digits}d', "
+               f"CAST(ct_total div {per_hour} AS INT), CAST((ct_total div {per_minute}) % 60 AS INT), "
+               f"CAST((ct_total div {unit}) % 60 AS INT), (ct_total % {unit}){scale_to}) END")
+
+
+# Years 0001..9999: what every database here can store, and safely inside Spark's timestamp range
+# (outside it, Spark raises instead of returning NULL, and the job must never fail on input).
+MIN_EPOCH_SECOND, MAX_EPOCH_SECOND = -62_135_596_800, 253_402_300_799
+MIN_EPOCH_DAY, MAX_EPOCH_DAY = -719_162, 2_932_896
+
+
+def date_from_epoch_days(raw: str) -> str:
+    return let(f"try_cast({raw} AS INT)", "ct_days",
+               f"CASE WHEN ct_days BETWEEN {MIN_EPOCH_DAY} AND {MAX_EPOCH_DAY} "
+               f"THEN CAST(date_add(DATE'1970-01-01', ct_days) AS STRING) END")
+
+
+def timestamp_from_epoch_units(raw: str, units_per_second: int, digits: int) -> str:
+    """Naive timestamp from a count since the epoch; floor division keeps pre-1970 values right.
+
+    Requires the session time zone UTC (checked by normalizer.pipeline) because date_format renders
+    in the session zone.
+    """
+    unit = units_per_second
+    fraction = f"pmod(ct_total, {unit})" + (f" * {10 ** digits // unit}" if 10 ** digits >= unit else "")
+    seconds = f"floor(ct_total / {unit})"
+    return let(f"try_cast({raw} AS BIGINT)", "ct_total",
+               f"CASE WHEN {seconds} BETWEEN {MIN_EPOCH_SECOND} AND {MAX_EPOCH_SECOND} THEN "
+               f"concat(date_format(timestamp_seconds({seconds}), \"yyyy-MM-dd'T'HH:mm:ss\"), '.', "
+               f"lpad(CAST({fraction} AS STRING), {digits}, '0')) END")
+
+
+_ISO_INSTANT = r"^([0-9]{4,}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(\\.([0-9]{1,9}))?(Z|[+-][0-9]{2}:?[0-9]{2})$"
+
+
+def timestamp_tz_from_iso(raw: str) -> str:
+    """ISO-8601 instant with Z or an offset -> UTC `YYYY-MM-DDTHH:MM:SS.ffffffZ` (9 digits if given 7-9)."""
+    date_part = f"regexp_extract({raw}, '{_ISO_INSTANT}', 1)"
+    time_part = f"regexp_extract({raw}, '{_ISO_INSTANT}', 2)"
+    fraction = f"regexp_extract({raw}, '{_ISO_INSTANT}', 4)"
+    offset = f"regexp_extract({raw}, '{_ISO_INSTANT}', 5)"
+    colon_offset = (f"CASE WHEN length({offset}) = 5 THEN concat(substr({offset}, 1, 3), ':', substr({offset}, 4)) "
+                    f"ELSE {offset} END")
+    # try_to_timestamp validates the calendar too (month 13 -> NULL, not an exception)
+    utc_seconds = (f"date_format(try_to_timestamp(concat({date_part}, 'T', {time_part}, {colon_offset}), "
+                   f"\"yyyy-MM-dd'T'HH:mm:ssXXX\"), \"yyyy-MM-dd'T'HH:mm:ss\")")
+    width = f"CASE WHEN length({fraction}) > 6 THEN 9 ELSE 6 END"
+    return (f"CASE WHEN {raw} IN ('infinity', '-infinity') THEN {raw} "
+            f"WHEN {raw} RLIKE '{_ISO_INSTANT}' AND {utc_seconds} IS NOT NULL THEN "
+            f"concat({utc_seconds}, '.', rpad({fraction}, {width}, '0'), 'Z') END")
+
+
+_ISO_TIME_TZ = r"^([0-9]{2}:[0-9]{2}:[0-9]{2})(\\.([0-9]{1,9}))?Z$"
+
+
+def time_tz_from_iso(raw: str) -> str:
+    fraction = f"regexp_extract({raw}, '{_ISO_TIME_TZ}', 3)"
+    width = f"CASE WHEN length({fraction}) > 6 THEN 9 ELSE 6 END"
+    return (f"CASE WHEN {raw} RLIKE '{_ISO_TIME_TZ}' THEN concat(regexp_extract({raw}, '{_ISO_TIME_TZ}', 1), "
+            f"'.', rpad({fraction}, {width}, '0'), 'Z') END")
+
+
+def epoch_millis_to_timestamp(raw: str) -> str:
+    return let(f"try_cast({raw} AS BIGINT)", "ct_ms",
+               f"CASE WHEN ct_ms BETWEEN {MIN_EPOCH_SECOND * 1000} AND {MAX_EPOCH_SECOND * 1000} "
+               f"THEN timestamp_millis(ct_ms) END")
+
+
+def epoch_micros_to_timestamp(raw: str) -> str:
+    return let(f"try_cast({raw} AS BIGINT)", "ct_us",
+               f"CASE WHEN ct_us BETWEEN {MIN_EPOCH_SECOND * 1_000_000} AND {MAX_EPOCH_SECOND * 1_000_000} "
+               f"THEN timestamp_micros(ct_us) END")
+
+
+def fixed_width(raw: str, width: int = 20) -> str:
+    """Positions compare as strings, so numeric parts are left-padded to one width."""
+    return f"CASE WHEN {raw} RLIKE '^[0-9]+$' THEN lpad({raw}, {width}, '0') END"
+
+
+def sorted_map_text(map_expr: str) -> str:
+    """A map as `k=v,k=v` sorted by key: an order-free identity for keys from different encodings."""
+    return (f"array_join(array_sort(transform(map_entries({map_expr}), "
+            f"ct_e -> concat(ct_e.key, '=', coalesce(ct_e.value, 'null')))), ',')")
