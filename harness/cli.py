@@ -1,0 +1,153 @@
+"""`cdc-conformance`: run the suite, lint it, resolve JVM artifacts, list formats.
+
+Exit codes: 0 = every case passed or failed as known; 1 = a failure; 2 = misuse (one line on stderr).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from harness.broker import BACKENDS
+
+PROG = "cdc-conformance"
+DEFAULT_REPORTS = Path("reports") / "latest"
+
+
+class Misuse(click.UsageError):
+    """Raised for wrong arguments that click cannot see (unknown case ids, empty selections)."""
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """Conformance suite for CDC message formats on Kafka and the Spark normalizer it certifies."""
+
+
+def _select(cases, case_ids, formats):
+    known = {c.id for c in cases}
+    unknown = [c for c in case_ids if c not in known]
+    if unknown:
+        raise Misuse(f"no such case: {', '.join(unknown)} (see conformance/cases/)")
+    selected = [c for c in cases if (not case_ids or c.id in case_ids) and (not formats or c.format in formats)]
+    if not selected:
+        raise Misuse("the selection matches no case")
+    return selected
+
+
+@cli.command()
+@click.option("--case", "case_ids", multiple=True, metavar="ID", help="Run only this case (repeatable).")
+@click.option("--format", "formats", multiple=True, metavar="FORMAT", help="Run only cases of this format.")
+@click.option("--broker", type=click.Choice(BACKENDS), default="embedded", show_default=True)
+@click.option("--bootstrap-servers", metavar="HOST:PORT", help="For --broker external.")
+@click.option("--normalizer", "normalizer_spec", default="normalizer.pipeline:normalize", show_default=True,
+              metavar="MODULE:FUNCTION", help="The normalizer under test.")
+@click.option("--update-golden", is_flag=True, help="Rewrite the selected golden files (review with git diff).")
+@click.option("--reports", "reports_dir", type=click.Path(path_type=Path), default=DEFAULT_REPORTS, show_default=True)
+def run(case_ids, formats, broker, bootstrap_servers, normalizer_spec, update_golden, reports_dir) -> None:
+    """Run conformance cases through a real broker and Spark; print the summary; write reports."""
+    from harness.cases import Registry, lint, load_cases
+    from harness.execute import load_normalizer
+
+    if broker == "external" and not bootstrap_servers:
+        raise Misuse("--broker external needs --bootstrap-servers")
+    registry = Registry.load()
+    cases = load_cases()
+    problems = lint(cases, registry)
+    if problems:
+        raise click.ClickException("the suite does not lint:\n" + "\n".join(problems))
+    selected = _select(cases, set(case_ids), set(formats))
+    try:
+        function = load_normalizer(normalizer_spec)
+    except (ValueError, ImportError, AttributeError) as error:
+        raise Misuse(f"--normalizer {normalizer_spec}: {error}") from error
+    result = _run_cases(selected, cases, registry, broker, bootstrap_servers, function, update_golden)
+    _print_result(result, reports_dir, normalizer_spec)
+    sys.exit(1 if result.failed else 0)
+
+
+def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, update_golden):
+    from harness.broker import make_broker
+    from harness.execute import Normalizer
+    from harness.runner import Runner, load_known_failures
+    from harness.spark import spark_session
+
+    broker = make_broker(backend, bootstrap_servers)
+    with broker:
+        try:
+            runner = Runner(Normalizer(spark_session(), broker, function), registry, load_known_failures(),
+                            update_golden=update_golden)
+            return runner.run(selected, cases)
+        except Exception:
+            if hasattr(broker, "log_tail"):
+                click.echo(f"broker log (last lines):\n{broker.log_tail()}", err=True)
+            raise
+
+
+def _print_result(result, reports_dir: Path, normalizer_spec: str) -> None:
+    from harness.reports import run_facts, summary_table, write_all
+
+    for r in result.results:
+        if r.status in ("FAIL", "ERROR", "XPASS"):
+            click.echo(f"\n{r.status} {r.case.id} ({r.case.relative_path})")
+            for line in r.problems:
+                click.echo(f"  {line}")
+            click.echo(f"  replay: {r.replay}")
+    for problem in result.suite_problems:
+        click.echo(f"\nSUITE {problem}")
+    paths = write_all(result, reports_dir, run_facts({"normalizer": normalizer_spec}))
+    click.echo("\n" + summary_table(result))
+    click.echo(f"reports: {', '.join(str(p) for p in paths.values())}")
+
+
+@cli.command("lint")
+def lint_command() -> None:
+    """Validate every case file against the schema and the registry; reject duplicates."""
+    from harness.cases import CaseError, Registry, lint, load_cases
+
+    try:
+        cases = load_cases()
+    except CaseError as error:
+        raise click.ClickException(str(error)) from error
+    problems = lint(cases, Registry.load())
+    for problem in problems:
+        click.echo(problem)
+    click.echo(f"{len(cases)} cases, {len(problems)} problems")
+    sys.exit(1 if problems else 0)
+
+
+@cli.command()
+def formats() -> None:
+    """List the format registry: formats, versions, status."""
+    from harness.cases import Registry
+
+    registry = Registry.load()
+    for format_id in sorted(registry.formats):
+        for fv in registry.versions(format_id):
+            click.echo(f"{fv.label:<28}{fv.status:<14}{', '.join(fv.features)}")
+
+
+@cli.command()
+def jvm() -> None:
+    """Resolve the JVM artifacts (Kafka broker, Spark connectors) with Maven into .cache/jvm."""
+    from harness import jvm as artifacts
+
+    artifacts.main()
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        cli.main(args=argv, prog_name=PROG, standalone_mode=False)
+    except click.UsageError as error:
+        message = error.format_message().splitlines()[0]
+        click.echo(f"{PROG}: error: {message}", err=True)
+        sys.exit(2)
+    except click.ClickException as error:
+        click.echo(f"{PROG}: {error.format_message()}", err=True)
+        sys.exit(1)
+    except click.Abort:
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

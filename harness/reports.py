@@ -1,0 +1,205 @@
+"""Report writers: results.jsonl (the source of truth), JUnit XML, a Markdown summary, the HTML matrix."""
+from __future__ import annotations
+
+import html
+import json
+import platform
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter, defaultdict
+from datetime import datetime, timezone
+from pathlib import Path
+
+from harness.runner import FAILING_STATUSES, SuiteResult
+
+STATUSES = ("PASS", "FAIL", "XFAIL", "XPASS", "ERROR", "SKIP")
+
+
+def run_facts(extra: dict | None = None) -> dict:
+    """The header line of results.jsonl: what ran, on what."""
+    import pyspark
+
+    import normalizer
+    from harness import jvm
+
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                                cwd=Path(__file__).parent).stdout.strip() or None
+    except OSError:
+        commit = None
+    return {"type": "run", "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "suite_commit": commit, "normalizer_version": normalizer.__version__,
+            "spark_version": pyspark.__version__, "kafka_version": jvm.kafka_version(),
+            "python_version": platform.python_version(), "platform": sys.platform, **(extra or {})}
+
+
+def rows(result: SuiteResult) -> list[dict]:
+    """One row per case x format@version x mode."""
+    out = []
+    for r in result.results:
+        for fv in r.format_versions or [None]:
+            out.append({
+                "type": "case", "case": r.case.id, "format": r.case.format,
+                "version": fv.version if fv else None, "format_version": fv.label if fv else r.case.format,
+                "mode": r.mode, "status": r.status, "features": r.case.features,
+                "events": len((r.output or {}).get("events", [])), "quarantined": r.quarantined,
+                "seconds": round(r.seconds, 3), "problems": r.problems, "replay": r.replay,
+                "known_failure": r.known_failure_reason, "case_file": r.case.relative_path,
+            })
+    return out
+
+
+def write_all(result: SuiteResult, directory: Path, facts: dict) -> dict[str, Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = {"results": directory / "results.jsonl", "junit": directory / "junit.xml",
+             "summary": directory / "summary.md", "matrix": directory / "matrix.html"}
+    table = rows(result)
+    with paths["results"].open("w", encoding="utf-8") as out:
+        out.write(json.dumps({**facts, "suite_problems": result.suite_problems}) + "\n")
+        for row in table:
+            out.write(json.dumps(row, sort_keys=True) + "\n")
+    write_junit(result, paths["junit"])
+    paths["summary"].write_text(markdown_summary(result, table, facts), encoding="utf-8")
+    paths["matrix"].write_text(html_matrix(result, table, facts), encoding="utf-8")
+    return paths
+
+
+def write_junit(result: SuiteResult, path: Path) -> None:
+    suites = ET.Element("testsuites", name="cdc-conformance")
+    by_format: dict[str, list] = defaultdict(list)
+    for r in result.results:
+        by_format[r.case.format].append(r)
+    for format_id, results in sorted(by_format.items()):
+        counts = Counter(r.status for r in results)
+        suite = ET.SubElement(suites, "testsuite", name=format_id, tests=str(len(results)),
+                              failures=str(counts["FAIL"] + counts["XPASS"]), errors=str(counts["ERROR"]),
+                              skipped=str(counts["XFAIL"] + counts["SKIP"]),
+                              time=f"{sum(r.seconds for r in results):.3f}")
+        for r in results:
+            case = ET.SubElement(suite, "testcase", classname=f"{format_id}.{r.mode}", name=r.case.id,
+                                 time=f"{r.seconds:.3f}", file=r.case.relative_path)
+            text = "\n".join(r.problems + [f"replay: {r.replay}"])
+            if r.status in ("FAIL", "XPASS"):
+                ET.SubElement(case, "failure", message=(r.problems or [r.status])[0][:300]).text = text
+            elif r.status == "ERROR":
+                ET.SubElement(case, "error", message=(r.problems or ["error"])[0][:300]).text = text
+            elif r.status in ("XFAIL", "SKIP"):
+                ET.SubElement(case, "skipped", message=f"known failure: {r.known_failure_reason}")
+    if result.suite_problems:
+        suite = ET.SubElement(suites, "testsuite", name="suite", tests="1", failures="1")
+        case = ET.SubElement(suite, "testcase", classname="suite", name="suite-integrity")
+        ET.SubElement(case, "failure", message=result.suite_problems[0][:300]).text = "\n".join(result.suite_problems)
+    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def status_counts(result: SuiteResult) -> dict[str, Counter]:
+    """Per format: status -> number of cases."""
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for r in result.results:
+        counts[r.case.format][r.status] += 1
+    return counts
+
+
+def summary_table(result: SuiteResult) -> str:
+    """The table `make run` prints: per format, then the total."""
+    counts = status_counts(result)
+    header = f"{'format':<22}{'cases':>6}{'pass':>6}{'fail':>6}{'xfail':>7}{'xpass':>7}{'error':>7}{'quarantined':>13}"
+    lines = [header, "-" * len(header)]
+    total: Counter = Counter()
+    quarantined_total = 0
+    for format_id in sorted(counts):
+        c = counts[format_id]
+        quarantined = sum(r.quarantined for r in result.results if r.case.format == format_id)
+        quarantined_total += quarantined
+        total.update(c)
+        lines.append(f"{format_id:<22}{sum(c.values()):>6}{c['PASS']:>6}{c['FAIL']:>6}{c['XFAIL']:>7}"
+                     f"{c['XPASS']:>7}{c['ERROR']:>7}{quarantined:>13}")
+    lines.append("-" * len(header))
+    lines.append(f"{'total':<22}{sum(total.values()):>6}{total['PASS']:>6}{total['FAIL']:>6}{total['XFAIL']:>7}"
+                 f"{total['XPASS']:>7}{total['ERROR']:>7}{quarantined_total:>13}")
+    lines.append(f"time: {result.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def markdown_summary(result: SuiteResult, table: list[dict], facts: dict) -> str:
+    lines = ["# cdc-conformance results", "",
+             f"Suite commit `{facts.get('suite_commit')}`, normalizer {facts.get('normalizer_version')}, "
+             f"Spark {facts.get('spark_version')}, Kafka {facts.get('kafka_version')}, "
+             f"Python {facts.get('python_version')}.", "", "```", summary_table(result), "```", ""]
+    failing = [r for r in result.results if r.status in FAILING_STATUSES]
+    if result.suite_problems:
+        lines += ["## Suite problems", ""] + [f"- {p}" for p in result.suite_problems] + [""]
+    if failing:
+        lines += ["## Failures", ""]
+        for r in failing:
+            lines += [f"### {r.case.id} ({r.status})", "", "```"] + r.problems + ["```", "", f"Replay: `{r.replay}`", ""]
+    xfail = [r for r in result.results if r.status == "XFAIL"]
+    if xfail:
+        lines += ["## Known failures", ""] + [f"- `{r.case.id}`: {r.known_failure_reason}" for r in xfail] + [""]
+    return "\n".join(lines)
+
+
+_CSS = """
+body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d232a}
+h1{font-size:20px}table{border-collapse:collapse;margin:12px 0}
+th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:center}
+th.feature,td.feature{text-align:left}tr.format th{background:#eef2f6;text-align:left}
+.PASS{background:#d3f4dc}.FAIL,.ERROR,.XPASS{background:#ffd6d6}.XFAIL{background:#fff1c2}.none{color:#8c959f}
+pre{background:#f6f8fa;padding:8px;white-space:pre-wrap;text-align:left}
+"""
+
+
+def _cell_status(statuses: Counter) -> str:
+    for status in ("ERROR", "XPASS", "FAIL", "XFAIL", "PASS", "SKIP"):
+        if statuses[status]:
+            return status
+    return "none"
+
+
+def html_matrix(result: SuiteResult, table: list[dict], facts: dict) -> str:
+    """Rows: features grouped by format; columns: format@version; cells: status with counts."""
+    columns = sorted({row["format_version"] for row in table})
+    cells: dict[tuple[str, str, str], Counter] = defaultdict(Counter)
+    failing: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
+    features_by_format: dict[str, set] = defaultdict(set)
+    for row in table:
+        for feature in row["features"]:
+            features_by_format[row["format"]].add(feature)
+            key = (row["format"], feature, row["format_version"])
+            cells[key][row["status"]] += 1
+            if row["status"] in FAILING_STATUSES:
+                failing[key].append(row)
+    out = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>cdc-conformance matrix</title>",
+           f"<style>{_CSS}</style></head><body>", "<h1>cdc-conformance conformance matrix</h1>",
+           f"<p>Suite commit <code>{html.escape(str(facts.get('suite_commit')))}</code>, Spark "
+           f"{html.escape(str(facts.get('spark_version')))}, Kafka {html.escape(str(facts.get('kafka_version')))}."
+           "</p>", "<pre>" + html.escape(summary_table(result)) + "</pre>", "<table>",
+           "<tr><th class='feature'>feature</th>" + "".join(f"<th>{html.escape(c)}</th>" for c in columns) + "</tr>"]
+    details = []
+    for format_id in sorted(features_by_format):
+        out.append(f"<tr class='format'><th colspan='{len(columns) + 1}'>{html.escape(format_id)}</th></tr>")
+        for feature in sorted(features_by_format[format_id]):
+            out.append(f"<tr><td class='feature'>{html.escape(feature)}</td>")
+            for column in columns:
+                counts = cells.get((format_id, feature, column))
+                if not counts:
+                    out.append("<td class='none'>&middot;</td>")
+                    continue
+                status = _cell_status(counts)
+                text = " ".join(f"{s} {counts[s]}" for s in STATUSES if counts[s])
+                anchor = f"f-{format_id}-{feature}-{column}".replace("@", "-").replace(".", "-")
+                if failing.get((format_id, feature, column)):
+                    text = f"<a href='#{anchor}'>{text}</a>"
+                    details.append((anchor, failing[(format_id, feature, column)]))
+                out.append(f"<td class='{status}'>{text}</td>")
+            out.append("</tr>")
+    out.append("</table>")
+    for anchor, failed_rows in details:
+        out.append(f"<h2 id='{anchor}'>{html.escape(anchor)}</h2>")
+        for row in failed_rows:
+            out.append(f"<h3>{html.escape(row['case'])} ({row['status']})</h3><pre>"
+                       + html.escape("\n".join(row["problems"])) + "</pre>"
+                       + f"<p>Replay: <code>{html.escape(row['replay'])}</code></p>")
+    out.append("</body></html>")
+    return "\n".join(out)

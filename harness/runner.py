@@ -1,0 +1,240 @@
+"""The conformance runner: cases in, one result per case x format@version x mode out.
+
+Each case's records go to topics of their own (a run-unique prefix on the case's topic names), all
+cases of one format are normalized in one Spark job, and the output is split back per case by topic.
+Topic names and offsets in the rendered output are the case's own, so golden files are stable.
+"""
+from __future__ import annotations
+
+import json
+import time
+import traceback
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from harness import golden
+from harness.cases import CONFORMANCE_DIR, Case, FormatVersion, Registry
+from harness.diff import describe
+from harness.execute import Normalizer
+
+KNOWN_FAILURES_FILE = CONFORMANCE_DIR / "known_failures.yaml"
+PASS, FAIL, XFAIL, XPASS, ERROR, SKIP = "PASS", "FAIL", "XFAIL", "XPASS", "ERROR", "SKIP"
+FAILING_STATUSES = {FAIL, XPASS, ERROR}
+
+
+@dataclass
+class CaseResult:
+    case: Case
+    status: str
+    mode: str
+    format_versions: list[FormatVersion]
+    problems: list[str] = field(default_factory=list)
+    output: dict | None = None
+    seconds: float = 0.0
+    known_failure_reason: str | None = None
+
+    @property
+    def replay(self) -> str:
+        return f"cdc-conformance run --case {self.case.id}"
+
+    @property
+    def quarantined(self) -> int:
+        return len((self.output or {}).get("quarantine", []))
+
+
+@dataclass
+class SuiteResult:
+    results: list[CaseResult]
+    suite_problems: list[str]
+    seconds: float
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.suite_problems) or any(r.status in FAILING_STATUSES for r in self.results)
+
+
+def load_known_failures(path: Path = KNOWN_FAILURES_FILE) -> dict[str, str]:
+    entries = (yaml.safe_load(path.read_text()) or {}).get("known_failures") or []
+    return {entry["case"]: entry["reason"] for entry in entries}
+
+
+# ---------------------------------------------------------------------------------------------------
+# Rendering: physical topics back to the case's own
+# ---------------------------------------------------------------------------------------------------
+
+def _logical(topic: str, prefix: str) -> str:
+    return topic[len(prefix):] if topic.startswith(prefix) else topic
+
+
+def _render_event(event: dict, prefix: str) -> dict:
+    event = json.loads(json.dumps(event))
+    for origin in event["origin"]:
+        origin["topic"] = _logical(origin["topic"], prefix)
+    event["event_id"] = _logical(event["event_id"], prefix)
+    return event
+
+
+def _render_quarantine(record: dict, prefix: str) -> dict:
+    record = dict(record)
+    record["origin"] = [{**o, "topic": _logical(o["topic"], prefix)} for o in record["origin"]]
+    record["raw_key"] = golden.readable_bytes(record["raw_key"])
+    record["raw_value"] = golden.readable_bytes(record["raw_value"])
+    record["raw_headers"] = [{"key": h["key"], "value": golden.readable_bytes(h["value"])}
+                             for h in (record.get("raw_headers") or [])]
+    return record
+
+
+# ---------------------------------------------------------------------------------------------------
+# Checks
+# ---------------------------------------------------------------------------------------------------
+
+def check_expectation(case: Case, output: dict) -> list[str]:
+    """The hand-written expectation: listed fields of each event, and the exact quarantine codes."""
+    problems = []
+    expected_events = case.expect.get("events", [])
+    actual_events = output["events"]
+    if len(expected_events) != len(actual_events):
+        problems.append(f"expected {len(expected_events)} events, got {len(actual_events)}: "
+                        f"{[e['kind'] + ('/' + e['op'] if e.get('op') else '') for e in actual_events]}")
+    for index, (want, got) in enumerate(zip(expected_events, actual_events)):
+        for name, value in want.items():
+            if got.get(name) != value:
+                problems.append(f"events[{index}].{name}: expected {json.dumps(value, sort_keys=True)}, "
+                                f"got {json.dumps(got.get(name), sort_keys=True)}")
+    topic_offsets = _record_coordinates(case)
+    want_quarantine = sorted((topic_offsets[q["record"]], q["phase"], q["code"]) for q in case.expect.get("quarantine", []))
+    got_quarantine = sorted(((o["topic"], o["partition"], o["offset"]), q["phase"], q["code"])
+                            for q in output["quarantine"] for o in q["origin"])
+    if want_quarantine != got_quarantine:
+        problems.append(f"quarantine: expected {want_quarantine}, got {got_quarantine}")
+    return problems
+
+
+def _record_coordinates(case: Case) -> list[tuple]:
+    next_offset: dict[tuple, int] = {}
+    coordinates = []
+    for r in case.records:
+        slot = (r["topic"], r.get("partition", 0))
+        coordinates.append((*slot, next_offset.get(slot, 0)))
+        next_offset[slot] = next_offset.get(slot, 0) + 1
+    return coordinates
+
+
+def check_accounting(case: Case, output: dict) -> list[str]:
+    """Every record is in some event's origin or in exactly one quarantine record."""
+    in_events = {(o["topic"], o["partition"], o["offset"]) for e in output["events"] for o in e["origin"]}
+    quarantined: dict[tuple, int] = {}
+    for q in output["quarantine"]:
+        for o in q["origin"]:
+            key = (o["topic"], o["partition"], o["offset"])
+            quarantined[key] = quarantined.get(key, 0) + 1
+    problems = []
+    for coordinates in _record_coordinates(case):
+        if coordinates not in in_events and quarantined.get(coordinates, 0) != 1:
+            problems.append(f"record {coordinates} is in no event and in {quarantined.get(coordinates, 0)} "
+                            "quarantine records (nothing may be lost)")
+    return problems
+
+
+def check_golden(case: Case, output: dict, update: bool) -> list[str]:
+    path = golden.golden_path(case.format, case.id)
+    rendered = golden.render(output)
+    if update:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(rendered, encoding="utf-8")
+        golden.obtained_path(path).unlink(missing_ok=True)
+        return []
+    approved = golden.read(path)
+    if approved == json.loads(rendered):
+        golden.obtained_path(path).unlink(missing_ok=True)
+        return []
+    path.parent.mkdir(parents=True, exist_ok=True)
+    golden.obtained_path(path).write_text(rendered, encoding="utf-8")
+    if approved is None:
+        return [f"no golden file {path.relative_to(golden.REPO_ROOT)}; obtained output written beside it "
+                f"(approve with: cdc-conformance run --case {case.id} --update-golden)"]
+    from deepdiff import DeepDiff
+    lines = describe(DeepDiff(approved, json.loads(rendered), verbose_level=2))
+    return [f"differs from {path.relative_to(golden.REPO_ROOT)} (obtained: {golden.obtained_path(path).name}):",
+            *[f"  {line}" for line in lines]]
+
+
+def unused_golden_files(cases: list[Case], selected_all: bool) -> list[str]:
+    if not selected_all:
+        return []
+    expected = {golden.golden_path(c.format, c.id) for c in cases}
+    return [f"golden file {p.relative_to(golden.REPO_ROOT)} belongs to no case"
+            for p in golden.all_golden_files() if p not in expected]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Running
+# ---------------------------------------------------------------------------------------------------
+
+@dataclass
+class Runner:
+    normalizer: Normalizer
+    registry: Registry
+    known_failures: dict[str, str]
+    update_golden: bool = False
+    mode: str = "batch"
+
+    def run(self, cases: list[Case], all_cases: list[Case] | None = None) -> SuiteResult:
+        started = time.monotonic()
+        run_id = uuid.uuid4().hex[:8]
+        results: list[CaseResult] = []
+        for format_id in sorted({c.format for c in cases}):
+            group = [c for c in cases if c.format == format_id]
+            results.extend(self._run_format(format_id, group, run_id))
+        all_cases = all_cases if all_cases is not None else cases
+        problems = unused_golden_files(all_cases, selected_all=len(cases) == len(all_cases))
+        known = {c.id for c in all_cases}
+        problems += [f"known failure {case_id!r} names no case" for case_id in self.known_failures if case_id not in known]
+        order = {c.id: i for i, c in enumerate(cases)}
+        results.sort(key=lambda r: order[r.case.id])
+        return SuiteResult(results, problems, time.monotonic() - started)
+
+    def _run_format(self, format_id: str, cases: list[Case], run_id: str) -> list[CaseResult]:
+        prefixes = {case.id: f"cc.{run_id}.{index}." for index, case in enumerate(cases)}
+        records, partitions = [], {}
+        for case in cases:
+            prefix = prefixes[case.id]
+            records += case.kafka_records(lambda topic: prefix + topic)
+            partitions.update({prefix + topic: count for topic, count in case.partitions().items()})
+        started = time.monotonic()
+        try:
+            output = self.normalizer.run(records, format_id, partitions)
+        except Exception as error:  # the normalizer under test failed the whole job: every case errors
+            detail = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+            return [self._result(case, [f"normalizer failed: {detail}"], None, 0.0, error=True,
+                                 trace=traceback.format_exc(limit=3)) for case in cases]
+        seconds = (time.monotonic() - started) / max(len(cases), 1)
+        results = []
+        for case in cases:
+            prefix = prefixes[case.id]
+            own = {prefix + topic for topic in case.partitions()}
+            rendered = {
+                "events": [_render_event(e, prefix) for e in output.events if e["origin"][0]["topic"] in own],
+                "quarantine": [_render_quarantine(q, prefix) for q in output.quarantine
+                               if q["origin"][0]["topic"] in own],
+            }
+            problems = check_expectation(case, rendered) + check_accounting(case, rendered)
+            # a failing case is never approved: --update-golden only writes what meets the expectation
+            problems += check_golden(case, rendered, update=self.update_golden and not problems)
+            results.append(self._result(case, problems, rendered, seconds))
+        return results
+
+    def _result(self, case: Case, problems: list[str], output: dict | None, seconds: float,
+                error: bool = False, trace: str = "") -> CaseResult:
+        versions = self.registry.resolve(case.format, case.versions)
+        reason = self.known_failures.get(case.id)
+        if reason is not None:
+            status = XFAIL if problems else XPASS
+            if status == XPASS:
+                problems = [f"listed as a known failure ({reason}) but passes: remove it from known_failures.yaml"]
+        else:
+            status = (ERROR if error else FAIL) if problems else PASS
+        return CaseResult(case, status, self.mode, versions, problems, output, seconds, reason)
