@@ -1,1 +1,30 @@
-"""Make the repository importable for pytest without installing it."""
+"""Shared pytest set-up: the --update-golden flag and the session's real broker and Spark."""
+import pytest
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite the golden files of the conformance cases that run (review with git diff)")
+
+
+@pytest.fixture(scope="session")
+def broker():
+    from harness.broker import EmbeddedKafka
+
+    kafka = EmbeddedKafka().start()
+    yield kafka
+    kafka.stop()
+
+
+@pytest.fixture(scope="session")
+def spark():
+    from harness.spark import spark_session
+
+    return spark_session()
+
+
+@pytest.fixture(scope="session")
+def normalizer(spark, broker):
+    from harness.execute import Normalizer
+
+    return Normalizer(spark, broker)

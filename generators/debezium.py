@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hypothesis import strategies as st
 
@@ -472,3 +472,85 @@ def pk_change_group(profile: Profile, table: Table, position: dict, old_key: dic
 def encode(history: History, profile: Profile) -> list[Expected]:
     """Records with expected events; call `with_coordinates` once their topics' state is known."""
     return DebeziumEncoder(profile, history.table).encode(history)
+
+
+# ------------------------------------------------------------------------------------------------
+# Mutators: adversarial records derived from valid ones, each with the quarantine it must produce
+# ------------------------------------------------------------------------------------------------
+
+def _payload(document: dict) -> dict:
+    return document["payload"] if "schema" in document and "payload" in document else document
+
+
+def _mutate_json(item: Expected, change) -> bytes | None:
+    import json
+
+    document = json.loads(item.record.value)
+    if change(document) is False:
+        return None
+    return dumps_bytes(document)
+
+
+def _set_first_value(kind: str, text: str):
+    """Replace the first non-null after/before value of a column of `kind` with `text`."""
+    def change(document):
+        payload = _payload(document)
+        fields = {f["field"]: f for f in document.get("schema", {}).get("fields", [{}])[0].get("fields", [])} \
+            if "schema" in document else {}
+        for image in ("after", "before"):
+            row = payload.get(image) or {}
+            for name, value in row.items():
+                if value is not None and fields.get(name, {}).get("type") == kind and not fields[name].get("name"):
+                    row[name] = text
+                    return True
+        return False
+    return change
+
+
+def _add_column(document):
+    payload = _payload(document)
+    if "schema" not in document or not (payload.get("after") or payload.get("before")):
+        return False
+    (payload.get("after") or payload.get("before"))["zz_undeclared"] = 1
+    return True
+
+
+def _replace_op(document):
+    _payload(document)["op"] = "x"
+
+
+def _drop_source(document):
+    _payload(document).pop("source")
+
+
+MUTATORS = {
+    # name: (function of the record -> new value bytes or None if not applicable, (phase, code))
+    "truncated-json": (lambda item: item.record.value[: len(item.record.value) // 2], ("DECODE", "MALFORMED_JSON")),
+    "comment-prefix": (lambda item: b"// change event\n" + item.record.value, ("DECODE", "MALFORMED_JSON")),
+    "json-array": (lambda item: b"[" + item.record.value + b"]", ("DECODE", "MALFORMED_JSON")),
+    "not-utf8": (lambda item: item.record.value.replace(b'"op"', b'"\xff\xfeop"', 1), ("DECODE", "NOT_UTF8")),
+    "unknown-op": (lambda item: _mutate_json(item, _replace_op), ("VALIDATE", "UNKNOWN_OPERATION")),
+    "no-source": (lambda item: _mutate_json(item, _drop_source), ("VALIDATE", "MISSING_FIELD")),
+    "undeclared-column": (lambda item: _mutate_json(item, _add_column), ("VALIDATE", "SCHEMA_MISMATCH")),
+    "int-as-text": (lambda item: _mutate_json(item, _set_first_value("int32", "12abc")), ("CONVERT", "UNDECODABLE_VALUE")),
+    "int-overflow": (lambda item: _mutate_json(item, _set_first_value("int16", "99999999999999999999999")),
+                     ("CONVERT", "UNDECODABLE_VALUE")),
+}
+
+
+def mutate(item: Expected, name: str) -> Expected | None:
+    """The record with mutator `name` applied, expecting its quarantine; None when it does not apply."""
+    if item.record.value is None or item.quarantine:  # tombstones and already-mutated records stay as they are
+        return None
+    function, outcome = MUTATORS[name]
+    value = function(item)
+    if value is None:
+        return None
+    return Expected(replace(item.record, value=value), [], outcome)
+
+
+def mutate_key(item: Expected) -> Expected | None:
+    """A key that is not JSON: the record cannot be attributed to a row."""
+    if item.record.key is None or item.quarantine:
+        return None
+    return Expected(replace(item.record, key=b"{" + item.record.key), [], ("DECODE", "MALFORMED_KEY"))

@@ -299,7 +299,8 @@ class ExternalKafka(_KafkaClientMixin):
         self.stop()
 
 
-DEFAULT_KAFKA_IMAGE = "apache/kafka:4.1.1"
+# Testcontainers' Kafka module configures Confluent images (its KRaft set-up uses their env variables).
+DEFAULT_KAFKA_IMAGE = "confluentinc/cp-kafka:7.9.0"
 
 
 @dataclass
@@ -312,10 +313,14 @@ class TestcontainersKafka(_KafkaClientMixin):
     bootstrap_servers: str = ""
     _container: object | None = field(default=None, repr=False)
 
-    def container(self):
-        from testcontainers.kafka import KafkaContainer
+    def container_class(self):
+        from testcontainers.community.kafka import KafkaContainer
 
-        return KafkaContainer(image=self.image).with_kraft()
+        return KafkaContainer
+
+    def container(self):
+        """Building the container object already talks to Docker, so only `start` calls this."""
+        return self.container_class()(image=self.image).with_kraft()
 
     def start(self) -> "TestcontainersKafka":
         docker_error = docker_unavailable_reason()

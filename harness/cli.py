@@ -44,15 +44,27 @@ def _select(cases, case_ids, formats):
               metavar="MODULE:FUNCTION", help="The normalizer under test.")
 @click.option("--update-golden", is_flag=True, help="Rewrite the selected golden files (review with git diff).")
 @click.option("--reports", "reports_dir", type=click.Path(path_type=Path), default=DEFAULT_REPORTS, show_default=True)
-def run(case_ids, formats, broker, bootstrap_servers, normalizer_spec, update_golden, reports_dir) -> None:
+@click.option("--cases-dir", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
+              help="Case files to run [default: conformance/cases].")
+@click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Golden files [default: golden].")
+@click.option("--known-failures", "known_failures_file", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+              default=None, help="Known-failures list [default: conformance/known_failures.yaml].")
+def run(case_ids, formats, broker, bootstrap_servers, normalizer_spec, update_golden, reports_dir, cases_dir,
+        golden_dir, known_failures_file) -> None:
     """Run conformance cases through a real broker and Spark; print the summary; write reports."""
-    from harness.cases import Registry, lint, load_cases
+    from harness import golden
+    from harness.cases import CASES_DIR, CaseError, Registry, lint, load_cases
     from harness.execute import load_normalizer
+    from harness.runner import KNOWN_FAILURES_FILE
 
     if broker == "external" and not bootstrap_servers:
         raise Misuse("--broker external needs --bootstrap-servers")
     registry = Registry.load()
-    cases = load_cases()
+    try:
+        cases = load_cases(cases_dir or CASES_DIR)
+    except CaseError as error:
+        raise click.ClickException(str(error)) from error
     problems = lint(cases, registry)
     if problems:
         raise click.ClickException("the suite does not lint:\n" + "\n".join(problems))
@@ -61,12 +73,14 @@ def run(case_ids, formats, broker, bootstrap_servers, normalizer_spec, update_go
         function = load_normalizer(normalizer_spec)
     except (ValueError, ImportError, AttributeError) as error:
         raise Misuse(f"--normalizer {normalizer_spec}: {error}") from error
-    result = _run_cases(selected, cases, registry, broker, bootstrap_servers, function, update_golden)
+    settings = dict(update_golden=update_golden, golden_root=golden_dir or golden.GOLDEN_DIR,
+                    known_failures_file=known_failures_file or KNOWN_FAILURES_FILE)
+    result = _run_cases(selected, cases, registry, broker, bootstrap_servers, function, settings)
     _print_result(result, reports_dir, normalizer_spec)
     sys.exit(1 if result.failed else 0)
 
 
-def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, update_golden):
+def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, settings):
     from harness.broker import make_broker
     from harness.execute import Normalizer
     from harness.runner import Runner, load_known_failures
@@ -75,8 +89,9 @@ def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, 
     broker = make_broker(backend, bootstrap_servers)
     with broker:
         try:
-            runner = Runner(Normalizer(spark_session(), broker, function), registry, load_known_failures(),
-                            update_golden=update_golden)
+            runner = Runner(Normalizer(spark_session(), broker, function), registry,
+                            load_known_failures(settings["known_failures_file"]),
+                            update_golden=settings["update_golden"], golden_root=settings["golden_root"])
             return runner.run(selected, cases)
         except Exception:
             if hasattr(broker, "log_tail"):

@@ -2,8 +2,14 @@
 from __future__ import annotations
 
 import json
+import re
 
 from deepdiff import DeepDiff
+
+
+def readable_path(path: str) -> str:
+    """deepdiff's root['events'][0]['after'] -> events[0].after"""
+    return re.sub(r"\['([^']*)'\]", r".\1", str(path).replace("root", "", 1)).lstrip(".") or "(root)"
 
 
 def _order(events: list[dict]) -> list[dict]:
@@ -40,7 +46,7 @@ def describe(diff: DeepDiff) -> list[str]:
     lines = []
     for kind, changes in diff.to_dict().items():
         for path, change in (changes.items() if isinstance(changes, dict) else ((c, None) for c in changes)):
-            path = str(path).replace("root", "", 1) or "(root)"
+            path = readable_path(path)
             if isinstance(change, dict) and "old_value" in change:
                 lines.append(f"{path}: expected {json.dumps(change['old_value'])}, got {json.dumps(change['new_value'])}")
             elif kind.endswith("_added"):

@@ -139,8 +139,8 @@ def check_accounting(case: Case, output: dict) -> list[str]:
     return problems
 
 
-def check_golden(case: Case, output: dict, update: bool) -> list[str]:
-    path = golden.golden_path(case.format, case.id)
+def check_golden(case: Case, output: dict, update: bool, root: Path = golden.GOLDEN_DIR) -> list[str]:
+    path = golden.golden_path(case.format, case.id, root)
     rendered = golden.render(output)
     if update:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -154,20 +154,23 @@ def check_golden(case: Case, output: dict, update: bool) -> list[str]:
     path.parent.mkdir(parents=True, exist_ok=True)
     golden.obtained_path(path).write_text(rendered, encoding="utf-8")
     if approved is None:
-        return [f"no golden file {path.relative_to(golden.REPO_ROOT)}; obtained output written beside it "
+        return [f"no golden file {_shown(path)}; obtained output written beside it "
                 f"(approve with: cdc-conformance run --case {case.id} --update-golden)"]
     from deepdiff import DeepDiff
     lines = describe(DeepDiff(approved, json.loads(rendered), verbose_level=2))
-    return [f"differs from {path.relative_to(golden.REPO_ROOT)} (obtained: {golden.obtained_path(path).name}):",
+    return [f"differs from {_shown(path)} (obtained: {golden.obtained_path(path).name}):",
             *[f"  {line}" for line in lines]]
 
 
-def unused_golden_files(cases: list[Case], selected_all: bool) -> list[str]:
+def _shown(path: Path) -> str:
+    return str(path.relative_to(golden.REPO_ROOT)) if path.is_relative_to(golden.REPO_ROOT) else str(path)
+
+
+def unused_golden_files(cases: list[Case], selected_all: bool, root: Path = golden.GOLDEN_DIR) -> list[str]:
     if not selected_all:
         return []
-    expected = {golden.golden_path(c.format, c.id) for c in cases}
-    return [f"golden file {p.relative_to(golden.REPO_ROOT)} belongs to no case"
-            for p in golden.all_golden_files() if p not in expected]
+    expected = {golden.golden_path(c.format, c.id, root) for c in cases}
+    return [f"golden file {_shown(p)} belongs to no case" for p in golden.all_golden_files(root) if p not in expected]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -181,6 +184,7 @@ class Runner:
     known_failures: dict[str, str]
     update_golden: bool = False
     mode: str = "batch"
+    golden_root: Path = golden.GOLDEN_DIR
 
     def run(self, cases: list[Case], all_cases: list[Case] | None = None) -> SuiteResult:
         started = time.monotonic()
@@ -190,7 +194,7 @@ class Runner:
             group = [c for c in cases if c.format == format_id]
             results.extend(self._run_format(format_id, group, run_id))
         all_cases = all_cases if all_cases is not None else cases
-        problems = unused_golden_files(all_cases, selected_all=len(cases) == len(all_cases))
+        problems = unused_golden_files(all_cases, len(cases) == len(all_cases), self.golden_root)
         known = {c.id for c in all_cases}
         problems += [f"known failure {case_id!r} names no case" for case_id in self.known_failures if case_id not in known]
         order = {c.id: i for i, c in enumerate(cases)}
@@ -223,7 +227,7 @@ class Runner:
             }
             problems = check_expectation(case, rendered) + check_accounting(case, rendered)
             # a failing case is never approved: --update-golden only writes what meets the expectation
-            problems += check_golden(case, rendered, update=self.update_golden and not problems)
+            problems += check_golden(case, rendered, self.update_golden and not problems, self.golden_root)
             results.append(self._result(case, problems, rendered, seconds))
         return results
 

@@ -1,6 +1,8 @@
 """Pieces every decoder shares: the Kafka columns it starts from and the event/quarantine split."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pyspark.sql import DataFrame
 
 ORIGIN = "array(named_struct('topic', topic, 'partition', partition, 'offset', offset)) AS origin"
@@ -23,3 +25,29 @@ def build_output(decoded: DataFrame, format_id: str) -> DataFrame:
               'origin', origin, 'format', '{format_id}', 'phase', q_phase, 'code', q_code, 'detail', q_detail,
               'raw_key', key, 'raw_value', value, 'raw_headers', headers)) AS quarantine""",
     )
+
+
+@dataclass(frozen=True)
+class QuarantineRule:
+    """When `condition` holds, the record is quarantined with `phase`/`code` (None: it is fine, stop).
+
+    Rules are tried in order and the first match wins. A condition that evaluates to NULL counts as
+    false, explicitly: in SQL, NOT (NULL IN (...)) is NULL, and a NULL must never let a record through.
+    """
+
+    condition: str
+    phase: str | None
+    code: str | None
+    detail: str = "CAST(NULL AS STRING)"  # a SQL expression, so details can quote the record
+
+
+def quarantine_columns(rules: list[QuarantineRule]) -> list[str]:
+    """The q_phase, q_code and q_detail columns that `build_output` reads."""
+    def first_match(value) -> str:
+        branches = " ".join(f"WHEN coalesce({rule.condition}, false) THEN {value(rule)}" for rule in rules)
+        return f"CASE {branches} END"
+
+    literal = lambda text: "CAST(NULL AS STRING)" if text is None else f"'{text}'"  # noqa: E731
+    return [f"{first_match(lambda r: literal(r.phase))} AS q_phase",
+            f"{first_match(lambda r: literal(r.code))} AS q_code",
+            f"{first_match(lambda r: 'CAST(NULL AS STRING)' if r.code is None else r.detail)} AS q_detail"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pyspark.sql import DataFrame
 
 from normalizer import canonical_text as ct
-from normalizer.common import build_output, kafka_columns
+from normalizer.common import QuarantineRule, build_output, kafka_columns, quarantine_columns
 
 FORMAT = "debezium-json"
 UNAVAILABLE_PLACEHOLDER = "__debezium_unavailable_value"
@@ -183,35 +183,30 @@ def _unknown_columns(image: str) -> str:
 
 
 _OP = "p.op"
-_QUARANTINE_RULES: list[tuple[str, str, str, str]] = [
-    # (condition, phase, code, detail) in priority order; the first match wins.
-    ("value IS NOT NULL AND NOT is_valid_utf8(value_text)", "DECODE", "NOT_UTF8", "'value is not UTF-8'"),
-    ("key IS NOT NULL AND NOT is_valid_utf8(key_text)", "DECODE", "NOT_UTF8", "'key is not UTF-8'"),
-    ("value IS NOT NULL AND (v IS NULL OR v._corrupt_record IS NOT NULL)", "DECODE", "MALFORMED_JSON",
-     "'value is not a JSON object'"),
-    ("key IS NOT NULL AND k_bare IS NULL", "DECODE", "MALFORMED_KEY", "'key is not a JSON object'"),
-    ("value IS NULL", None, None, None),  # a tombstone: never quarantined
-    ("wrapped AND p IS NULL", "VALIDATE", "MISSING_FIELD", "'payload is null'"),
-    (f"{_OP} IS NULL AND NOT (p.status IN ('BEGIN', 'END') OR p.ddl IS NOT NULL OR p.tableChanges IS NOT NULL"
-     " OR (p.ts_ms IS NOT NULL AND p.source IS NULL AND p.before IS NULL AND p.after IS NULL))",
-     "VALIDATE", "UNKNOWN_MESSAGE_SHAPE", "'no op and not a heartbeat, transaction or schema-change record'"),
-    (f"{_OP} IS NOT NULL AND {_OP} NOT IN ('c', 'r', 'u', 'd', 't', 'm')", "VALIDATE", "UNKNOWN_OPERATION",
-     f"concat('unknown op ', {_OP})"),
-    (f"{_OP} IS NOT NULL AND p.source IS NULL", "VALIDATE", "MISSING_FIELD", "'payload.source is missing'"),
-    (f"{_OP} IN ('c', 'r', 'u') AND p.after IS NULL", "VALIDATE", "MISSING_FIELD",
-     f"concat('op ', {_OP}, ' without after')"),
-    (f"{_OP} = 'm' AND p.message IS NULL", "VALIDATE", "MISSING_FIELD", "'op m without message'"),
-    (f"{_OP} IN ('c', 'r', 'u', 'd') AND ({_unknown_columns('before')} OR {_unknown_columns('after')})",
-     "VALIDATE", "SCHEMA_MISMATCH", "'row image has columns its schema does not declare'"),
-    (f"{_undecodable('before_cells')} OR {_undecodable('after_cells')} OR {_undecodable('key_cells')}",
-     "CONVERT", "UNDECODABLE_VALUE", "'a column value does not match its declared type'"),
+# Records without op that Debezium does write: transaction metadata, schema changes, heartbeats.
+_IS_CONTROL_RECORD = ("coalesce(p.status IN ('BEGIN', 'END'), false) OR p.ddl IS NOT NULL OR p.tableChanges IS NOT NULL"
+                      " OR (p.ts_ms IS NOT NULL AND p.source IS NULL AND p.before IS NULL AND p.after IS NULL)")
+_QUARANTINE_RULES = [
+    QuarantineRule("value IS NOT NULL AND NOT is_valid_utf8(value_text)", "DECODE", "NOT_UTF8", "'value is not UTF-8'"),
+    QuarantineRule("key IS NOT NULL AND NOT is_valid_utf8(key_text)", "DECODE", "NOT_UTF8", "'key is not UTF-8'"),
+    QuarantineRule("value IS NOT NULL AND (v IS NULL OR v._corrupt_record IS NOT NULL)", "DECODE", "MALFORMED_JSON",
+                   "'value is not a JSON object'"),
+    QuarantineRule("key IS NOT NULL AND k_bare IS NULL", "DECODE", "MALFORMED_KEY", "'key is not a JSON object'"),
+    QuarantineRule("value IS NULL", None, None),  # a tombstone: never quarantined
+    QuarantineRule("wrapped AND p IS NULL", "VALIDATE", "MISSING_FIELD", "'payload is null'"),
+    QuarantineRule(f"{_OP} IS NULL AND NOT ({_IS_CONTROL_RECORD})", "VALIDATE", "UNKNOWN_MESSAGE_SHAPE",
+                   "'no op and not a heartbeat, transaction or schema-change record'"),
+    QuarantineRule(f"{_OP} IS NOT NULL AND {_OP} NOT IN ('c', 'r', 'u', 'd', 't', 'm')", "VALIDATE",
+                   "UNKNOWN_OPERATION", f"concat('unknown op ', {_OP})"),
+    QuarantineRule(f"{_OP} IS NOT NULL AND p.source IS NULL", "VALIDATE", "MISSING_FIELD", "'payload.source is missing'"),
+    QuarantineRule(f"{_OP} IN ('c', 'r', 'u') AND p.after IS NULL", "VALIDATE", "MISSING_FIELD",
+                   f"concat('op ', {_OP}, ' without after')"),
+    QuarantineRule(f"{_OP} = 'm' AND p.message IS NULL", "VALIDATE", "MISSING_FIELD", "'op m without message'"),
+    QuarantineRule(f"{_OP} IN ('c', 'r', 'u', 'd') AND ({_unknown_columns('before')} OR {_unknown_columns('after')})",
+                   "VALIDATE", "SCHEMA_MISMATCH", "'row image has columns its schema does not declare'"),
+    QuarantineRule(f"{_undecodable('before_cells')} OR {_undecodable('after_cells')} OR {_undecodable('key_cells')}",
+                   "CONVERT", "UNDECODABLE_VALUE", "'a column value does not match its declared type'"),
 ]
-
-
-def _quarantine_expr(part: int) -> str:
-    branches = " ".join(f"WHEN {rule[0]} THEN {('NULL' if rule[part] is None else (repr(rule[part]) if part < 3 else rule[part]))}"
-                        for rule in _QUARANTINE_RULES)
-    return f"CASE {branches} END"
 
 
 def _kind() -> str:
@@ -297,9 +292,7 @@ def _events(converted: DataFrame) -> DataFrame:
     return converted.selectExpr(
         "*",
         f"{_kind()} AS kind",
-        f"{_quarantine_expr(1)} AS q_phase",
-        f"{_quarantine_expr(2)} AS q_code",
-        f"{_quarantine_expr(3)} AS q_detail",
+        *quarantine_columns(_QUARANTINE_RULES),
     ).selectExpr(
         "*",
         f"{source_info} AS source_info",

@@ -1,0 +1,44 @@
+# Two entry points do all set-up on a fresh machine, idempotently:
+#   make run   - bootstrap, then run the conformance suite on the embedded defaults and print the summary
+#   make test  - bootstrap, then the tests (unit tier, then integration against the real broker and Spark)
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+JVM_READY := .cache/jvm/.ready
+
+.PHONY: bootstrap run test test-unit test-integration lint bench clean
+
+bootstrap: $(INSTALLED) $(JVM_READY)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+# Reinstalled only when the dependency list changes.
+$(INSTALLED): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e ".[test]"
+	touch $@
+
+# Maven resolves the Kafka broker and Spark's connectors (at the installed PySpark's version) once.
+$(JVM_READY): $(INSTALLED) jvm/kafka-broker/pom.xml jvm/spark-connectors/pom.xml jvm/settings.xml
+	$(BIN)/cdc-conformance jvm
+	touch $@
+
+run: bootstrap
+	$(BIN)/cdc-conformance run
+
+lint: bootstrap
+	$(BIN)/cdc-conformance lint
+
+test: bootstrap
+	$(BIN)/python -m pytest
+
+test-unit: bootstrap
+	$(BIN)/python -m pytest -m "not integration"
+
+test-integration: bootstrap
+	$(BIN)/python -m pytest -m integration
+
+clean:
+	rm -rf reports/latest .pytest_cache .hypothesis

@@ -1,0 +1,43 @@
+"""The curated conformance cases under pytest: lint (fast tier), then every case through Kafka and Spark.
+
+`pytest conformance --update-golden` rewrites the golden files of the cases that run, like
+`cdc-conformance run --update-golden`.
+"""
+import pytest
+
+from harness.cases import Registry, lint, load_cases
+from harness.runner import ERROR, FAIL, PASS, XFAIL, XPASS, Runner, load_known_failures
+
+CASES = load_cases()
+REGISTRY = Registry.load()
+
+
+def test_case_files_lint_clean():
+    assert lint(CASES, REGISTRY) == []
+
+
+def test_every_format_in_the_registry_has_cases():
+    assert {c.format for c in CASES} >= {"debezium-json"}
+
+
+@pytest.fixture(scope="session")
+def suite(normalizer, request):
+    runner = Runner(normalizer, REGISTRY, load_known_failures(),
+                    update_golden=request.config.getoption("--update-golden"))
+    return runner.run(CASES, CASES)
+
+
+@pytest.mark.integration
+def test_suite_integrity(suite):
+    assert suite.suite_problems == []
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("case_id", [c.id for c in CASES])
+def test_case(suite, case_id):
+    result = next(r for r in suite.results if r.case.id == case_id)
+    message = "\n".join(result.problems + [f"replay: {result.replay}"])
+    if result.status == XFAIL:
+        pytest.xfail(result.known_failure_reason)
+    assert result.status not in (FAIL, ERROR, XPASS), message
+    assert result.status == PASS, message

@@ -1,0 +1,30 @@
+"""CLI misuse: one line on stderr and exit code 2."""
+import subprocess
+import sys
+
+import pytest
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "--bogus"], "No such option"),
+    (["run", "--case", "no-such-case"], "no such case: no-such-case"),
+    (["run", "--broker", "zookeeper"], "Invalid value for '--broker'"),
+    (["run", "--broker", "external"], "--broker external needs --bootstrap-servers"),
+    (["run", "--format", "nope"], "the selection matches no case"),
+    (["frobnicate"], "No such command"),
+])
+def test_misuse_is_one_line_and_exit_2(args, message):
+    result = _cli(*args)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+
+
+def test_lint_and_formats_succeed():
+    assert _cli("lint").returncode == 0
+    formats = _cli("formats")
+    assert formats.returncode == 0 and "debezium-json@2.7" in formats.stdout
