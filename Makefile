@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 JVM_READY := .cache/jvm/.ready
 
-.PHONY: bootstrap run test test-unit test-integration lint bench clean
+.PHONY: bootstrap browser run test test-unit test-integration lint bench clean
 
 bootstrap: $(INSTALLED) $(JVM_READY)
 
@@ -25,19 +25,25 @@ $(JVM_READY): $(INSTALLED) jvm/kafka-broker/pom.xml jvm/spark-connectors/pom.xml
 	$(BIN)/cdc-conformance jvm
 	touch $@
 
+# The HTML matrix is checked in a real headless browser: Debian's Chromium (root and apt, as on CI).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for the report test"; \
+	  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
 run: bootstrap
 	$(BIN)/cdc-conformance run
 
 lint: bootstrap
 	$(BIN)/cdc-conformance lint
 
-test: bootstrap
+test: bootstrap browser
 	$(BIN)/python -m pytest
 
 test-unit: bootstrap
 	$(BIN)/python -m pytest -m "not integration"
 
-test-integration: bootstrap
+test-integration: bootstrap browser
 	$(BIN)/python -m pytest -m integration
 
 clean:

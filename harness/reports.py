@@ -28,7 +28,11 @@ def run_facts(extra: dict | None = None) -> dict:
                                 cwd=Path(__file__).parent).stdout.strip() or None
     except OSError:
         commit = None
-    return {"type": "run", "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    import os
+
+    hypothesis = {"profile": os.environ.get("CDC_HYPOTHESIS_PROFILE", "default"),
+                  "seed": os.environ.get("CDC_HYPOTHESIS_SEED")}  # null: each property run draws and prints its own
+    return {"type": "run", "started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "hypothesis": hypothesis,
             "suite_commit": commit, "normalizer_version": normalizer.__version__,
             "spark_version": pyspark.__version__, "kafka_version": jvm.kafka_version(),
             "python_version": platform.python_version(), "platform": sys.platform, **(extra or {})}
@@ -191,12 +195,12 @@ def html_matrix(result: SuiteResult, table: list[dict], facts: dict) -> str:
                 anchor = f"f-{format_id}-{feature}-{column}".replace("@", "-").replace(".", "-")
                 if failing.get((format_id, feature, column)):
                     text = f"<a href='#{anchor}'>{text}</a>"
-                    details.append((anchor, failing[(format_id, feature, column)]))
+                    details.append((anchor, f"{feature} on {column}", failing[(format_id, feature, column)]))
                 out.append(f"<td class='{status}'>{text}</td>")
             out.append("</tr>")
     out.append("</table>")
-    for anchor, failed_rows in details:
-        out.append(f"<h2 id='{anchor}'>{html.escape(anchor)}</h2>")
+    for anchor, title, failed_rows in details:
+        out.append(f"<h2 id='{anchor}'>{html.escape(title)}</h2>")
         for row in failed_rows:
             out.append(f"<h3>{html.escape(row['case'])} ({row['status']})</h3><pre>"
                        + html.escape("\n".join(row["problems"])) + "</pre>"

@@ -1,0 +1,55 @@
+"""The HTML conformance matrix in a real headless Chromium: it renders, shows the counts, and a failing
+cell links to its diff and replay command. The screenshot lands in reports/ (gitignored)."""
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from harness.cases import Registry, load_cases
+from harness.reports import run_facts, write_all
+from harness.runner import Runner, SuiteResult
+
+pytestmark = pytest.mark.integration
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert path, "Debian's chromium is needed for this test: `make browser` installs it"
+    return path
+
+
+def _suite() -> SuiteResult:
+    """Real cases with real known-failure reasons; one case is made to fail so a cell must link."""
+    debezium = [c for c in load_cases() if c.format == "debezium-json"]
+    others = [c for c in load_cases() if c.format != "debezium-json"]
+    runner = Runner(normalizer=None, registry=Registry.load(), known_failures={})  # type: ignore[arg-type]
+    results = []
+    for index, case in enumerate(debezium[:4] + others[:2]):
+        problems = ["events[0].after.email: expected \"a@b\", got \"c@d\""] if index == 0 else []
+        results.append(runner._result(case, problems, {"events": [], "quarantine": []}, 0.1))
+    return SuiteResult(results, [], 1.0)
+
+
+def test_matrix_renders_in_headless_chromium(tmp_path):
+    suite = _suite()
+    paths = write_all(suite, tmp_path, run_facts())
+    failing = suite.results[0].case.id
+    profile = tmp_path / "profile"
+    dom = subprocess.run([_chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom",
+                          paths["matrix"].as_uri()], capture_output=True, text=True, timeout=120)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert "cdc-conformance conformance matrix" in dom.stdout
+    assert "debezium-json@2.7" in dom.stdout and "PASS 5" not in dom.stdout  # counts are per feature cell
+    assert f"cdc-conformance run --case {failing}" in dom.stdout
+    assert "<a href=\"#f-debezium-json-" in dom.stdout  # the failing cell links to its details
+    screenshot = REPO / "reports" / "matrix.png"
+    screenshot.parent.mkdir(exist_ok=True)
+    shot = subprocess.run([_chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--window-size=1200,900",
+                           f"--screenshot={screenshot}", paths["matrix"].as_uri()],
+                          capture_output=True, text=True, timeout=120)
+    assert shot.returncode == 0, shot.stderr[-2000:]
+    assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and screenshot.stat().st_size > 10_000
