@@ -220,7 +220,8 @@ class EmbeddedKafka(_KafkaClientMixin):
         port, controller_port = _free_port(), _free_port()
         config = self._write_config(port, controller_port)
         cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
-        formatted = subprocess.run(self._java("kafka.tools.StorageTool", "format", "-t", cluster_id,
+        # `--cluster-id=ID`, not `-t ID`: a base64 id may start with '-' and would parse as an option
+        formatted = subprocess.run(self._java("kafka.tools.StorageTool", "format", f"--cluster-id={cluster_id}",
                                               "-c", str(config), "--ignore-formatted"),
                                    capture_output=True, text=True)
         if formatted.returncode != 0:

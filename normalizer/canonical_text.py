@@ -108,7 +108,7 @@ def timestamp_from_epoch_units(raw: str, units_per_second: int, digits: int) -> 
                f"lpad(CAST({fraction} AS STRING), {digits}, '0')) END")
 
 
-_ISO_INSTANT = r"^([0-9]{4,}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(\\.([0-9]{1,9}))?(Z|[+-][0-9]{2}:?[0-9]{2})$"
+_ISO_INSTANT = r"^([0-9]{4,}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(\\.([0-9]{1,9}))? ?(Z|[+-][0-9]{2}:?[0-9]{2})$"
 
 
 def timestamp_tz_from_iso(raw: str) -> str:
@@ -159,3 +159,45 @@ def sorted_map_text(map_expr: str) -> str:
     """A map as `k=v,k=v` sorted by key: an order-free identity for keys from different encodings."""
     return (f"array_join(array_sort(transform(map_entries({map_expr}), "
             f"ct_e -> concat(ct_e.key, '=', coalesce(ct_e.value, 'null')))), ',')")
+
+
+def decimal_text(raw: str, scale: str) -> str:
+    """A plain decimal ('12.3', '-5', '0.500') with exactly `scale` fraction digits.
+
+    Extra fraction digits are accepted only when they are zeros: rounding would invent a value.
+    """
+    pattern = "'^(-?)([0-9]+)(\\\\.([0-9]*))?$'"
+    fraction = f"regexp_extract({raw}, {pattern}, 4)"
+    integer = f"regexp_extract({raw}, {pattern}, 2)"
+    sign = f"regexp_extract({raw}, {pattern}, 1)"
+    kept = f"rpad(substr({fraction}, 1, {scale}), {scale}, '0')"
+    dropped = f"substr({fraction}, {scale} + 1)"
+    return (f"CASE WHEN {raw} RLIKE {pattern} AND {dropped} RLIKE '^0*$' AND {scale} >= 0 THEN "
+            f"concat(IF(ltrim('0', concat({integer}, {fraction})) = '', '', {sign}), "
+            f"coalesce(nullif(ltrim('0', {integer}), ''), '0'), IF({scale} > 0, concat('.', {kept}), '')) END")
+
+
+_NAIVE = r"^([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(\\.([0-9]{1,9}))?$"
+
+
+def naive_timestamp_text(raw: str, digits: int) -> str:
+    """'2025-03-14 16:45:01.000' (SQL Server's text) -> '2025-03-14T16:45:01.000000' (or 9 digits)."""
+    date_part, time_part = f"regexp_extract({raw}, '{_NAIVE}', 1)", f"regexp_extract({raw}, '{_NAIVE}', 2)"
+    fraction = f"regexp_extract({raw}, '{_NAIVE}', 4)"
+    valid = f"try_to_timestamp(concat({date_part}, ' ', {time_part}), 'yyyy-MM-dd HH:mm:ss') IS NOT NULL"
+    return (f"CASE WHEN {raw} RLIKE '{_NAIVE}' AND {valid} AND length({fraction}) <= {digits} THEN "
+            f"concat({date_part}, 'T', {time_part}, '.', rpad({fraction}, {digits}, '0')) END")
+
+
+_TIME = r"^([0-9]{2}:[0-9]{2}:[0-9]{2})(\\.([0-9]{1,9}))?$"
+
+
+def time_text(raw: str, digits: int) -> str:
+    fraction = f"regexp_extract({raw}, '{_TIME}', 3)"
+    valid = f"try_to_timestamp(concat('1970-01-01 ', regexp_extract({raw}, '{_TIME}', 1)), 'yyyy-MM-dd HH:mm:ss') IS NOT NULL"
+    return (f"CASE WHEN {raw} RLIKE '{_TIME}' AND {valid} AND length({fraction}) <= {digits} THEN "
+            f"concat(regexp_extract({raw}, '{_TIME}', 1), '.', rpad({fraction}, {digits}, '0')) END")
+
+
+def date_text(raw: str) -> str:
+    return f"CASE WHEN {raw} RLIKE '^[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}$' THEN CAST(CAST(try_to_timestamp({raw}, 'yyyy-MM-dd') AS DATE) AS STRING) END"

@@ -54,6 +54,9 @@ class Code(str, Enum):
     UNKNOWN_MESSAGE_SHAPE = "UNKNOWN_MESSAGE_SHAPE"
     SCHEMA_MISMATCH = "SCHEMA_MISMATCH"
     UNDECODABLE_VALUE = "UNDECODABLE_VALUE"
+    MALFORMED_DATA = "MALFORMED_DATA"            # a nested JSON level (CES `data`, row images) does not parse
+    UNKNOWN_EVENT_TYPE = "UNKNOWN_EVENT_TYPE"    # CloudEvents `type` this format does not define
+    UNKNOWN_COLUMN_TYPE = "UNKNOWN_COLUMN_TYPE"  # a column type name the decoder cannot type values by
     SEGMENT_INCOMPLETE = "SEGMENT_INCOMPLETE"
     SEGMENT_DUPLICATE_CONFLICT = "SEGMENT_DUPLICATE_CONFLICT"
     UNPAIRED_UPDATE_HALF = "UNPAIRED_UPDATE_HALF"
