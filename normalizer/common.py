@@ -20,9 +20,9 @@ def kafka_columns(raw: DataFrame) -> DataFrame:
 def build_output(decoded: DataFrame, format_id: str) -> DataFrame:
     """Keep `event` when no quarantine rule matched, else a quarantine record with the raw record."""
     return decoded.selectExpr(
-        "IF(q_code IS NULL, event, NULL) AS event",
-        f"""IF(q_code IS NULL, NULL, named_struct(
-              'origin', origin, 'format', '{format_id}', 'phase', q_phase, 'code', q_code, 'detail', q_detail,
+        "IF(q IS NULL, event, NULL) AS event",
+        f"""IF(q IS NULL, NULL, named_struct(
+              'origin', origin, 'format', '{format_id}', 'phase', q.phase, 'code', q.code, 'detail', q.detail,
               'raw_key', key, 'raw_value', value, 'raw_headers', headers)) AS quarantine""",
     )
 
@@ -42,12 +42,19 @@ class QuarantineRule:
 
 
 def quarantine_columns(rules: list[QuarantineRule]) -> list[str]:
-    """The q_phase, q_code and q_detail columns that `build_output` reads."""
-    def first_match(value) -> str:
-        branches = " ".join(f"WHEN coalesce({rule.condition}, false) THEN {value(rule)}" for rule in rules)
-        return f"CASE {branches} END"
+    """The `q` column (struct<phase, code, detail>, NULL when fine) that `build_output` reads."""
+    return [f"{quarantine_verdict(rules)} AS q"]
 
-    literal = lambda text: "CAST(NULL AS STRING)" if text is None else f"'{text}'"  # noqa: E731
-    return [f"{first_match(lambda r: literal(r.phase))} AS q_phase",
-            f"{first_match(lambda r: literal(r.code))} AS q_code",
-            f"{first_match(lambda r: 'CAST(NULL AS STRING)' if r.code is None else r.detail)} AS q_detail"]
+
+def quarantine_verdict(rules: list[QuarantineRule]) -> str:
+    """One struct<phase, code, detail> from the first rule that holds (NULL when the record is fine).
+
+    One CASE, not one per field: each condition (some convert whole row images) is evaluated once.
+    """
+    def verdict(rule: QuarantineRule) -> str:
+        if rule.code is None:
+            return "CAST(NULL AS STRUCT<phase: STRING, code: STRING, detail: STRING>)"
+        return f"named_struct('phase', '{rule.phase}', 'code', '{rule.code}', 'detail', {rule.detail})"
+
+    branches = " ".join(f"WHEN coalesce({rule.condition}, false) THEN {verdict(rule)}" for rule in rules)
+    return f"CASE {branches} END"

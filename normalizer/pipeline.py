@@ -12,6 +12,7 @@ from pyspark.sql import DataFrame, SparkSession
 # format id -> decoder module (each has `decode(raw) -> DataFrame[event, quarantine]`)
 DECODERS = {
     "debezium-json": "normalizer.debezium",
+    "ces-json": "normalizer.ces",
 }
 
 

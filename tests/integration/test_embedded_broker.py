@@ -62,3 +62,12 @@ def test_a_failed_start_shows_the_broker_log(monkeypatch):
         broker.start()
     assert "kafka" in str(error.value).lower()
     assert broker.pid is None
+
+
+def test_cluster_ids_starting_with_a_dash_still_format(monkeypatch):
+    """Regression: a random KRaft cluster id may start with '-', which the storage tool read as an option."""
+    import harness.broker
+
+    monkeypatch.setattr(harness.broker.base64, "urlsafe_b64encode", lambda _: b"-AAAAAAAAAAAAAAAAAAAAA==")
+    broker = EmbeddedKafka().start()
+    broker.stop()
