@@ -74,14 +74,26 @@ class Expected:
     events: list[CanonicalEvent] = field(default_factory=list)
     quarantine: tuple[str, str] | None = None          # (phase, code)
     coordinates: tuple[str, int, int] | None = None    # set by with_coordinates
+    # records that build one event together (CES segments): the same `logical` on each, the events on
+    # one of them, and `segment` ordering them as the normalizer does (index, then coordinates)
+    logical: str | None = None
+    segment: int = 0
 
 
 def with_coordinates(expected: list[Expected], start: dict | None = None) -> list[Expected]:
     """Fill event ids and origins from the offsets the records will get (fresh topics unless `start`)."""
     offsets = predict_offsets([e.record for e in expected], start)
+    parts: dict[str, list[Expected]] = {}
     for item, offset in zip(expected, offsets):
-        origin = Origin(item.record.topic, item.record.partition, offset)
-        item.coordinates = (origin.topic, origin.partition, origin.offset)
-        item.events = [replace(event, event_id=f"{origin.topic}/{origin.partition}/{origin.offset}#{n}",
-                               origin=[origin]) for n, event in enumerate(item.events)]
+        item.coordinates = (item.record.topic, item.record.partition, offset)
+        if item.logical is not None:
+            parts.setdefault(item.logical, []).append(item)
+    for item in expected:
+        if not item.events:
+            continue
+        members = parts.get(item.logical, [item]) if item.logical is not None else [item]
+        origin = [Origin(*m.coordinates) for m in sorted(members, key=lambda m: (m.segment, *m.coordinates))]
+        first = origin[0]
+        item.events = [replace(event, event_id=f"{first.topic}/{first.partition}/{first.offset}#{n}", origin=origin)
+                       for n, event in enumerate(item.events)]
     return expected

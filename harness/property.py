@@ -77,13 +77,15 @@ def run_batch(normalizer: Normalizer, format_id: str, examples: list[Example], s
         with_coordinates(example.expected, next_offsets)
         records.extend(item.record for item in example.expected)
     output = normalizer.run(records, format_id, partitions)
-    events_at = {_key(e["origin"][0]): e for e in output.events}
+    events_at: dict[tuple, list[dict]] = {}  # one record may yield several events (a key change)
+    for event in output.events:
+        events_at.setdefault(_key(event["origin"][0]), []).append(event)
     quarantine_at = {_key(q["origin"][0]): (q["phase"], q["code"]) for q in output.quarantine}
     failures = []
     for example in examples:
         expected_events = [event_to_json(ev) for item in example.expected for ev in item.events]
         own = {item.coordinates for item in example.expected}
-        actual = [e for key, e in events_at.items() if key in own]
+        actual = [e for key in own for e in events_at.get(key, [])]
         problems = diff_events(expected_events, actual)
         for item in example.expected:
             got = quarantine_at.get(item.coordinates)
