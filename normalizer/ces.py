@@ -109,7 +109,7 @@ _RECORD_RULES = [
 ]
 
 
-def _records(raw: DataFrame) -> DataFrame:
+def records(raw: DataFrame) -> DataFrame:
     return kafka_columns(raw).selectExpr(
         "*", f"from_json(value_text, '{ENVELOPE_SCHEMA}', {_CORRUPT}) AS e",
     ).selectExpr(
@@ -133,10 +133,14 @@ _SEGMENT = ("struct(seg_index, seg_final, e.data AS data, e.source AS source, e.
 _GROUP = "IF(q IS NULL, concat('L:', e.logicalid), concat('R:', partition, ':', offset))"
 
 
-def _assemble(records: DataFrame) -> DataFrame:
-    # one stream group writes one topic; segments of an event may sit on several of its partitions
-    grouped = (records.selectExpr("topic AS stream", f"{_GROUP} AS logicalid", f"{_SEGMENT} AS s")
-               .groupBy("stream", "logicalid").agg(F.collect_list("s").alias("segs")))
+def _group_batch(records: DataFrame) -> DataFrame:
+    """Batch: every segment of a logical event is in the input, so a plain groupBy collects them."""
+    return (records.selectExpr("topic AS stream", f"{_GROUP} AS logicalid", f"{_SEGMENT} AS s")
+            .groupBy("stream", "logicalid").agg(F.collect_list("s").alias("segs")))
+
+
+def assemble(grouped: DataFrame) -> DataFrame:
+    """(stream, logicalid, segs) -> the ordered segments, the copies removed, the verdict on completeness."""
     ordered = ("array_sort(segs, (a, b) -> CASE WHEN a.seg_index != b.seg_index THEN a.seg_index - b.seg_index "
                "WHEN a.topic != b.topic THEN IF(a.topic < b.topic, -1, 1) "
                "WHEN a.partition != b.partition THEN a.partition - b.partition "
@@ -273,8 +277,13 @@ def _quarantine(origin: str, key: str, value: str, headers: str) -> str:
 
 
 def decode(raw: DataFrame) -> DataFrame:
-    """Kafka source rows -> rows with exactly one of `event` / `quarantine` set."""
-    built = _events(_decode_data(_assemble(_records(raw))))
+    """Kafka source rows -> rows with exactly one of `event` / `quarantine` set (batch)."""
+    return outputs(assemble(_group_batch(records(raw))))
+
+
+def outputs(assembled: DataFrame) -> DataFrame:
+    """Assembled groups -> canonical events, or one quarantine record per record of a failed group."""
+    built = _events(_decode_data(assembled))
     verdict = "coalesce(head.q, q)"
     quarantined = (f"transform(sorted, s -> named_struct('event', CAST(NULL AS {_EVENT_TYPE}), 'quarantine', "
                    f"named_struct('origin', array(named_struct('topic', s.topic, 'partition', s.partition, "

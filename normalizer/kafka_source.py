@@ -23,3 +23,19 @@ def read_batch(spark: SparkSession, bootstrap_servers: str, ranges: OffsetRanges
     for key, value in (extra_options or {}).items():
         reader = reader.option(key, value)
     return reader.load()
+
+
+def read_stream(spark: SparkSession, bootstrap_servers: str, topics: list[str],
+                max_offsets_per_trigger: int | None = None, extra_options: dict[str, str] | None = None) -> DataFrame:
+    """A streaming read of `topics` from the earliest offsets (the checkpoint takes over after the first run)."""
+    reader = (spark.readStream.format("kafka")
+              .option("kafka.bootstrap.servers", bootstrap_servers)
+              .option("subscribe", ",".join(topics))
+              .option("startingOffsets", "earliest")
+              .option("includeHeaders", "true")
+              .option("failOnDataLoss", "true"))
+    if max_offsets_per_trigger:
+        reader = reader.option("maxOffsetsPerTrigger", str(max_offsets_per_trigger))
+    for key, value in (extra_options or {}).items():
+        reader = reader.option(key, value)
+    return reader.load()

@@ -50,3 +50,23 @@ def normalize(raw: DataFrame, format_id: str) -> Normalized:
         events=combined.where("event IS NOT NULL").select("event.*"),
         quarantine=combined.where("quarantine IS NOT NULL").select("quarantine.*"),
     )
+
+
+# Formats whose streaming decoder differs from the batch one (state across micro-batches).
+STREAM_DECODERS = {
+    "ces-json": "normalizer.ces_streaming:decode_stream",
+}
+
+
+def normalize_stream(raw: DataFrame, format_id: str, **options) -> DataFrame:
+    """The same contract as `normalize_combined` over a streaming Kafka source DataFrame.
+
+    Stateless decoders run unchanged; CES keeps open segment groups in state (`segment_timeout_seconds`).
+    """
+    if format_id not in DECODERS:
+        raise UnsupportedFormat(f"format {format_id!r} is not implemented (supported: {', '.join(supported_formats())})")
+    _require_utc(raw.sparkSession)
+    if format_id in STREAM_DECODERS:
+        module, _, function = STREAM_DECODERS[format_id].partition(":")
+        return getattr(import_module(module), function)(raw, **options)
+    return import_module(DECODERS[format_id]).decode(raw)

@@ -1,0 +1,113 @@
+"""CES in Structured Streaming over Spark's Kafka source: the same output as batch whatever the
+micro-batch boundaries, nothing lost or duplicated across a restart from the checkpoint, and an event
+whose final segment never arrives is quarantined after the segment timeout."""
+import itertools
+import os
+import time
+
+import pytest
+from hypothesis import strategies as st
+
+from generators import ces
+from generators.history import histories, tables
+from generators.records import with_coordinates
+from generators.values import KEY_TYPES
+from harness.property import draw_examples, session_seed
+from harness.streaming import run_until_caught_up
+from normalizer.kafka_source import read_batch, read_stream
+from normalizer.model import event_to_json, quarantine_to_json
+from normalizer.pipeline import normalize_combined, normalize_stream
+
+pytestmark = pytest.mark.integration
+_runs = itertools.count()
+
+
+def _split_events(seed: int, topic: str, count: int = 3):
+    """Generated CES events, every one split into several segments over 3 partitions."""
+    strategy = st.tuples(ces.profiles(), histories(table_strategy=tables(key_types=KEY_TYPES, value_types=ces.VALUE_TYPES),
+                                                   allow_truncate=False, allow_snapshot=False, max_changes=2))
+    items = []
+    for index, (profile, history) in enumerate(draw_examples(strategy, count, seed)):
+        profile = ces.Profile(**{**profile.__dict__, "topic": topic, "partitions": 3, "segment_chars": 600,
+                                 "stream_guid": f"00000000-0000-4000-8000-{index:012d}"})
+        items += ces.encode(history, profile)
+    return with_coordinates(items)
+
+
+def _rendered(rows) -> list:
+    out = [("E", event_to_json(r.event)) if r.event else ("Q", quarantine_to_json(r.quarantine)) for r in rows]
+    return sorted(out, key=lambda item: str(item))
+
+
+def _batch(spark, broker, topic):
+    ends = broker.end_offsets(topic)
+    return _rendered(normalize_combined(read_batch(spark, broker.bootstrap_servers,
+                                                   {topic: {p: (0, e) for p, e in ends.items()}}), "ces-json").collect())
+
+
+def _stream_once(spark, broker, topic, sink, checkpoint, max_offsets, **options):
+    """Run the query until it has processed everything available, then stop it (its checkpoint stays).
+
+    Not `availableNow` or `processAllAvailable`: a processing-time state timeout makes Spark schedule a
+    micro-batch on every trigger, so the query never looks idle (harness/streaming.py).
+    """
+    query = (normalize_stream(read_stream(spark, broker.bootstrap_servers, [topic], max_offsets), "ces-json", **options)
+             .writeStream.format("parquet").option("path", str(sink)).option("checkpointLocation", str(checkpoint))
+             .trigger(processingTime="200 milliseconds").start())
+    try:
+        run_until_caught_up(query, {topic: broker.end_offsets(topic)})
+    finally:
+        query.stop()
+    assert query.exception() is None, query.exception()
+
+
+@pytest.mark.parametrize("max_offsets", [1, 3])
+def test_streaming_equals_batch_across_micro_batch_boundaries(spark, broker, tmp_path, max_offsets):
+    topic = f"ces-stream-{os.getpid()}-{next(_runs)}"
+    items = _split_events(session_seed(), topic)
+    assert any(item.segment > 0 for item in items)
+    broker.create_topics({topic: 3})
+    broker.produce([item.record for item in items])
+    _stream_once(spark, broker, topic, tmp_path / "out", tmp_path / "checkpoint", max_offsets)
+    streamed = _rendered(spark.read.parquet(str(tmp_path / "out")).collect())
+    assert streamed == _batch(spark, broker, topic)
+    assert len([kind for kind, _ in streamed if kind == "E"]) >= 3
+
+
+def test_restart_from_checkpoint_in_the_middle_of_a_split_event_loses_and_duplicates_nothing(spark, broker, tmp_path):
+    topic = f"ces-restart-{os.getpid()}-{next(_runs)}"
+    items = _split_events(session_seed(), topic)
+    broker.create_topics({topic: 3})
+    # stop after the first segment of a split event, before its final one
+    cut = next(i for i, item in enumerate(items) if item.segment == 0 and items[i + 1].segment > 0) + 1
+    broker.produce([item.record for item in items[:cut]])
+    _stream_once(spark, broker, topic, tmp_path / "out", tmp_path / "checkpoint", 2)
+    first_run = spark.read.parquet(str(tmp_path / "out")).count()
+    broker.produce([item.record for item in items[cut:]])
+    _stream_once(spark, broker, topic, tmp_path / "out", tmp_path / "checkpoint", 2)
+    streamed = _rendered(spark.read.parquet(str(tmp_path / "out")).collect())
+    assert streamed == _batch(spark, broker, topic)
+    assert first_run < len(streamed)
+
+
+def test_an_event_missing_its_final_segment_is_quarantined_after_the_timeout(spark, broker, tmp_path):
+    topic = f"ces-timeout-{os.getpid()}-{next(_runs)}"
+    items = _split_events(session_seed(), topic, count=1)
+    broker.create_topics({topic: 3})
+    first = items[0]
+    partial = [item for item in items if item.logical == first.logical][:-1]
+    broker.produce([item.record for item in partial])
+    query = (normalize_stream(read_stream(spark, broker.bootstrap_servers, [topic]), "ces-json", segment_timeout_seconds=2)
+             .writeStream.format("memory").queryName(f"timeout_{os.getpid()}").trigger(processingTime="500 milliseconds")
+             .start())
+    try:
+        run_until_caught_up(query, {topic: broker.end_offsets(topic)})
+        assert spark.table(f"timeout_{os.getpid()}").count() == 0  # held in state, not emitted half
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and spark.table(f"timeout_{os.getpid()}").count() < len(partial):
+            time.sleep(1)
+    finally:
+        query.stop()
+    rows = spark.table(f"timeout_{os.getpid()}").collect()
+    assert [r.quarantine.code for r in rows] == ["SEGMENT_INCOMPLETE"] * len(partial)
+    assert all(r.event is None for r in rows)
