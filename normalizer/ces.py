@@ -212,6 +212,8 @@ _EVENT_RULES = [
                    "DECODE", "MALFORMED_DATA", "'eventrow.old/current is not a JSON object'"),
     QuarantineRule("exists(cols, c -> c.logical IS NULL)", "VALIDATE", "UNKNOWN_COLUMN_TYPE",
                    "concat('column type ', get(filter(cols, c -> c.logical IS NULL), 0).type)"),
+    QuarantineRule("(head.operation = 'INS' AND size(old_raw) > 0) OR (head.operation = 'DEL' AND size(current_raw) > 0)",
+                   "VALIDATE", "UNEXPECTED_IMAGE", "concat(head.operation, ' with a row image it cannot have')"),
     QuarantineRule("head.operation IN ('INS', 'UPD') AND size(current_raw) = 0", "VALIDATE", "MISSING_FIELD",
                    "'INS/UPD without current values'"),
     QuarantineRule(f"{_undecodable('old')} OR {_undecodable('current')}", "CONVERT", "UNDECODABLE_VALUE",

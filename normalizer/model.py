@@ -57,6 +57,8 @@ class Code(str, Enum):
     MALFORMED_DATA = "MALFORMED_DATA"            # a nested JSON level (CES `data`, row images) does not parse
     UNKNOWN_EVENT_TYPE = "UNKNOWN_EVENT_TYPE"    # CloudEvents `type` this format does not define
     UNKNOWN_COLUMN_TYPE = "UNKNOWN_COLUMN_TYPE"  # a column type name the decoder cannot type values by
+    UNEXPECTED_IMAGE = "UNEXPECTED_IMAGE"        # a row image the operation cannot have (an insert's old values)
+    DUPLICATE_AFTER_EMIT = "DUPLICATE_AFTER_EMIT"  # streaming: a copy arrived after its event was emitted
     SEGMENT_INCOMPLETE = "SEGMENT_INCOMPLETE"
     SEGMENT_DUPLICATE_CONFLICT = "SEGMENT_DUPLICATE_CONFLICT"
     UNPAIRED_UPDATE_HALF = "UNPAIRED_UPDATE_HALF"
