@@ -22,22 +22,12 @@ from typing import Iterable, Protocol
 from confluent_kafka import KafkaException, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from generators.records import KafkaRecord
 from harness import jvm
 
 
 class BrokerError(RuntimeError):
     """The broker could not be started, reached or written to."""
-
-
-@dataclass(frozen=True)
-class KafkaRecord:
-    """One record to produce, exactly as a capture tool would have written it."""
-
-    topic: str
-    partition: int
-    key: bytes | None
-    value: bytes | None
-    headers: tuple[tuple[str, bytes | None], ...] = ()
 
 
 @dataclass(frozen=True)
