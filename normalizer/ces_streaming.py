@@ -11,7 +11,6 @@ Batch mode instead folds such copies into the event's origin; it sees all record
 """
 from __future__ import annotations
 
-import base64
 import json
 from typing import Iterator
 
