@@ -17,8 +17,12 @@ def let(value: str, name: str, body: str) -> str:
     return f"element_at(transform(array({value}), {name} -> {body}), 1)"
 
 
-def integer_text(raw: str) -> str:
-    return f"CASE WHEN {raw} RLIKE '^-?[0-9]+$' THEN {raw} END"
+INTEGER_SQL_TYPES = {"INT8": "TINYINT", "INT16": "SMALLINT", "INT32": "INT", "INT64": "BIGINT"}
+
+
+def integer_text(raw: str, logical: str) -> str:
+    """Digits only, and within the width of `logical` (INT8..INT64): an out-of-range value is undecodable."""
+    return (f"CASE WHEN {raw} RLIKE '^-?[0-9]+$' THEN CAST(try_cast({raw} AS {INTEGER_SQL_TYPES[logical]}) AS STRING) END")
 
 
 def boolean_text(raw: str) -> str:

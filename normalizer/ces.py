@@ -74,7 +74,9 @@ def convert_value(raw: str, logical: str) -> str:
     scale = "try_cast(regexp_extract(" + logical + ", ',([0-9]+)\\\\)', 1) AS INT)"
     return f"""CASE
       WHEN {raw} IS NULL THEN NULL
-      WHEN {logical} IN ('INT16', 'INT32', 'INT64') THEN {ct.integer_text(raw)}
+      WHEN {logical} = 'INT16' THEN {ct.integer_text(raw, 'INT16')}
+      WHEN {logical} = 'INT32' THEN {ct.integer_text(raw, 'INT32')}
+      WHEN {logical} = 'INT64' THEN {ct.integer_text(raw, 'INT64')}
       WHEN {logical} = 'BOOLEAN' THEN CASE lower({raw}) WHEN '1' THEN 'true' WHEN '0' THEN 'false'
                                         WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' END
       WHEN {logical} LIKE 'DECIMAL(%' THEN {ct.decimal_text(raw, scale)}

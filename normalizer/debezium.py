@@ -60,7 +60,10 @@ def convert_value(raw: str, field: str) -> str:
       WHEN {name} = 'io.debezium.time.NanoTimestamp' THEN {ct.timestamp_from_epoch_units(raw, 1_000_000_000, 9)}
       WHEN {name} = 'io.debezium.time.ZonedTimestamp' THEN {ct.timestamp_tz_from_iso(raw)}
       WHEN {name} = 'io.debezium.time.ZonedTime' THEN {ct.time_tz_from_iso(raw)}
-      WHEN {type_} IN ('int8', 'int16', 'int32', 'int64') THEN {ct.integer_text(raw)}
+      WHEN {type_} = 'int8' THEN {ct.integer_text(raw, 'INT8')}
+      WHEN {type_} = 'int16' THEN {ct.integer_text(raw, 'INT16')}
+      WHEN {type_} = 'int32' THEN {ct.integer_text(raw, 'INT32')}
+      WHEN {type_} = 'int64' THEN {ct.integer_text(raw, 'INT64')}
       WHEN {type_} IN ('float', 'float32') THEN {ct.float32_text(raw)}
       WHEN {type_} IN ('double', 'float64') THEN {ct.float64_text(raw)}
       WHEN {type_} = 'boolean' THEN {ct.boolean_text(raw)}
