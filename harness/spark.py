@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from harness import jvm
 
 DEFAULT_MASTER = "local[2]"
+LOG_CONFIG = Path(__file__).with_name("spark-log4j2.properties")
 
 
 def spark_session(master: str | None = None, app_name: str = "cdc-conformance", extra_conf: dict | None = None):
@@ -16,7 +18,9 @@ def spark_session(master: str | None = None, app_name: str = "cdc-conformance", 
     # Workers must run the same interpreter as the driver (the project's virtualenv).
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # a local job binds to loopback only
     jars = ",".join(str(jar) for jar in jvm.spark_connector_jars())
+    java_options = f"-Duser.timezone=UTC -Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"
     builder = (
         SparkSession.builder.master(master or os.environ.get("CDC_SPARK_MASTER", DEFAULT_MASTER))
         .appName(app_name)
@@ -28,8 +32,8 @@ def spark_session(master: str | None = None, app_name: str = "cdc-conformance", 
         .config("spark.default.parallelism", "2")
         .config("spark.driver.memory", os.environ.get("CDC_SPARK_DRIVER_MEMORY", "3g"))
         .config("spark.sql.adaptive.enabled", "true")
-        .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
-        .config("spark.executor.extraJavaOptions", "-Duser.timezone=UTC")
+        .config("spark.driver.extraJavaOptions", java_options)
+        .config("spark.executor.extraJavaOptions", java_options)
     )
     for key, value in (extra_conf or {}).items():
         builder = builder.config(key, value)
