@@ -191,7 +191,7 @@ def _decode_data(assembled: DataFrame) -> DataFrame:
 
 
 def _converted(image: str) -> str:
-    """Each supplied column converted by its declared type; columns not in `cols` stay NULL-typed."""
+    """Each supplied column converted by its declared type (undeclared columns are SCHEMA_MISMATCH)."""
     return (f"map_from_entries(transform(map_entries({image}), kv -> struct(kv.key, "
             f"{convert_value('kv.value', 'try_element_at(logical_of, kv.key)')})))")
 
@@ -212,6 +212,9 @@ _EVENT_RULES = [
                    "'data needs eventsource.cols and eventrow'"),
     QuarantineRule("(d.eventrow.old IS NOT NULL AND old_raw IS NULL) OR (d.eventrow.current IS NOT NULL AND current_raw IS NULL)",
                    "DECODE", "MALFORMED_DATA", "'eventrow.old/current is not a JSON object'"),
+    QuarantineRule("exists(concat(coalesce(map_keys(old_raw), array()), coalesce(map_keys(current_raw), array())),"
+                   " k -> NOT map_contains_key(logical_of, k))", "VALIDATE", "SCHEMA_MISMATCH",
+                   "'old/current has a column that eventsource.cols does not declare'"),
     QuarantineRule("exists(cols, c -> c.logical IS NULL)", "VALIDATE", "UNKNOWN_COLUMN_TYPE",
                    "concat('column type ', get(filter(cols, c -> c.logical IS NULL), 0).type)"),
     QuarantineRule("(head.operation = 'INS' AND size(old_raw) > 0) OR (head.operation = 'DEL' AND size(current_raw) > 0)",
