@@ -28,7 +28,8 @@ def _split_events(seed: int, topic: str, count: int = 3):
                                                    allow_truncate=False, allow_snapshot=False, max_changes=2))
     items = []
     for index, (profile, history) in enumerate(draw_examples(strategy, count, seed)):
-        profile = ces.Profile(**{**profile.__dict__, "topic": topic, "partitions": 3, "segment_chars": 600,
+        # every CES data text is longer than 200 characters, so every event is split
+        profile = ces.Profile(**{**profile.__dict__, "topic": topic, "partitions": 3, "segment_chars": 200,
                                  "stream_guid": f"00000000-0000-4000-8000-{index:012d}"})
         items += ces.encode(history, profile)
     return with_coordinates(items)
@@ -97,11 +98,11 @@ def test_an_event_missing_its_final_segment_is_quarantined_after_the_timeout(spa
     first = items[0]
     partial = [item for item in items if item.logical == first.logical][:-1]
     broker.produce([item.record for item in partial])
-    query = (normalize_stream(read_stream(spark, broker.bootstrap_servers, [topic]), "ces-json", segment_timeout_seconds=2)
+    query = (normalize_stream(read_stream(spark, broker.bootstrap_servers, [topic]), "ces-json", segment_timeout_seconds=10)
              .writeStream.format("memory").queryName(f"timeout_{os.getpid()}").trigger(processingTime="500 milliseconds")
              .start())
     try:
-        run_until_caught_up(query, {topic: broker.end_offsets(topic)})
+        run_until_caught_up(query, {topic: broker.end_offsets(topic)}, settle_batches=0)
         assert spark.table(f"timeout_{os.getpid()}").count() == 0  # held in state, not emitted half
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and spark.table(f"timeout_{os.getpid()}").count() < len(partial):
