@@ -10,7 +10,7 @@ import datetime as dt
 import hashlib
 import json
 import uuid
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 

@@ -66,7 +66,7 @@ def decimal_from_unscaled_base64(b64: str, scale: str) -> str:
     hex_value = f"hex(try_to_binary({b64}, 'base64'))"
     body = let(hex_value, "ct_hex", let(
         "substr(ct_hex, 1, 1) >= '8'", "ct_neg",
-        let(f"CASE WHEN ct_neg THEN translate(ct_hex, '0123456789ABCDEF', 'FEDCBA9876543210') ELSE ct_hex END", "ct_mag",
+        let("CASE WHEN ct_neg THEN translate(ct_hex, '0123456789ABCDEF', 'FEDCBA9876543210') ELSE ct_hex END", "ct_mag",
             let(f"CASE WHEN ct_neg THEN try_add({_unsigned_hex_to_decimal('ct_mag')}, 1) "
                 f"ELSE {_unsigned_hex_to_decimal('ct_mag')} END", "ct_unscaled",
                 f"CASE WHEN length(ct_hex) > 0 AND ct_unscaled IS NOT NULL THEN "
@@ -116,20 +116,21 @@ _ISO_INSTANT = r"^([0-9]{4,}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(
 
 
 def timestamp_tz_from_iso(raw: str) -> str:
-    """ISO-8601 instant with Z or an offset -> UTC `YYYY-MM-DDTHH:MM:SS.ffffffZ` (9 digits if given 7-9)."""
-    date_part = f"regexp_extract({raw}, '{_ISO_INSTANT}', 1)"
-    time_part = f"regexp_extract({raw}, '{_ISO_INSTANT}', 2)"
-    fraction = f"regexp_extract({raw}, '{_ISO_INSTANT}', 4)"
-    offset = f"regexp_extract({raw}, '{_ISO_INSTANT}', 5)"
+    """ISO-8601 instant with Z or an offset -> UTC `YYYY-MM-DDTHH:MM:SS.ffffffZ` (9 digits if given 7-9).
+
+    The input and the parsed UTC seconds are bound once (`let`): both are used several times.
+    """
+    part = lambda n: f"regexp_extract(ct_iso, '{_ISO_INSTANT}', {n})"  # noqa: E731
+    offset = part(5)
     colon_offset = (f"CASE WHEN length({offset}) = 5 THEN concat(substr({offset}, 1, 3), ':', substr({offset}, 4)) "
                     f"ELSE {offset} END")
     # try_to_timestamp validates the calendar too (month 13 -> NULL, not an exception)
-    utc_seconds = (f"date_format(try_to_timestamp(concat({date_part}, 'T', {time_part}, {colon_offset}), "
+    utc_seconds = (f"date_format(try_to_timestamp(concat({part(1)}, 'T', {part(2)}, {colon_offset}), "
                    f"\"yyyy-MM-dd'T'HH:mm:ssXXX\"), \"yyyy-MM-dd'T'HH:mm:ss\")")
-    width = f"CASE WHEN length({fraction}) > 6 THEN 9 ELSE 6 END"
-    return (f"CASE WHEN {raw} IN ('infinity', '-infinity') THEN {raw} "
-            f"WHEN {raw} RLIKE '{_ISO_INSTANT}' AND {utc_seconds} IS NOT NULL THEN "
-            f"concat({utc_seconds}, '.', rpad({fraction}, {width}, '0'), 'Z') END")
+    width = f"CASE WHEN length({part(4)}) > 6 THEN 9 ELSE 6 END"
+    converted = let(f"IF(ct_iso RLIKE '{_ISO_INSTANT}', {utc_seconds}, NULL)", "ct_utc",
+                    f"IF(ct_utc IS NULL, NULL, concat(ct_utc, '.', rpad({part(4)}, {width}, '0'), 'Z'))")
+    return let(raw, "ct_iso", f"CASE WHEN ct_iso IN ('infinity', '-infinity') THEN ct_iso ELSE {converted} END")
 
 
 _ISO_TIME_TZ = r"^([0-9]{2}:[0-9]{2}:[0-9]{2})(\\.([0-9]{1,9}))?Z$"

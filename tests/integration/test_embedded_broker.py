@@ -1,5 +1,4 @@
 """The embedded backend is a real Kafka process: it starts fast, partitions like Java clients, stops clean."""
-import os
 import time
 from pathlib import Path
 
