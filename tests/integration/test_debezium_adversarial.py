@@ -8,19 +8,20 @@ from hypothesis import strategies as st
 
 from generators import debezium
 from generators.history import histories
-from generators.records import Expected, KafkaRecord
+from generators.records import KafkaRecord
 from harness.property import Example, check_property
 
 pytestmark = pytest.mark.integration
 EXAMPLES = int(os.environ.get("CDC_ADVERSARIAL_EXAMPLES", "100"))
 _runs = itertools.count()
+MUTATION_NAMES = sorted(debezium.MUTATORS) + ["bad-key"]
 
 
 @st.composite
 def mutated_cases(draw):
     profile = draw(debezium.profiles())
     history = draw(histories(allow_truncate=profile.connector == "postgresql", max_changes=6))
-    plan = draw(st.lists(st.tuples(st.integers(0, 40), st.sampled_from(sorted(debezium.MUTATORS) + ["bad-key"])),
+    plan = draw(st.lists(st.tuples(st.integers(0, 40), st.sampled_from(MUTATION_NAMES)),
                          min_size=1, max_size=3))
     return profile, history, plan
 
@@ -33,6 +34,8 @@ def example_factory():
         topic = f"adversarial-{os.getpid()}-{run}-p{profile.partitions}"
         profile = debezium.Profile(**{**profile.__dict__, "prefix": f"server{index}", "topic_override": topic})
         expected = debezium.encode(history, profile)
+        # every mutator is tried in turn (by example index), besides the drawn ones, so each code is exercised
+        plan = [(plan[0][0], MUTATION_NAMES[index % len(MUTATION_NAMES)])] + list(plan)
         for position, name in plan:
             target = position % len(expected)
             mutated = (debezium.mutate_key(expected[target]) if name == "bad-key"
