@@ -35,60 +35,63 @@ _QUARANTINE_TYPE = QUARANTINE_SCHEMA.simpleString()
 # SQL Server type names -> logical types and value conversions
 # ---------------------------------------------------------------------------------------------------
 
-_BASE = "lower(regexp_extract(trim({t}), '^([A-Za-z0-9_]+)', 1))"
-_ARG1 = "try_cast(regexp_extract({t}, '\\\\(\\\\s*([0-9]+)', 1) AS INT)"
-_ARG2 = "try_cast(regexp_extract({t}, '\\\\(\\\\s*[0-9]+\\\\s*,\\\\s*([0-9]+)', 1) AS INT)"
+# Inside higher-order functions Spark interprets every expression instead of generating code, and the
+# conversions below run once per value of every event: each type is parsed once per column with string
+# functions, each value's conversion reads its type from a field at hand, and the common types come first.
 
 
-def _fractional_digits(t: str) -> str:
-    """time/datetime2/datetimeoffset default to 7 fraction digits; more than 6 needs nanosecond text."""
-    return f"CASE WHEN coalesce({_ARG1.format(t=t)}, 7) > 6 THEN 9 ELSE 6 END"
+def type_base(t: str) -> str:
+    """'Decimal (10, 2)' -> 'decimal'; 'int identity' -> 'int' (string functions: no regexp per column)."""
+    return f"lower(substring_index(trim(substring_index(trim({t}), '(', 1)), ' ', 1))"
 
 
-def logical_type(t: str) -> str:
-    base = _BASE.format(t=t)
-    precision, scale = _ARG1.format(t=t), _ARG2.format(t=t)
-    return f"""CASE
-      WHEN {base} = 'int' THEN 'INT32'
-      WHEN {base} = 'bigint' THEN 'INT64'
-      WHEN {base} IN ('smallint', 'tinyint') THEN 'INT16'
-      WHEN {base} = 'bit' THEN 'BOOLEAN'
-      WHEN {base} IN ('decimal', 'numeric') THEN concat('DECIMAL(', coalesce({precision}, 18), ',', coalesce({scale}, 0), ')')
-      WHEN {base} = 'money' THEN 'DECIMAL(19,4)'
-      WHEN {base} = 'smallmoney' THEN 'DECIMAL(10,4)'
-      WHEN {base} = 'float' THEN 'FLOAT64'
-      WHEN {base} = 'real' THEN 'FLOAT32'
-      WHEN {base} IN ('char', 'varchar', 'nchar', 'nvarchar', 'sysname') THEN 'STRING'
-      WHEN {base} = 'uniqueidentifier' THEN 'UUID'
-      WHEN {base} IN ('binary', 'varbinary') THEN 'BYTES'
-      WHEN {base} = 'date' THEN 'DATE'
-      WHEN {base} = 'time' THEN concat('TIME(', {_fractional_digits(t)}, ')')
-      WHEN {base} IN ('datetime', 'smalldatetime') THEN 'TIMESTAMP(3)'
-      WHEN {base} = 'datetime2' THEN concat('TIMESTAMP(', {_fractional_digits(t)}, ')')
-      WHEN {base} = 'datetimeoffset' THEN 'TIMESTAMP_TZ'
-    END"""
+_PLAIN_TYPES = {
+    "int": "INT32", "bigint": "INT64", "smallint": "INT16", "tinyint": "INT16", "bit": "BOOLEAN",
+    "money": "DECIMAL(19,4)", "smallmoney": "DECIMAL(10,4)", "float": "FLOAT64", "real": "FLOAT32",
+    "char": "STRING", "varchar": "STRING", "nchar": "STRING", "nvarchar": "STRING", "sysname": "STRING",
+    "uniqueidentifier": "UUID", "binary": "BYTES", "varbinary": "BYTES", "date": "DATE",
+    "datetime": "TIMESTAMP(3)", "smalldatetime": "TIMESTAMP(3)", "datetimeoffset": "TIMESTAMP_TZ",
+}
+_PLAIN_TYPE_MAP = "map(" + ", ".join(f"'{k}', '{v}'" for k, v in _PLAIN_TYPES.items()) + ")"
+
+
+def logical_type(base: str, t: str) -> str:
+    """The logical type name for a type's base name and full text (NULL: a type CES does not send).
+
+    Types without arguments are one lookup; the arguments are read only for the types that have them.
+    """
+    arg = lambda n: f"try_cast(try_element_at(regexp_extract_all({t}, '[(,]\\\\s*([0-9]+)', 1), {n}) AS INT)"  # noqa: E731
+    fraction = f"CASE WHEN coalesce({arg(1)}, 7) > 6 THEN 9 ELSE 6 END"  # time/datetime2 default to 7 digits
+    decimal = f"concat('DECIMAL(', coalesce({arg(1)}, 18), ',', coalesce({arg(2)}, 0), ')')"
+    # coalesce stops at the first non-NULL: the CASE (and `base` again) only for the types with arguments
+    return f"""coalesce(try_element_at({_PLAIN_TYPE_MAP}, {base}), CASE
+      WHEN {base} IN ('decimal', 'numeric') THEN {decimal}
+      WHEN {base} = 'time' THEN concat('TIME(', {fraction}, ')')
+      WHEN {base} = 'datetime2' THEN concat('TIMESTAMP(', {fraction}, ')')
+    END)"""
 
 
 def convert_value(raw: str, logical: str) -> str:
-    """Canonical text of the string `raw` for the logical type name `logical` (an SQL expression)."""
+    """Canonical text of the string `raw` for the logical type name `logical` (both cheap to evaluate:
+    lambda variables or fields). The common types come first: a CASE tries its branches in order."""
     scale = "try_cast(regexp_extract(" + logical + ", ',([0-9]+)\\\\)', 1) AS INT)"
     return f"""CASE
       WHEN {raw} IS NULL THEN NULL
-      WHEN {logical} = 'INT16' THEN {ct.integer_text(raw, 'INT16')}
+      WHEN {logical} IN ('STRING', 'UUID', 'BYTES') THEN {raw}
       WHEN {logical} = 'INT32' THEN {ct.integer_text(raw, 'INT32')}
       WHEN {logical} = 'INT64' THEN {ct.integer_text(raw, 'INT64')}
+      WHEN {logical} = 'INT16' THEN {ct.integer_text(raw, 'INT16')}
       WHEN {logical} = 'BOOLEAN' THEN CASE lower({raw}) WHEN '1' THEN 'true' WHEN '0' THEN 'false'
                                         WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' END
+      WHEN {logical} IN ('TIMESTAMP(3)', 'TIMESTAMP(6)') THEN {ct.naive_timestamp_text(raw, 6)}
       WHEN {logical} LIKE 'DECIMAL(%' THEN {ct.decimal_text(raw, scale)}
       WHEN {logical} = 'FLOAT64' THEN {ct.float64_text(raw)}
       WHEN {logical} = 'FLOAT32' THEN {ct.float32_text(raw)}
       WHEN {logical} = 'DATE' THEN {ct.date_text(raw)}
       WHEN {logical} = 'TIME(6)' THEN {ct.time_text(raw, 6)}
       WHEN {logical} = 'TIME(9)' THEN {ct.time_text(raw, 9)}
-      WHEN {logical} IN ('TIMESTAMP(3)', 'TIMESTAMP(6)') THEN {ct.naive_timestamp_text(raw, 6)}
       WHEN {logical} = 'TIMESTAMP(9)' THEN {ct.naive_timestamp_text(raw, 9)}
       WHEN {logical} = 'TIMESTAMP_TZ' THEN {ct.timestamp_tz_from_iso(raw)}
-      ELSE {raw}
     END"""
 
 
@@ -141,28 +144,52 @@ def _group_batch(records: DataFrame) -> DataFrame:
             .groupBy("stream", "logicalid").agg(F.collect_list("s").alias("segs")))
 
 
+def _summary(parts: str, sorted_segments: str, single: bool) -> str:
+    """What the later stages need of a group: verdicts on completeness, the data text, the records.
+
+    `single` builds the same struct for a group of one segment (the usual case) without any
+    higher-order function: those are interpreted, not compiled, and cost per element.
+    """
+    if single:
+        conflict = "false"
+        complete = f"{parts}[0].seg_index IN (0, 1) AND {parts}[0].seg_final"
+        data = f"{parts}[0].data"
+        origin = f"array(named_struct('topic', {parts}[0].topic, 'partition', {parts}[0].partition, 'offset', {parts}[0].offset))"
+        raw = f"array(named_struct('key', {parts}[0].key, 'value', {parts}[0].value, 'headers', {parts}[0].headers))"
+    else:
+        conflict = f"size(array_distinct(transform({parts}, p -> p.seg_index))) < size({parts})"
+        complete = f"""element_at({parts}, 1).seg_index IN (0, 1)
+           AND element_at({parts}, -1).seg_index - element_at({parts}, 1).seg_index + 1 = size({parts})
+           AND element_at({parts}, -1).seg_final
+           AND NOT exists(slice({parts}, 1, size({parts}) - 1), p -> p.seg_final)"""
+        data = f"array_join(transform({parts}, p -> p.data), '')"
+        origin = (f"transform({sorted_segments}, s -> named_struct('topic', s.topic, 'partition', s.partition, "
+                  "'offset', s.offset))")
+        raw = f"transform({sorted_segments}, s -> named_struct('key', s.key, 'value', s.value, 'headers', s.headers))"
+    return f"""named_struct(
+        'conflict', {conflict}, 'complete', {complete}, 'segment_count', size({parts}), 'data', {data},
+        'head', named_struct('operation', {parts}[0].operation, 'type', {parts}[0].type, 'time', {parts}[0].time,
+                             'q', {parts}[0].q),
+        'origin', {origin},
+        'raw', {raw})"""  # raw: kept for quarantine records, which carry every record as read
+
+
 def assemble(grouped: DataFrame) -> DataFrame:
-    """(stream, logicalid, segs) -> the ordered segments, the copies removed, the verdict on completeness."""
+    """(stream, logicalid, segs) -> one row per logical event: its data text, verdicts and records.
+
+    Every later step that holds a higher-order function is a projection of its own that copies its
+    whole input row, so steps are few and the segment texts do not ride along after this one.
+    """
     ordered = ("array_sort(segs, (a, b) -> CASE WHEN a.seg_index != b.seg_index THEN a.seg_index - b.seg_index "
                "WHEN a.topic != b.topic THEN IF(a.topic < b.topic, -1, 1) "
                "WHEN a.partition != b.partition THEN a.partition - b.partition "
                "ELSE CAST(signum(a.offset - b.offset) AS INT) END)")
     # a copy is a segment seen before with the same source + id, or the same index and the same content
-    unique = ("filter(sorted, (s, i) -> NOT exists(slice(sorted, 1, i), p -> (p.source <=> s.source AND p.id = s.id)"
+    unique = ("filter(ct_sorted, (s, i) -> NOT exists(slice(ct_sorted, 1, i), p -> (p.source <=> s.source AND p.id = s.id)"
               " OR (p.seg_index = s.seg_index AND p.data = s.data)))")
-    return grouped.selectExpr("logicalid", f"{ordered} AS sorted").selectExpr(
-        "logicalid", "sorted", f"{unique} AS parts",
-    ).selectExpr(
-        "*",
-        "size(array_distinct(transform(parts, p -> p.seg_index))) < size(parts) AS conflict",
-        """element_at(parts, 1).seg_index IN (0, 1)
-           AND element_at(parts, -1).seg_index - element_at(parts, 1).seg_index + 1 = size(parts)
-           AND element_at(parts, -1).seg_final
-           AND NOT exists(slice(parts, 1, size(parts) - 1), p -> p.seg_final) AS complete""",
-        "array_join(transform(parts, p -> p.data), '') AS data",
-        "transform(sorted, s -> named_struct('topic', s.topic, 'partition', s.partition, 'offset', s.offset)) AS origin",
-        "element_at(parts, 1) AS head",
-    )
+    general = ct.let(ordered, "ct_sorted", ct.let(unique, "ct_parts", _summary("ct_parts", "ct_sorted", single=False)))
+    summary = f"IF(size(segs) = 1, {_summary('segs', 'segs', single=True)}, {general})"
+    return grouped.selectExpr("logicalid", f"{summary} AS a").selectExpr("logicalid", "a.*")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -170,35 +197,53 @@ def assemble(grouped: DataFrame) -> DataFrame:
 # ---------------------------------------------------------------------------------------------------
 
 def _decode_data(assembled: DataFrame) -> DataFrame:
+    """The data text -> row images typed by `cols`. Each step is one projection, and the higher-order
+    functions over the columns are kept to four passes (type, convert, and one filter per image)."""
+    carried = ["logicalid", "conflict", "complete", "segment_count", "origin", "head", "raw"]
+    column = ("named_struct('name', c.name, 'position', try_cast(c.index AS INT) + 1, 'source_type', c.type, "
+              f"'logical_type', {logical_type(type_base('c.type'), 'c.type')}, 'nullable', CAST(NULL AS BOOLEAN), "
+              "'pk_position', CAST(nullif(array_position(pk_names, c.name), 0) AS INT))")
+    lookups = ("'old_present', map_contains_key(old_raw, c.name), 'old_raw', try_element_at(old_raw, c.name), "
+               "'current_present', map_contains_key(current_raw, c.name), 'current_raw', try_element_at(current_raw, c.name)")
+    convert = (f"'old', {convert_value('c.old_raw', 'c.column.logical_type')}, "
+               f"'current', {convert_value('c.current_raw', 'c.column.logical_type')}")
     return assembled.selectExpr(
-        "*", f"IF(complete AND NOT conflict, from_json(data, '{DATA_SCHEMA}', {_CORRUPT}), NULL) AS d",
-    ).selectExpr(
-        "*",
+        *carried, f"IF(complete AND NOT conflict, from_json(data, '{DATA_SCHEMA}', {_CORRUPT}), NULL) AS d",
+    ).selectExpr(  # from here on without the data text and its parse
+        *carried,
+        "d IS NULL OR d._corrupt_record IS NOT NULL AS data_malformed",
+        "d.eventsource IS NULL OR d.eventrow IS NULL OR d.eventsource.cols IS NULL AS data_incomplete",
         "d.eventsource AS es",
+        "d.eventrow.old AS old_text", "d.eventrow.current AS current_text",
         "from_json(d.eventrow.old, 'map<string,string>') AS old_raw",
         "from_json(d.eventrow.current, 'map<string,string>') AS current_raw",
-        f"transform(d.eventsource.cols, c -> named_struct('name', c.name, 'type', c.type, 'index', c.index, "
-        f"'logical', {logical_type('c.type')})) AS cols",
+        "d.eventsource.pkkey.columnname AS pk_names",
+        # a column declared twice is quarantined (SCHEMA_MISMATCH); until then no map may be built from
+        # the names (a duplicate map key is an error that would stop the job)
+        "size(array_distinct(d.eventsource.cols.name)) < size(d.eventsource.cols) AS duplicate_columns",
+    ).selectExpr(
+        "*", f"IF(duplicate_columns, NULL, transform(es.cols, c -> named_struct('column', {column}, {lookups}))) AS cols",
+    ).selectExpr(
+        "*", f"transform(cols, c -> named_struct('name', c.column.name, 'old_present', c.old_present, "
+             f"'current_present', c.current_present, 'old_raw', c.old_raw, 'current_raw', c.current_raw, "
+             f"{convert})) AS converted",
     ).selectExpr(
         "*",
-        "transform(es.pkkey, k -> k.columnname) AS pk_names",
-        "map_from_entries(transform(cols, c -> struct(c.name, c.logical))) AS logical_of",
+        # a value supplied (not NULL) that its column type cannot convert
+        "exists(converted, c -> (c.old_raw IS NOT NULL AND c.old IS NULL) "
+        "OR (c.current_raw IS NOT NULL AND c.current IS NULL)) AS undecodable",
+        "filter(converted, c -> c.old_present) AS old_cells",
+        "filter(converted, c -> c.current_present) AS current_cells",
     ).selectExpr(
         "*",
-        f"{_converted('old_raw')} AS old_image",
-        f"{_converted('current_raw')} AS current_image",
+        "map_from_arrays(old_cells.name, old_cells.old) AS old_image",
+        "map_from_arrays(current_cells.name, current_cells.current) AS current_image",
     )
 
 
-def _converted(image: str) -> str:
-    """Each supplied column converted by its declared type (undeclared columns are SCHEMA_MISMATCH)."""
-    return (f"map_from_entries(transform(map_entries({image}), kv -> struct(kv.key, "
-            f"{convert_value('kv.value', 'try_element_at(logical_of, kv.key)')})))")
-
-
-def _undecodable(image: str) -> str:
-    return (f"exists(map_entries({image}_raw), kv -> kv.value IS NOT NULL AND "
-            f"try_element_at({image}_image, kv.key) IS NULL)")
+def _undeclared(image: str) -> str:
+    """A supplied column that `cols` does not declare: fewer declared cells than supplied keys."""
+    return f"({image}_raw IS NOT NULL AND coalesce(size({image}_cells), 0) < size({image}_raw))"
 
 
 _EVENT_RULES = [
@@ -206,22 +251,24 @@ _EVENT_RULES = [
     QuarantineRule("conflict", "ASSEMBLE", "SEGMENT_DUPLICATE_CONFLICT",
                    "concat('segments of ', logicalid, ' share an index with different data')"),
     QuarantineRule("NOT complete", "ASSEMBLE", "SEGMENT_INCOMPLETE",
-                   "concat('logical event ', logicalid, ' lacks segments (have ', size(parts), ')')"),
-    QuarantineRule("d IS NULL OR d._corrupt_record IS NOT NULL", "DECODE", "MALFORMED_DATA", "'data is not a JSON object'"),
-    QuarantineRule("es IS NULL OR d.eventrow IS NULL OR es.cols IS NULL", "VALIDATE", "MISSING_FIELD",
+                   "concat('logical event ', logicalid, ' lacks segments (have ', segment_count, ')')"),
+    QuarantineRule("data_malformed", "DECODE", "MALFORMED_DATA", "'data is not a JSON object'"),
+    QuarantineRule("data_incomplete", "VALIDATE", "MISSING_FIELD",
                    "'data needs eventsource.cols and eventrow'"),
-    QuarantineRule("(d.eventrow.old IS NOT NULL AND old_raw IS NULL) OR (d.eventrow.current IS NOT NULL AND current_raw IS NULL)",
+    QuarantineRule("(old_text IS NOT NULL AND old_raw IS NULL) OR (current_text IS NOT NULL AND current_raw IS NULL)",
                    "DECODE", "MALFORMED_DATA", "'eventrow.old/current is not a JSON object'"),
-    QuarantineRule("exists(concat(coalesce(map_keys(old_raw), array()), coalesce(map_keys(current_raw), array())),"
-                   " k -> NOT map_contains_key(logical_of, k))", "VALIDATE", "SCHEMA_MISMATCH",
+    QuarantineRule("duplicate_columns", "VALIDATE", "SCHEMA_MISMATCH", "'eventsource.cols declares a column twice'"),
+    QuarantineRule("size(array_distinct(pk_names)) < size(pk_names)", "VALIDATE", "SCHEMA_MISMATCH",
+                   "'eventsource.pkkey names a column twice'"),
+    QuarantineRule(f"{_undeclared('old')} OR {_undeclared('current')}", "VALIDATE", "SCHEMA_MISMATCH",
                    "'old/current has a column that eventsource.cols does not declare'"),
-    QuarantineRule("exists(cols, c -> c.logical IS NULL)", "VALIDATE", "UNKNOWN_COLUMN_TYPE",
-                   "concat('column type ', get(filter(cols, c -> c.logical IS NULL), 0).type)"),
+    QuarantineRule("exists(cols, c -> c.column.logical_type IS NULL)", "VALIDATE", "UNKNOWN_COLUMN_TYPE",
+                   "concat('column type ', get(filter(cols, c -> c.column.logical_type IS NULL), 0).column.source_type)"),
     QuarantineRule("(head.operation = 'INS' AND size(old_raw) > 0) OR (head.operation = 'DEL' AND size(current_raw) > 0)",
                    "VALIDATE", "UNEXPECTED_IMAGE", "concat(head.operation, ' with a row image it cannot have')"),
     QuarantineRule("head.operation IN ('INS', 'UPD') AND size(current_raw) = 0", "VALIDATE", "MISSING_FIELD",
                    "'INS/UPD without current values'"),
-    QuarantineRule(f"{_undecodable('old')} OR {_undecodable('current')}", "CONVERT", "UNDECODABLE_VALUE",
+    QuarantineRule("undecodable", "CONVERT", "UNDECODABLE_VALUE",
                    "'a value does not match its column type'"),
 ]
 
@@ -231,9 +278,6 @@ _EVENT_RULES = [
 # ---------------------------------------------------------------------------------------------------
 
 def _events(decoded: DataFrame) -> DataFrame:
-    columns = ("transform(cols, c -> named_struct('name', c.name, 'position', try_cast(c.index AS INT) + 1, "
-               "'source_type', c.type, 'logical_type', c.logical, 'nullable', CAST(NULL AS BOOLEAN), "
-               "'pk_position', CAST(nullif(array_position(pk_names, c.name), 0) AS INT)))")
     key_changed = ("head.operation = 'UPD' AND size(pk_names) > 0 AND size(old_image) > 0 AND "
                    "forall(pk_names, n -> map_contains_key(old_image, n)) AND "
                    "exists(pk_names, n -> NOT (try_element_at(old_image, n) <=> try_element_at(current_image, n)))")
@@ -245,42 +289,47 @@ def _events(decoded: DataFrame) -> DataFrame:
              f"{ct.sorted_map_text('map_filter(old_raw, (k, v) -> array_contains(pk_names, k))')}, "
              f"{ct.sorted_map_text('map_filter(current_raw, (k, v) -> array_contains(pk_names, k))')}), 256), 1, 16)")
     operation = f"CASE head.operation {' '.join(f'WHEN {k!r} THEN {v!r}' for k, v in OPERATIONS.items())} END"
-    # One template for every event. `part` is 0 for a plain change, or 1 (DELETE of the old key) and
-    # 2 (INSERT of the new key) for an update that changed the key.
-    before = "CASE WHEN part = 2 OR size(old_image) = 0 THEN NULL ELSE old_image END"
-    after = "CASE WHEN part = 1 OR size(current_image) = 0 THEN NULL ELSE current_image END"
-    key_image = "IF(part = 1 OR (part = 0 AND head.operation = 'DEL'), old_image, current_image)"
-    # the key comes from the row image; pkkey (as written) fills in where a partial image lacks it
-    key = (f"transform(pk_names, n -> named_struct('name', n, 'value', coalesce(try_element_at({key_image}, n), "
-           "get(filter(es.pkkey, k -> k.columnname = n), 0).value)))")
-    template = f"""named_struct(
-          'event_id', concat(origin[0].topic, '/', origin[0].partition, '/', origin[0].offset, '#', greatest(part - 1, 0)),
-          'format', '{FORMAT}',
-          'format_version', nullif(regexp_extract(head.type, 'V([0-9]+)$', 1), ''),
-          'kind', 'ROW', 'op', CASE part WHEN 1 THEN 'DELETE' WHEN 2 THEN 'INSERT' ELSE {operation} END, 'snapshot', false,
-          'source', named_struct('system', 'sqlserver', 'server', CAST(NULL AS STRING), 'database', es.db,
-                                 'schema', es.schema, 'table', es.tbl),
-          'columns', {columns},
-          'key', {key},
-          'before', {before}, 'after', {after},
-          'pk_change', IF(part = 0, NULL, named_struct('group', {group}, 'role', IF(part = 1, 'OLD', 'NEW'))),
+    # Everything that does not depend on the event's part is computed once, outside any lambda (where
+    # Spark generates code instead of interpreting). Column names stand in for the shared parts.
+    shared = [
+        f"{position} AS position",
+        "cols.column AS columns_out",
+        "origin[0] AS first",
+        "named_struct('system', 'sqlserver', 'server', CAST(NULL AS STRING), 'database', es.db, "
+        "'schema', es.schema, 'table', es.tbl) AS source_out",
+        "nullif(regexp_extract(head.type, 'V([0-9]+)$', 1), '') AS format_version",
+        "coalesce(try_to_timestamp(es.transaction.committime), try_to_timestamp(head.time)) AS commit_ts",
+    ]
+    def event(part: int) -> str:
+        """`part` 0: a plain change; 1 and 2: the DELETE of the old key and INSERT of the new key."""
+        op = {0: operation, 1: "'DELETE'", 2: "'INSERT'"}[part]
+        key_image = {0: "IF(head.operation = 'DEL', old_image, current_image)", 1: "old_image", 2: "current_image"}[part]
+        # the key comes from the row image; pkkey (as written) fills in where a partial image lacks it
+        key = (f"transform(pk_names, n -> named_struct('name', n, 'value', coalesce(try_element_at({key_image}, n), "
+               "get(filter(es.pkkey, k -> k.columnname = n), 0).value)))")
+        pk_change = "NULL" if part == 0 else f"named_struct('group', ct_group, 'role', '{'OLD' if part == 1 else 'NEW'}')"
+        return f"""named_struct(
+          'event_id', concat(first.topic, '/', first.partition, '/', first.offset, '#', {max(part - 1, 0)}),
+          'format', '{FORMAT}', 'format_version', format_version,
+          'kind', 'ROW', 'op', {op}, 'snapshot', false,
+          'source', source_out, 'columns', columns_out, 'key', {key},
+          'before', {'NULL' if part == 2 else "IF(size(old_image) = 0, NULL, old_image)"},
+          'after', {'NULL' if part == 1 else "IF(size(current_image) = 0, NULL, current_image)"},
+          'pk_change', {pk_change},
           'position', position,
           'tx_id', es.transaction.commitlsn,
-          'commit_ts', coalesce(try_to_timestamp(es.transaction.committime), try_to_timestamp(head.time)),
+          'commit_ts', commit_ts,
           'emit_ts', CAST(NULL AS TIMESTAMP),
           'ddl', CAST(NULL AS STRUCT<statement: STRING, change: STRING>),
           'message', CAST(NULL AS STRUCT<prefix: STRING, content: STRING>),
           'origin', origin)"""
-    return decoded.selectExpr("*", f"{position} AS position").selectExpr(
-        "*", *quarantine_columns(_EVENT_RULES),
-    ).selectExpr(
-        "*", f"IF(q IS NULL, transform(IF({key_changed}, array(1, 2), array(0)), part -> {template}), NULL) AS events",
-    )
 
-
-def _quarantine(origin: str, key: str, value: str, headers: str) -> str:
-    return (f"named_struct('origin', {origin}, 'format', '{FORMAT}', 'phase', q.phase, 'code', q.code, "
-            f"'detail', q.detail, 'raw_key', {key}, 'raw_value', {value}, 'raw_headers', {headers})")
+    # one projection for the shared parts and the verdict, one for the events (each one copies its row)
+    key_change = ct.let(group, "ct_group", f"array({event(1)}, {event(2)})")
+    events = (f"CASE WHEN q IS NOT NULL THEN NULL WHEN coalesce({key_changed}, false) THEN {key_change} "
+              f"ELSE array({event(0)}) END")
+    return decoded.selectExpr("*", *shared, *quarantine_columns(_EVENT_RULES)).selectExpr(
+        "raw", "origin", "coalesce(head.q, q) AS verdict", f"{events} AS events")
 
 
 def decode(raw: DataFrame) -> DataFrame:
@@ -291,12 +340,11 @@ def decode(raw: DataFrame) -> DataFrame:
 def outputs(assembled: DataFrame) -> DataFrame:
     """Assembled groups -> canonical events, or one quarantine record per record of a failed group."""
     built = _events(_decode_data(assembled))
-    verdict = "coalesce(head.q, q)"
-    quarantined = (f"transform(sorted, s -> named_struct('event', CAST(NULL AS {_EVENT_TYPE}), 'quarantine', "
-                   f"named_struct('origin', array(named_struct('topic', s.topic, 'partition', s.partition, "
-                   f"'offset', s.offset)), 'format', '{FORMAT}', 'phase', v.phase, 'code', v.code, 'detail', v.detail, "
-                   f"'raw_key', s.key, 'raw_value', s.value, 'raw_headers', s.headers)))")
+    quarantined = (f"transform(raw, (r, i) -> named_struct('event', CAST(NULL AS {_EVENT_TYPE}), 'quarantine', "
+                   f"named_struct('origin', array(origin[i]), 'format', '{FORMAT}', 'phase', verdict.phase, "
+                   f"'code', verdict.code, 'detail', verdict.detail, "
+                   f"'raw_key', r.key, 'raw_value', r.value, 'raw_headers', r.headers)))")
     emitted = f"transform(events, ev -> named_struct('event', ev, 'quarantine', CAST(NULL AS {_QUARANTINE_TYPE})))"
     # a failed logical event quarantines each of its records once: every record in exactly one quarantine record
-    outputs = f"element_at(transform(array({verdict}), v -> IF(v IS NULL, {emitted}, {quarantined})), 1)"
+    outputs = f"IF(verdict IS NULL, {emitted}, {quarantined})"
     return built.selectExpr(f"inline({outputs})")

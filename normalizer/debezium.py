@@ -167,11 +167,15 @@ def _convert_images(parsed: DataFrame) -> DataFrame:
     )
 
 
+_DUPLICATE_FIELDS = "size(array_distinct(row_fields.field)) < size(row_fields)"
+
+
 def _image(image: str) -> str:
     cells = f"{image}_cells"
     keep = f"c -> c.present AND coalesce(c.raw != '{UNAVAILABLE_PLACEHOLDER}', true)"
     return (f"CASE WHEN p.{image} IS NULL THEN NULL "
             f"WHEN row_fields IS NULL THEN map_filter(p.{image}, (k, v) -> coalesce(v != '{UNAVAILABLE_PLACEHOLDER}', true)) "
+            f"WHEN {_DUPLICATE_FIELDS} THEN NULL "  # quarantined; a map with a repeated key would stop the job
             f"ELSE map_from_entries(transform(filter({cells}, {keep}), c -> struct(c.name, c.value))) END")
 
 
@@ -205,6 +209,8 @@ _QUARANTINE_RULES = [
     QuarantineRule(f"{_OP} IN ('c', 'r', 'u') AND p.after IS NULL", "VALIDATE", "MISSING_FIELD",
                    f"concat('op ', {_OP}, ' without after')"),
     QuarantineRule(f"{_OP} = 'm' AND p.message IS NULL", "VALIDATE", "MISSING_FIELD", "'op m without message'"),
+    QuarantineRule(f"{_OP} IN ('c', 'r', 'u', 'd') AND ({_DUPLICATE_FIELDS} OR size(array_distinct(key_names)) < size(key_names))",
+                   "VALIDATE", "SCHEMA_MISMATCH", "'the schema declares a column twice'"),
     QuarantineRule(f"{_OP} IN ('c', 'r', 'u', 'd') AND ({_unknown_columns('before')} OR {_unknown_columns('after')})",
                    "VALIDATE", "SCHEMA_MISMATCH", "'row image has columns its schema does not declare'"),
     QuarantineRule(f"{_undecodable('before_cells')} OR {_undecodable('after_cells')} OR {_undecodable('key_cells')}",

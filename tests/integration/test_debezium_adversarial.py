@@ -64,6 +64,9 @@ HOSTILE = [
     b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"t":9223372036854775807,"x":"////////////////////////////","z":"2025-13-45T99:99:99Z"}},"ts_ms":-9223372036854775808}',
     b'{"op":"c","source":{"connector":"mysql","pos":"x"},"after":{"a":"' + b"\\u0000" * 10 + b'"},"ts_us":"1e400"}',
     b'{"op":"c","op":"d","source":{"connector":"postgresql"},"before":{"id":1}}',
+    # a field declared twice: a map built from the names would raise DUPLICATED_MAP_KEY and stop the job
+    b'{"schema":{"type":"struct","fields":[{"field":"after","fields":[{"type":"int32","field":"a"},{"type":"int32","field":"a"}]}]},'
+    b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"a":1}}}',
     b'{' * 5000,
 ]
 
@@ -75,4 +78,5 @@ def test_hostile_values_never_fail_the_job_and_are_all_accounted_for(normalizer)
     assert output.unaccounted() == [] and output.quarantined_twice() == []
     assert len(output.events) + len(output.quarantine) == len(records)
     codes = {q["code"] for q in output.quarantine}
-    assert {"MALFORMED_JSON", "NOT_UTF8", "UNDECODABLE_VALUE", "MISSING_FIELD", "UNKNOWN_MESSAGE_SHAPE"} <= codes, codes
+    assert {"MALFORMED_JSON", "NOT_UTF8", "UNDECODABLE_VALUE", "MISSING_FIELD", "UNKNOWN_MESSAGE_SHAPE",
+            "SCHEMA_MISMATCH"} <= codes, codes
