@@ -98,6 +98,7 @@ class CesEncoder:
     database: str = "db1"
     counter: int = 0x300
     sent: int = 0
+    format_id = FORMAT
 
     def _id(self, *parts) -> str:
         self.sent += 1
@@ -125,7 +126,8 @@ class CesEncoder:
                 out.extend(self._encode_change(change, tx, commit_lsn, begin_lsn, sequence))
         return out
 
-    def _data(self, change, tx, columns, old, current, commit_lsn, begin_lsn, sequence) -> str:
+    def _data_record(self, change, tx, columns, old, current, commit_lsn, begin_lsn, sequence) -> dict:
+        """The `Data` datum: eventsource and eventrow, whose old/current are JSON texts in both encodings."""
         key_row = change.before if change.kind == "DELETE" else change.after
         source = {"db": self.database, "schema": self.table.schema, "tbl": self.table.name,
                   "cols": [{"name": c.name, "type": sql_type(c.logical)[0], "index": self.table.columns.index(c)}
@@ -137,37 +139,46 @@ class CesEncoder:
                                      "committime": _iso_ms(tx.commit_time)}
         image = lambda row: "{}" if row is None else json.dumps(  # noqa: E731
             {c.name: value_text(c.logical, row[c.name]) for c in columns}, ensure_ascii=False)
-        return json.dumps({"eventsource": source, "eventrow": {"old": image(old), "current": image(current)}},
-                          indent=2, ensure_ascii=False)
+        return {"eventsource": source, "eventrow": {"old": image(old), "current": image(current)}}
 
-    def _envelopes(self, operation: str, tx: Transaction, data: str, logical_id: str) -> list[str]:
+    def _data(self, record: dict):
+        """JSON mode: `data` is pretty-printed JSON text."""
+        return json.dumps(record, indent=2, ensure_ascii=False)
+
+    def _split(self, data):
+        size = self.profile.segment_chars or len(data) or 1
+        return [data[i:i + size] for i in range(0, len(data), size)] or [data[:0]]
+
+    def _attributes(self, operation: str, tx: Transaction, logical_id: str, index: int) -> dict:
+        return {"specversion": "1.0", "type": EVENT_TYPE, "source": "/", "id": self._id(logical_id, index),
+                "logicalid": logical_id, "time": _iso_ms(tx.commit_time), "datacontenttype": self.profile.content_type,
+                "operation": operation}
+
+    def _envelopes(self, operation: str, tx: Transaction, data: str, logical_id: str) -> list[bytes]:
         p = self.profile
-        size = p.segment_chars or len(data) or 1
-        fragments = [data[i:i + size] for i in range(0, len(data), size)] or [""]
+        fragments = self._split(data)
         out = []
         for index, fragment in enumerate(fragments):
-            envelope = {"specversion": "1.0", "type": EVENT_TYPE, "source": "/", "id": self._id(logical_id, index),
-                        "logicalid": logical_id, "time": _iso_ms(tx.commit_time), "datacontenttype": p.content_type,
-                        "operation": operation}
+            envelope = self._attributes(operation, tx, logical_id, index)
             if p.attribute_names == "current":
                 envelope.update(segmentindex=index + 1, finalsegment=index == len(fragments) - 1)
             else:  # docs' examples: 0/0 for an unsplit event
                 envelope.update(splitindex=index, splittotalcnt=0 if len(fragments) == 1 else len(fragments))
             envelope["data"] = fragment
             text = json.dumps(envelope, ensure_ascii=False, indent=2)
-            out.append(text.replace("/", "\\/") if p.escape_slashes else text)
+            out.append((text.replace("/", "\\/") if p.escape_slashes else text).encode("utf-8"))
         return out
 
     def _encode_change(self, change: Change, tx: Transaction, commit_lsn, begin_lsn, sequence) -> list[Expected]:
         operation = {"INSERT": "INS", "UPDATE": "UPD", "DELETE": "DEL"}[change.kind]
         columns, old, current = self._images(change)
-        data = self._data(change, tx, columns, old, current, commit_lsn, begin_lsn, sequence)
+        data = self._data(self._data_record(change, tx, columns, old, current, commit_lsn, begin_lsn, sequence))
         logical_id = f"{self.profile.stream_guid}:{commit_lsn.replace(':', '')}:{sequence:020d}"
         events = self._oracle(change, tx, columns, old, current, commit_lsn, sequence)
         out = []
-        for index, text in enumerate(self._envelopes(operation, tx, data, logical_id)):
+        for index, value in enumerate(self._envelopes(operation, tx, data, logical_id)):
             partition = self._partition(logical_id, index)
-            out.append(Expected(KafkaRecord(self.profile.topic, partition, None, text.encode("utf-8")),
+            out.append(Expected(KafkaRecord(self.profile.topic, partition, None, value),
                                 events if index == 0 else [], logical=f"{self.profile.topic}|{logical_id}",
                                 segment=index))
         return out
@@ -187,7 +198,7 @@ class CesEncoder:
         position = ({"commit": commit_lsn.replace(":", ""), "event": f"{sequence:020d}", "seq": None}
                     if self.profile.with_transaction else None)
         commit = tx.commit_time.replace(microsecond=tx.commit_time.microsecond // 1000 * 1000)
-        base = dict(event_id="", format=FORMAT, format_version="1", kind="ROW", snapshot=False, origin=[],
+        base = dict(event_id="", format=self.format_id, format_version="1", kind="ROW", snapshot=False, origin=[],
                     source={"system": "sqlserver", "server": None, "database": self.database,
                             "schema": self.table.schema, "table": self.table.name},
                     columns=cols, position=position, tx_id=commit_lsn if self.profile.with_transaction else None,
@@ -249,16 +260,25 @@ def drop_segment(items: list[Expected], index: int) -> list[Expected] | None:
             for i in items if i is not last]
 
 
-def conflict(items: list[Expected], index: int) -> list[Expected] | None:
-    """A segment index sent twice with different content: the whole event is quarantined."""
-    target = items[index]
-    value = json.loads(target.record.value)
-    if "data" not in value or not value["data"]:
+def _other_json_data(value: bytes) -> bytes | None:
+    event = json.loads(value)
+    if "data" not in event or not event["data"]:
         return None
-    value["data"] = value["data"][:-1] + ("x" if value["data"][-1] != "x" else "y")
-    value["id"] = value["id"] + "-conflict"
-    twin = Expected(replace(target.record, value=json.dumps(value).encode()), logical=target.logical,
-                    segment=target.segment)
+    event["data"] = event["data"][:-1] + ("x" if event["data"][-1] != "x" else "y")
+    event["id"] = event["id"] + "-conflict"
+    return json.dumps(event).encode()
+
+
+def conflict(items: list[Expected], index: int, other_data=_other_json_data) -> list[Expected] | None:
+    """A segment index sent twice with different content: the whole event is quarantined.
+
+    `other_data(value)` gives the record again with another id and other data (None: cannot).
+    """
+    target = items[index]
+    value = other_data(target.record.value)
+    if value is None:
+        return None
+    twin = Expected(replace(target.record, value=value), logical=target.logical, segment=target.segment)
     marked = [replace(i, events=[], quarantine=("ASSEMBLE", "SEGMENT_DUPLICATE_CONFLICT"))
               if i.logical == target.logical else i for i in items]
     twin.quarantine = ("ASSEMBLE", "SEGMENT_DUPLICATE_CONFLICT")

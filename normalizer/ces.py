@@ -8,6 +8,9 @@ docs/formats/ces.md records every decision.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable
+
 from pyspark.sql import DataFrame, functions as F
 
 from normalizer import canonical_text as ct
@@ -99,10 +102,7 @@ def convert_value(raw: str, logical: str) -> str:
 # Stage 1: one row per Kafka record, with its segment attributes and record-level checks
 # ---------------------------------------------------------------------------------------------------
 
-_RECORD_RULES = [
-    QuarantineRule("value IS NULL", "VALIDATE", "MISSING_FIELD", "'record has no value'"),
-    QuarantineRule("NOT is_valid_utf8(value_text)", "DECODE", "NOT_UTF8", "'value is not UTF-8'"),
-    QuarantineRule("e IS NULL OR e._corrupt_record IS NOT NULL", "DECODE", "MALFORMED_JSON", "'value is not a JSON object'"),
+_COMMON_RECORD_RULES = [
     QuarantineRule(f"NOT coalesce(e.type LIKE '{TYPE_PREFIX}%', false)", "VALIDATE", "UNKNOWN_EVENT_TYPE",
                    "concat('CloudEvents type ', coalesce(e.type, 'null'))"),
     QuarantineRule("e.id IS NULL OR e.logicalid IS NULL OR e.operation IS NULL OR e.data IS NULL", "VALIDATE",
@@ -114,17 +114,43 @@ _RECORD_RULES = [
 ]
 
 
-def records(raw: DataFrame) -> DataFrame:
-    return kafka_columns(raw).selectExpr(
-        "*", f"from_json(value_text, '{ENVELOPE_SCHEMA}', {_CORRUPT}) AS e",
-    ).selectExpr(
+@dataclass(frozen=True)
+class Encoding:
+    """What differs between `ces-json` and `ces-avro`: how the envelope and `data` are parsed.
+
+    `envelope` is an SQL expression over the Kafka columns giving the envelope struct `e` (ENVELOPE_SCHEMA,
+    `data` as text: JSON text, or hex of the Avro bytes so that fragments still concatenate as text);
+    `decode_rules` reject records whose bytes are not the encoding; `parse_data(text)` is an SQL
+    expression giving DATA_SCHEMA (with `_corrupt_record` set, or NULL, when `data` does not parse).
+    """
+    format_id: str
+    envelope: str
+    decode_rules: tuple[QuarantineRule, ...]
+    parse_data: Callable[[str], str]
+
+
+JSON = Encoding(
+    format_id=FORMAT,
+    envelope=f"from_json(value_text, '{ENVELOPE_SCHEMA}', {_CORRUPT})",
+    decode_rules=(
+        QuarantineRule("value IS NULL", "VALIDATE", "MISSING_FIELD", "'record has no value'"),
+        QuarantineRule("NOT is_valid_utf8(value_text)", "DECODE", "NOT_UTF8", "'value is not UTF-8'"),
+        QuarantineRule("e IS NULL OR e._corrupt_record IS NOT NULL", "DECODE", "MALFORMED_JSON",
+                       "'value is not a JSON object'"),
+    ),
+    parse_data=lambda text: f"from_json({text}, '{DATA_SCHEMA}', {_CORRUPT})",
+)
+
+
+def records(raw: DataFrame, encoding: Encoding = JSON) -> DataFrame:
+    return kafka_columns(raw).selectExpr("*", f"{encoding.envelope} AS e").selectExpr(
         "*",
         # current attributes are 1-based (captures); legacy splitindex is 0-based, so it is shifted
         "coalesce(try_cast(e.segmentindex AS INT), try_cast(e.splitindex AS INT) + 1) AS seg_index",
         """CASE WHEN e.finalsegment IS NOT NULL THEN lower(e.finalsegment) = 'true'
                 WHEN e.splittotalcnt IS NOT NULL THEN try_cast(e.splittotalcnt AS INT) = 0
                   OR try_cast(e.splitindex AS INT) + 1 = try_cast(e.splittotalcnt AS INT) END AS seg_final""",
-    ).selectExpr("*", *quarantine_columns(_RECORD_RULES))  # column q
+    ).selectExpr("*", *quarantine_columns([*encoding.decode_rules, *_COMMON_RECORD_RULES]))  # column q
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -196,7 +222,7 @@ def assemble(grouped: DataFrame) -> DataFrame:
 # Stage 3: data and row images
 # ---------------------------------------------------------------------------------------------------
 
-def _decode_data(assembled: DataFrame) -> DataFrame:
+def _decode_data(assembled: DataFrame, encoding: Encoding) -> DataFrame:
     """The data text -> row images typed by `cols`. Each step is one projection, and the higher-order
     functions over the columns are kept to four passes (type, convert, and one filter per image)."""
     carried = ["logicalid", "conflict", "complete", "segment_count", "origin", "head", "raw"]
@@ -208,7 +234,7 @@ def _decode_data(assembled: DataFrame) -> DataFrame:
     convert = (f"'old', {convert_value('c.old_raw', 'c.column.logical_type')}, "
                f"'current', {convert_value('c.current_raw', 'c.column.logical_type')}")
     return assembled.selectExpr(
-        *carried, f"IF(complete AND NOT conflict, from_json(data, '{DATA_SCHEMA}', {_CORRUPT}), NULL) AS d",
+        *carried, f"IF(complete AND NOT conflict, {encoding.parse_data('data')}, NULL) AS d",
     ).selectExpr(  # from here on without the data text and its parse
         *carried,
         "d IS NULL OR d._corrupt_record IS NOT NULL AS data_malformed",
@@ -277,7 +303,7 @@ _EVENT_RULES = [
 # Stage 4: canonical events (an update that changes the key becomes DELETE + INSERT)
 # ---------------------------------------------------------------------------------------------------
 
-def _events(decoded: DataFrame) -> DataFrame:
+def _events(decoded: DataFrame, format_id: str) -> DataFrame:
     key_changed = ("head.operation = 'UPD' AND size(pk_names) > 0 AND size(old_image) > 0 AND "
                    "forall(pk_names, n -> map_contains_key(old_image, n)) AND "
                    "exists(pk_names, n -> NOT (try_element_at(old_image, n) <=> try_element_at(current_image, n)))")
@@ -310,7 +336,7 @@ def _events(decoded: DataFrame) -> DataFrame:
         pk_change = "NULL" if part == 0 else f"named_struct('group', ct_group, 'role', '{'OLD' if part == 1 else 'NEW'}')"
         return f"""named_struct(
           'event_id', concat(first.topic, '/', first.partition, '/', first.offset, '#', {max(part - 1, 0)}),
-          'format', '{FORMAT}', 'format_version', format_version,
+          'format', '{format_id}', 'format_version', format_version,
           'kind', 'ROW', 'op', {op}, 'snapshot', false,
           'source', source_out, 'columns', columns_out, 'key', {key},
           'before', {'NULL' if part == 2 else "IF(size(old_image) = 0, NULL, old_image)"},
@@ -332,16 +358,16 @@ def _events(decoded: DataFrame) -> DataFrame:
         "raw", "origin", "coalesce(head.q, q) AS verdict", f"{events} AS events")
 
 
-def decode(raw: DataFrame) -> DataFrame:
+def decode(raw: DataFrame, encoding: Encoding = JSON) -> DataFrame:
     """Kafka source rows -> rows with exactly one of `event` / `quarantine` set (batch)."""
-    return outputs(assemble(_group_batch(records(raw))))
+    return outputs(assemble(_group_batch(records(raw, encoding))), encoding)
 
 
-def outputs(assembled: DataFrame) -> DataFrame:
+def outputs(assembled: DataFrame, encoding: Encoding = JSON) -> DataFrame:
     """Assembled groups -> canonical events, or one quarantine record per record of a failed group."""
-    built = _events(_decode_data(assembled))
+    built = _events(_decode_data(assembled, encoding), encoding.format_id)
     quarantined = (f"transform(raw, (r, i) -> named_struct('event', CAST(NULL AS {_EVENT_TYPE}), 'quarantine', "
-                   f"named_struct('origin', array(origin[i]), 'format', '{FORMAT}', 'phase', verdict.phase, "
+                   f"named_struct('origin', array(origin[i]), 'format', '{encoding.format_id}', 'phase', verdict.phase, "
                    f"'code', verdict.code, 'detail', verdict.detail, "
                    f"'raw_key', r.key, 'raw_value', r.value, 'raw_headers', r.headers)))")
     emitted = f"transform(events, ev -> named_struct('event', ev, 'quarantine', CAST(NULL AS {_QUARANTINE_TYPE})))"

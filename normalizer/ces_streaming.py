@@ -83,13 +83,14 @@ def _assembler(timeout_ms: int):
     return assemble_segments
 
 
-def decode_stream(raw: DataFrame, segment_timeout_seconds: float = DEFAULT_SEGMENT_TIMEOUT_SECONDS) -> DataFrame:
+def decode_stream(raw: DataFrame, segment_timeout_seconds: float = DEFAULT_SEGMENT_TIMEOUT_SECONDS,
+                  encoding: ces.Encoding = ces.JSON) -> DataFrame:
     """A streaming Kafka source DataFrame -> the same `event` / `quarantine` rows as `ces.decode`."""
     segment = ("to_json(named_struct('seg_index', seg_index, 'seg_final', seg_final, 'data', e.data, "
                "'source', e.source, 'id', e.id, 'operation', e.operation, 'type', e.type, 'time', e.time, "
                "'topic', topic, 'partition', partition, 'offset', offset, 'key', base64(key), 'value', base64(value), "
                "'headers', transform(headers, h -> named_struct('key', h.key, 'value', base64(h.value))), 'q', q))")
-    records = ces.records(raw).selectExpr("topic AS stream", f"{ces._GROUP} AS logicalid", f"{segment} AS segment")
+    records = ces.records(raw, encoding).selectExpr("topic AS stream", f"{ces._GROUP} AS logicalid", f"{segment} AS segment")
     released = records.groupBy("stream", "logicalid").applyInPandasWithState(
         _assembler(int(segment_timeout_seconds * 1000)), OUTPUT_SCHEMA, STATE_SCHEMA, "append", GroupStateTimeout.ProcessingTimeTimeout)
     late = ("named_struct('phase', 'ASSEMBLE', 'code', 'DUPLICATE_AFTER_EMIT', "
@@ -98,7 +99,7 @@ def decode_stream(raw: DataFrame, segment_timeout_seconds: float = DEFAULT_SEGME
     verdict = {"q": f"IF(late, {late}, s.q)"}
     fields = ", ".join(f"'{name}', {verdict.get(name) or _decoded(name)}" for name in _FIELDS)
     segs = f"transform(from_json(segs_json, 'array<{_SEGMENT_JSON}>'), s -> named_struct({fields}))"
-    return ces.outputs(ces.assemble(released.selectExpr("stream", "logicalid", f"{segs} AS segs")))
+    return ces.outputs(ces.assemble(released.selectExpr("stream", "logicalid", f"{segs} AS segs")), encoding)
 
 
 def _decoded(name: str) -> str:

@@ -47,6 +47,7 @@ class Code(str, Enum):
     """Stable quarantine codes. Cases assert on these; never rename one, only add."""
 
     MALFORMED_JSON = "MALFORMED_JSON"
+    MALFORMED_AVRO = "MALFORMED_AVRO"            # the value is not a datum of the format's Avro schema
     NOT_UTF8 = "NOT_UTF8"
     MALFORMED_KEY = "MALFORMED_KEY"
     MISSING_FIELD = "MISSING_FIELD"

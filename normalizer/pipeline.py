@@ -13,6 +13,7 @@ from pyspark.sql import DataFrame, SparkSession
 DECODERS = {
     "debezium-json": "normalizer.debezium",
     "ces-json": "normalizer.ces",
+    "ces-avro": "normalizer.ces_avro",
 }
 
 
@@ -55,6 +56,7 @@ def normalize(raw: DataFrame, format_id: str) -> Normalized:
 # Formats whose streaming decoder differs from the batch one (state across micro-batches).
 STREAM_DECODERS = {
     "ces-json": "normalizer.ces_streaming:decode_stream",
+    "ces-avro": "normalizer.ces_avro:decode_stream",
 }
 
 

@@ -71,3 +71,40 @@ def test_each_hostile_record_gets_its_code_and_valid_neighbours_still_normalize(
     codes = {q["origin"][0]["offset"]: q["code"] for q in output.quarantine}
     assert {name: codes.get(offset) for offset, name in enumerate(names)} == {n: HOSTILE[n][1] for n in names}
     assert sorted(e["key"][0]["value"] for e in output.events) == ["100", "101", "102"]
+
+
+def avro_event(n: int, data: bytes | None = None, **attributes) -> bytes:
+    from generators import ces_avro
+
+    record = json.loads(event(n))
+    payload = ces_avro.write(ces_avro.DATA, {
+        "eventsource": {**json.loads(record["data"])["eventsource"],
+                        "transaction": {"commitlsn": "0000002C:00000730:0011", "beginlsn": "0000002C:00000730:000C",
+                                        "sequencenumber": 1, "committime": "2025-03-14T16:45:20.650Z"}},
+        "eventrow": json.loads(record["data"])["eventrow"]})
+    record.update(data=payload if data is None else data, datacontenttype="application/avro", **attributes)
+    return ces_avro.write(ces_avro.CHANGE_EVENT, record)
+
+
+def test_hostile_avro_records_get_their_codes(normalizer):
+    valid = avro_event(1)
+    hostile = {
+        "empty value": (b"", "MALFORMED_AVRO"),
+        "not Avro": (b"{\"specversion\": \"1.0\"}", "MALFORMED_AVRO"),
+        "cut short": (valid[: len(valid) // 2], "MALFORMED_AVRO"),
+        "huge length prefix": (b"\xfe\xff\xff\xff\x0f" + b"x" * 20, "MALFORMED_AVRO"),
+        "data not a Data datum": (avro_event(2, data=b"\x02\x03garbage"), "MALFORMED_DATA"),
+        "data empty": (avro_event(3, data=b""), "MALFORMED_DATA"),
+        "unknown operation": (avro_event(4, operation="MRG"), "UNKNOWN_OPERATION"),
+        "segment 2 of 2 only": (avro_event(5, segmentindex=2), "SEGMENT_INCOMPLETE"),
+        "no value": (None, "MISSING_FIELD"),
+    }
+    topic = f"ces-avro-hostile-{os.getpid()}"
+    names = list(hostile)
+    records = [KafkaRecord(topic, 0, None, hostile[name][0]) for name in names] + [KafkaRecord(topic, 0, None, valid)]
+    output = normalizer.run(records, "ces-avro", {topic: 1})
+    assert output.unaccounted() == [] and output.quarantined_twice() == []
+    codes = {q["origin"][0]["offset"]: q["code"] for q in output.quarantine}
+    assert {name: codes.get(offset) for offset, name in enumerate(names)} == {n: hostile[n][1] for n in names}
+    [emitted] = output.events
+    assert emitted["format"] == "ces-avro" and emitted["position"]["commit"] == "0000002C000007300011"

@@ -8,7 +8,7 @@ import time
 import pytest
 from hypothesis import strategies as st
 
-from generators import ces
+from generators import ces, ces_avro
 from generators.history import histories, tables
 from generators.records import with_coordinates
 from generators.values import KEY_TYPES
@@ -22,16 +22,16 @@ pytestmark = pytest.mark.integration
 _runs = itertools.count()
 
 
-def _split_events(seed: int, topic: str, count: int = 3):
+def _split_events(seed: int, topic: str, count: int = 3, encoding=ces):
     """Generated CES events, every one split into several segments over 3 partitions."""
-    strategy = st.tuples(ces.profiles(), histories(table_strategy=tables(key_types=KEY_TYPES, value_types=ces.VALUE_TYPES),
+    strategy = st.tuples(encoding.profiles(), histories(table_strategy=tables(key_types=KEY_TYPES, value_types=ces.VALUE_TYPES),
                                                    allow_truncate=False, allow_snapshot=False, max_changes=2))
     items = []
     for index, (profile, history) in enumerate(draw_examples(strategy, count, seed)):
-        # every CES data text is longer than 200 characters, so every event is split
-        profile = ces.Profile(**{**profile.__dict__, "topic": topic, "partitions": 3, "segment_chars": 200,
+        # every CES data text (JSON or Avro) is longer than 200 characters / 100 bytes, so every event is split
+        profile = ces.Profile(**{**profile.__dict__, "topic": topic, "partitions": 3, "segment_chars": 200 if encoding is ces else 100,
                                  "stream_guid": f"00000000-0000-4000-8000-{index:012d}"})
-        items += ces.encode(history, profile)
+        items += encoding.encode(history, profile)
     return with_coordinates(items)
 
 
@@ -40,19 +40,19 @@ def _rendered(rows) -> list:
     return sorted(out, key=lambda item: str(item))
 
 
-def _batch(spark, broker, topic):
+def _batch(spark, broker, topic, format_id="ces-json"):
     ends = broker.end_offsets(topic)
     return _rendered(normalize_combined(read_batch(spark, broker.bootstrap_servers,
-                                                   {topic: {p: (0, e) for p, e in ends.items()}}), "ces-json").collect())
+                                                   {topic: {p: (0, e) for p, e in ends.items()}}), format_id).collect())
 
 
-def _stream_once(spark, broker, topic, sink, checkpoint, max_offsets, **options):
+def _stream_once(spark, broker, topic, sink, checkpoint, max_offsets, format_id="ces-json", **options):
     """Run the query until it has processed everything available, then stop it (its checkpoint stays).
 
     Not `availableNow` or `processAllAvailable`: a processing-time state timeout makes Spark schedule a
     micro-batch on every trigger, so the query never looks idle (harness/streaming.py).
     """
-    query = (normalize_stream(read_stream(spark, broker.bootstrap_servers, [topic], max_offsets), "ces-json", **options)
+    query = (normalize_stream(read_stream(spark, broker.bootstrap_servers, [topic], max_offsets), format_id, **options)
              .writeStream.format("parquet").option("path", str(sink)).option("checkpointLocation", str(checkpoint))
              .trigger(processingTime="200 milliseconds").start())
     try:
@@ -62,16 +62,17 @@ def _stream_once(spark, broker, topic, sink, checkpoint, max_offsets, **options)
     assert query.exception() is None, query.exception()
 
 
-@pytest.mark.parametrize("max_offsets", [1, 3])
-def test_streaming_equals_batch_across_micro_batch_boundaries(spark, broker, tmp_path, max_offsets):
+@pytest.mark.parametrize("encoding, max_offsets", [(ces, 1), (ces, 3), (ces_avro, 2)],
+                         ids=["ces-json-1", "ces-json-3", "ces-avro-2"])
+def test_streaming_equals_batch_across_micro_batch_boundaries(spark, broker, tmp_path, encoding, max_offsets):
     topic = f"ces-stream-{os.getpid()}-{next(_runs)}"
-    items = _split_events(session_seed(), topic)
+    items = _split_events(session_seed(), topic, encoding=encoding)
     assert any(item.segment > 0 for item in items)
     broker.create_topics({topic: 3})
     broker.produce([item.record for item in items])
-    _stream_once(spark, broker, topic, tmp_path / "out", tmp_path / "checkpoint", max_offsets)
+    _stream_once(spark, broker, topic, tmp_path / "out", tmp_path / "checkpoint", max_offsets, encoding.FORMAT)
     streamed = _rendered(spark.read.parquet(str(tmp_path / "out")).collect())
-    assert streamed == _batch(spark, broker, topic)
+    assert streamed == _batch(spark, broker, topic, encoding.FORMAT)
     assert len([kind for kind, _ in streamed if kind == "E"]) >= 3
 
 
