@@ -202,7 +202,8 @@ class Runner:
         return SuiteResult(results, problems, time.monotonic() - started)
 
     def _run_format(self, format_id: str, cases: list[Case], run_id: str) -> list[CaseResult]:
-        prefixes = {case.id: f"cc.{run_id}.{index}." for index, case in enumerate(cases)}
+        # unique per run, format and case: cases of different formats may name the same topics
+        prefixes = {case.id: f"cc.{run_id}.{format_id}.{index}." for index, case in enumerate(cases)}
         records, partitions = [], {}
         for case in cases:
             prefix = prefixes[case.id]
