@@ -143,17 +143,17 @@ def formats() -> None:
 
 
 @cli.command()
-@click.option("--format", "format_id", type=click.Choice(["ces-json"]), default="ces-json", show_default=True)
+@click.option("--format", "format_id", type=click.Choice(["ces-json", "ces-avro"]), default="ces-json", show_default=True)
 @click.option("--messages", type=click.IntRange(1000, 10_000_000), default=1_000_000, show_default=True)
 @click.option("--repeat", type=click.IntRange(1, 10), default=1, show_default=True)
 def bench(format_id, messages, repeat) -> None:
-    """Throughput of the normalizer vs a plain from_json pass over the same Kafka data (embedded broker)."""
+    """Throughput of the normalizer vs a plain parsing pass over the same Kafka data (embedded broker)."""
     from harness import bench as benchmark
     from harness.broker import EmbeddedKafka
     from harness.spark import spark_session
 
     with EmbeddedKafka(heap="1g") as broker:
-        results = benchmark.run_ces(spark_session(), broker, messages, repeat)
+        results = benchmark.run_ces(spark_session(), broker, messages, repeat, format_id)
     click.echo(benchmark.table(results))
 
 
