@@ -1,10 +1,10 @@
-"""A single 10 MB CES event split into 256 KB segments reassembles with default memory settings."""
+"""A single 10 MB CES event split into 256 KB segments reassembles with default memory settings (JSON and Avro)."""
 import datetime as dt
 import os
 
 import pytest
 
-from generators import ces
+from generators import ces, ces_avro
 from generators.history import Change, ColumnSpec, History, Table, Transaction
 from generators.records import with_coordinates
 from generators.values import LogicalType
@@ -12,17 +12,20 @@ from generators.values import LogicalType
 pytestmark = pytest.mark.integration
 
 
-def test_ten_megabyte_event_in_256_kb_segments(normalizer):
+@pytest.mark.parametrize("encoding", [ces, ces_avro], ids=lambda module: module.FORMAT)
+def test_ten_megabyte_event_in_256_kb_segments(normalizer, encoding):
     table = Table("dbo", "documents", (ColumnSpec("id", LogicalType("INT32"), False, 1),
                                        ColumnSpec("body", LogicalType("STRING"), True)))
     body = ("ünïcødé \"quoted\" \\ / " * 600_000)[:10_000_000]  # escapes and multi-byte characters throughout
     history = History(table, (Transaction((Change("INSERT", after={"id": 7, "body": body}),),
                                           dt.datetime(2025, 3, 14, 16, 45, 20, tzinfo=dt.timezone.utc), 0),))
-    topic = f"ces-large-{os.getpid()}"
-    profile = ces.Profile(topic=topic, partitions=2, segment_chars=256 * 1024 // 2)  # ~256 KB of UTF-8 per segment
-    items = with_coordinates(ces.encode(history, profile))
+    topic = f"{encoding.FORMAT}-large-{os.getpid()}"
+    # ~256 KB per segment: JSON splits characters (UTF-8 and escapes roughly double them), Avro splits bytes
+    segment = 256 * 1024 // 2 if encoding is ces else 256 * 1024
+    profile = ces.Profile(topic=topic, partitions=2, segment_chars=segment)
+    items = with_coordinates(encoding.encode(history, profile))
     assert len(items) >= 40 and max(len(i.record.value) for i in items) < 1_000_000
-    output = normalizer.run([i.record for i in items], ces.FORMAT, {topic: 2})
+    output = normalizer.run([i.record for i in items], encoding.FORMAT, {topic: 2})
     assert output.quarantine == []
     [event] = output.events
     assert event["after"]["body"] == body and len(event["origin"]) == len(items)
