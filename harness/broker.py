@@ -215,15 +215,16 @@ class EmbeddedKafka(_KafkaClientMixin):
                                               "-c", str(config), "--ignore-formatted"),
                                    capture_output=True, text=True)
         if formatted.returncode != 0:
+            self.stop()  # the error carries the tool's output; the temp dir goes (unless keep_dir)
             raise BrokerError(f"kafka storage format failed:\n{formatted.stdout}\n{formatted.stderr}")
         self.bootstrap_servers = f"127.0.0.1:{port}"
         self._process = subprocess.Popen(self._java("kafka.Kafka", str(config)), stdout=subprocess.DEVNULL,
                                          stderr=open(self.workdir / "stderr.log", "wb"),
                                          start_new_session=True)
         try:
-            self._wait_ready()
+            self._wait_ready()  # its errors quote the broker log, so the temp dir need not stay
         except BaseException:
-            self.stop(keep_logs=True)
+            self.stop()
             raise
         return self
 
@@ -254,8 +255,9 @@ class EmbeddedKafka(_KafkaClientMixin):
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(timeout=10)
-        if self.workdir is not None and not (keep_logs or self.keep_dir):
-            shutil.rmtree(self.workdir, ignore_errors=True)
+        if self.workdir is not None and not self.keep_dir:
+            # after a failure the logs stay for a post-mortem, the (possibly large) log segments do not
+            shutil.rmtree(self.workdir / "data" if keep_logs else self.workdir, ignore_errors=True)
 
     def __enter__(self) -> "EmbeddedKafka":
         return self.start()

@@ -61,6 +61,7 @@ def test_a_failed_start_shows_the_broker_log(monkeypatch):
         broker.start()
     assert "kafka" in str(error.value).lower()
     assert broker.pid is None
+    assert not broker.workdir.exists()  # a failed start leaves no temp dir behind
 
 
 def test_cluster_ids_starting_with_a_dash_still_format(monkeypatch):
