@@ -76,19 +76,21 @@ def test_streaming_equals_batch_across_micro_batch_boundaries(spark, broker, tmp
     assert len([kind for kind, _ in streamed if kind == "E"]) >= 3
 
 
-def test_restart_from_checkpoint_in_the_middle_of_a_split_event_loses_and_duplicates_nothing(spark, broker, tmp_path):
+@pytest.mark.parametrize("encoding", [ces, ces_avro], ids=lambda module: module.FORMAT)
+def test_restart_from_checkpoint_in_the_middle_of_a_split_event_loses_and_duplicates_nothing(spark, broker, tmp_path,
+                                                                                             encoding):
     topic = f"ces-restart-{os.getpid()}-{next(_runs)}"
-    items = _split_events(session_seed(), topic)
+    items = _split_events(session_seed(), topic, encoding=encoding)
     broker.create_topics({topic: 3})
     # stop after the first segment of a split event, before its final one
     cut = next(i for i, item in enumerate(items) if item.segment == 0 and items[i + 1].segment > 0) + 1
     broker.produce([item.record for item in items[:cut]])
-    _stream_once(spark, broker, topic, tmp_path / "out", tmp_path / "checkpoint", 2)
+    _stream_once(spark, broker, topic, tmp_path / "out", tmp_path / "checkpoint", 2, encoding.FORMAT)
     first_run = spark.read.parquet(str(tmp_path / "out")).count()
     broker.produce([item.record for item in items[cut:]])
-    _stream_once(spark, broker, topic, tmp_path / "out", tmp_path / "checkpoint", 2)
+    _stream_once(spark, broker, topic, tmp_path / "out", tmp_path / "checkpoint", 2, encoding.FORMAT)
     streamed = _rendered(spark.read.parquet(str(tmp_path / "out")).collect())
-    assert streamed == _batch(spark, broker, topic)
+    assert streamed == _batch(spark, broker, topic, encoding.FORMAT)
     assert first_run < len(streamed)
 
 
