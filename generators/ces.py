@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from generators.history import Change, History, Row, Table, Transaction
 from generators.records import Expected, KafkaRecord
-from generators.values import LogicalType, canonical_text, java_double_text, rescale
+from generators.values import LogicalType, canonical_text
 from normalizer.model import CanonicalEvent, Column
 
 FORMAT = "ces-json"
@@ -68,23 +68,20 @@ def sql_type(logical: LogicalType) -> tuple[str, str]:
 
 
 def value_text(logical: LogicalType, value) -> str | None:
-    """A value as CES writes it inside old/current: a string (NULL stays JSON null)."""
+    """A value as CES writes it inside old/current: a string (NULL stays JSON null).
+
+    SQL Server's text differs from the canonical text only for bit and the date-times (space, no `T`/`Z`).
+    """
     if value is None:
         return None
     kind = logical.kind
     if kind == "BOOLEAN":
         return "1" if value else "0"
-    if kind == "DECIMAL":
-        return f"{rescale(value, logical.scale):f}"
-    if kind == "FLOAT64":
-        return java_double_text(value)
-    if kind == "TIME":
-        return value.strftime("%H:%M:%S.%f")
     if kind == "TIMESTAMP":
         return value.strftime("%Y-%m-%d %H:%M:%S.%f")
     if kind == "TIMESTAMP_TZ":
         return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f +00:00")
-    return str(value) if not isinstance(value, str) else value
+    return canonical_text(logical, value)
 
 
 def _lsn(n: int) -> str:

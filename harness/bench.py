@@ -1,4 +1,4 @@
-"""`cdc-conformance bench`: normalizer throughput against a plain from_json pass over the same Kafka data.
+"""`cdc-conformance bench`: normalizer throughput against a plain parsing pass over the same Kafka data.
 
 Both passes read the same topic of the embedded broker with Spark's Kafka source and are forced to
 compute every output column through Spark's `noop` sink (a count could be answered from pruned

@@ -24,13 +24,13 @@ OPERATIONS = {"INS": "INSERT", "UPD": "UPDATE", "DEL": "DELETE"}
 ENVELOPE_SCHEMA = ("struct<specversion:string,type:string,source:string,id:string,logicalid:string,time:string,"
                    "datacontenttype:string,operation:string,segmentindex:string,finalsegment:string,"
                    "splitindex:string,splittotalcnt:string,data:string,_corrupt_record:string>")
-DATA_SCHEMA = ("struct<eventsource:struct<db:string,schema:string,tbl:string,"
-               "cols:array<struct<name:string,type:string,index:string>>,"
-               "pkkey:array<struct<columnname:string,value:string>>,"
-               "transaction:struct<commitlsn:string,beginlsn:string,sequencenumber:string,committime:string>>,"
-               "eventrow:struct<old:string,current:string>,_corrupt_record:string>")
+EVENTSOURCE_TYPE = ("struct<db:string,schema:string,tbl:string,"
+                    "cols:array<struct<name:string,type:string,index:string>>,"
+                    "pkkey:array<struct<columnname:string,value:string>>,"
+                    "transaction:struct<commitlsn:string,beginlsn:string,sequencenumber:string,committime:string>>")
+DATA_SCHEMA = f"struct<eventsource:{EVENTSOURCE_TYPE},eventrow:struct<old:string,current:string>,_corrupt_record:string>"
 _CORRUPT = "map('columnNameOfCorruptRecord', '_corrupt_record')"
-# the three branches of the output are unioned, so their struct types must be exactly the model's
+# events and quarantine records share one output array, so their struct types must be exactly the model's
 _EVENT_TYPE = EVENT_SCHEMA.simpleString()
 _QUARANTINE_TYPE = QUARANTINE_SCHEMA.simpleString()
 
@@ -114,6 +114,9 @@ _COMMON_RECORD_RULES = [
 ]
 
 
+NO_VALUE = QuarantineRule("value IS NULL", "VALIDATE", "MISSING_FIELD", "'record has no value'")
+
+
 @dataclass(frozen=True)
 class Encoding:
     """What differs between `ces-json` and `ces-avro`: how the envelope and `data` are parsed.
@@ -133,7 +136,7 @@ JSON = Encoding(
     format_id=FORMAT,
     envelope=f"from_json(value_text, '{ENVELOPE_SCHEMA}', {_CORRUPT})",
     decode_rules=(
-        QuarantineRule("value IS NULL", "VALIDATE", "MISSING_FIELD", "'record has no value'"),
+        NO_VALUE,
         QuarantineRule("NOT is_valid_utf8(value_text)", "DECODE", "NOT_UTF8", "'value is not UTF-8'"),
         QuarantineRule("e IS NULL OR e._corrupt_record IS NOT NULL", "DECODE", "MALFORMED_JSON",
                        "'value is not a JSON object'"),
@@ -327,14 +330,15 @@ def _events(decoded: DataFrame, format_id: str) -> DataFrame:
         "coalesce(try_to_timestamp(es.transaction.committime), try_to_timestamp(head.time)) AS commit_ts",
     ]
     def event(part: int) -> str:
-        """`part` 0: a plain change; 1 and 2: the DELETE of the old key and INSERT of the new key."""
+        """An output row holding an event. `part` 0: a plain change; 1 and 2: the DELETE of the old key
+        and the INSERT of the new key."""
         op = {0: operation, 1: "'DELETE'", 2: "'INSERT'"}[part]
         key_image = {0: "IF(head.operation = 'DEL', old_image, current_image)", 1: "old_image", 2: "current_image"}[part]
         # the key comes from the row image; pkkey (as written) fills in where a partial image lacks it
         key = (f"transform(pk_names, n -> named_struct('name', n, 'value', coalesce(try_element_at({key_image}, n), "
                "get(filter(es.pkkey, k -> k.columnname = n), 0).value)))")
         pk_change = "NULL" if part == 0 else f"named_struct('group', ct_group, 'role', '{'OLD' if part == 1 else 'NEW'}')"
-        return f"""named_struct(
+        return f"""named_struct('event', named_struct(
           'event_id', concat(first.topic, '/', first.partition, '/', first.offset, '#', {max(part - 1, 0)}),
           'format', '{format_id}', 'format_version', format_version,
           'kind', 'ROW', 'op', {op}, 'snapshot', false,
@@ -348,7 +352,7 @@ def _events(decoded: DataFrame, format_id: str) -> DataFrame:
           'emit_ts', CAST(NULL AS TIMESTAMP),
           'ddl', CAST(NULL AS STRUCT<statement: STRING, change: STRING>),
           'message', CAST(NULL AS STRUCT<prefix: STRING, content: STRING>),
-          'origin', origin)"""
+          'origin', origin), 'quarantine', CAST(NULL AS {_QUARANTINE_TYPE}))"""
 
     # one projection for the shared parts and the verdict, one for the events (each one copies its row)
     key_change = ct.let(group, "ct_group", f"array({event(1)}, {event(2)})")
@@ -370,7 +374,6 @@ def outputs(assembled: DataFrame, encoding: Encoding = JSON) -> DataFrame:
                    f"named_struct('origin', array(origin[i]), 'format', '{encoding.format_id}', 'phase', verdict.phase, "
                    f"'code', verdict.code, 'detail', verdict.detail, "
                    f"'raw_key', r.key, 'raw_value', r.value, 'raw_headers', r.headers)))")
-    emitted = f"transform(events, ev -> named_struct('event', ev, 'quarantine', CAST(NULL AS {_QUARANTINE_TYPE})))"
     # a failed logical event quarantines each of its records once: every record in exactly one quarantine record
-    outputs = f"IF(verdict IS NULL, {emitted}, {quarantined})"
+    outputs = f"IF(verdict IS NULL, events, {quarantined})"
     return built.selectExpr(f"inline({outputs})")

@@ -53,23 +53,22 @@ _ENVELOPE = ct.let(_from_avro("value", CHANGE_EVENT_SCHEMA), "ct_a", """named_st
     'splittotalcnt', CAST(NULL AS STRING), 'data', hex(ct_a.data),
     '_corrupt_record', IF(ct_a.specversion IS NULL OR ct_a.data IS NULL, 'not a ChangeEvent datum', NULL))""")
 
-_DATA = """named_struct(
-    'eventsource', CAST(ct_d.eventsource AS {eventsource}),
+_DATA = f"""named_struct(
+    'eventsource', CAST(ct_d.eventsource AS {ces.EVENTSOURCE_TYPE}),
     'eventrow', ct_d.eventrow,
     '_corrupt_record', IF(ct_d.eventsource IS NULL OR ct_d.eventrow IS NULL, 'not a Data datum', NULL))"""
 
 
 def _parse_data(hex_text: str) -> str:
     """The reassembled hex text -> the same struct as ces-json's `data` (numbers as text, like JSON's)."""
-    eventsource = ces.DATA_SCHEMA[len("struct<eventsource:"):ces.DATA_SCHEMA.index(",eventrow:")]
-    return ct.let(_from_avro(f"unhex({hex_text})", DATA_SCHEMA), "ct_d", _DATA.format(eventsource=eventsource))
+    return ct.let(_from_avro(f"unhex({hex_text})", DATA_SCHEMA), "ct_d", _DATA)
 
 
 AVRO = ces.Encoding(
     format_id=FORMAT,
     envelope=_ENVELOPE,
     decode_rules=(
-        QuarantineRule("value IS NULL", "VALIDATE", "MISSING_FIELD", "'record has no value'"),
+        ces.NO_VALUE,
         QuarantineRule("e IS NULL OR e._corrupt_record IS NOT NULL", "DECODE", "MALFORMED_AVRO",
                        "'value is not an Avro ChangeEvent datum'"),
     ),
