@@ -24,7 +24,8 @@ def spark():
 
 
 @pytest.fixture(scope="session")
-def normalizer(spark, broker):
-    from harness.execute import Normalizer
+def roundtrip(spark, broker):
+    """Records through the broker, Spark's Kafka source and the reference normalizer."""
+    from harness.roundtrip import RoundTrip
 
-    return Normalizer(spark, broker)
+    return RoundTrip(spark, broker)

@@ -14,10 +14,12 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from generators.history import Change, History, Row, Table, Transaction
+from generators.history import Change, History, Row, Table, Transaction, histories, tables
+from generators.plugin import Bench, FormatGenerator, Hostile, Mutator
 from generators.records import Expected, KafkaRecord
-from generators.values import LogicalType, canonical_text
-from normalizer.model import CanonicalEvent, Column
+from generators.values import KEY_TYPES, LogicalType, canonical_text
+from normalizer import keys
+from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
 
 FORMAT = "ces-json"
 EVENT_TYPE = "com.microsoft.SQL.CES.DML.V1"
@@ -225,11 +227,10 @@ def _iso_ms(instant: dt.datetime) -> str:
 
 
 def pk_change_group(database: str, table: Table, position: dict | None, old_key: dict, new_key: dict) -> str:
-    """Mirrors the normalizer's group: sha256 over table, position and both keys (sorted name=value)."""
-    text = lambda key: ",".join(sorted(f"{k}={'null' if v is None else v}" for k, v in key.items()))  # noqa: E731
-    parts = ["sqlserver", "", database, table.schema, table.name, (position or {}).get("commit") or "",
-             (position or {}).get("event") or "", text(old_key), text(new_key)]
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+    """The group both halves of a key change get (normalizer.keys, the decoder's own definition)."""
+    return keys.group({"system": "sqlserver", "server": "", "database": database, "schema": table.schema,
+                       "table": table.name, "commit": (position or {}).get("commit"),
+                       "event": (position or {}).get("event")}, old_key, new_key)
 
 
 def encode(history: History, profile: Profile) -> list[Expected]:
@@ -253,7 +254,7 @@ def drop_segment(items: list[Expected], index: int) -> list[Expected] | None:
     if len(members) < 2:
         return None
     last = max(members, key=lambda m: m.segment)
-    return [replace(i, events=[], quarantine=("ASSEMBLE", "SEGMENT_INCOMPLETE")) if i.logical == logical else i
+    return [replace(i, events=[], quarantine=_outcome(Code.SEGMENT_INCOMPLETE)) if i.logical == logical else i
             for i in items if i is not last]
 
 
@@ -266,6 +267,10 @@ def _other_json_data(value: bytes) -> bytes | None:
     return json.dumps(event).encode()
 
 
+def _outcome(code: Code) -> tuple[str, str]:
+    return CODE_PHASE[code].value, code.value
+
+
 def conflict(items: list[Expected], index: int, other_data=_other_json_data) -> list[Expected] | None:
     """A segment index sent twice with different content: the whole event is quarantined.
 
@@ -276,7 +281,202 @@ def conflict(items: list[Expected], index: int, other_data=_other_json_data) -> 
     if value is None:
         return None
     twin = Expected(replace(target.record, value=value), logical=target.logical, segment=target.segment)
-    marked = [replace(i, events=[], quarantine=("ASSEMBLE", "SEGMENT_DUPLICATE_CONFLICT"))
+    marked = [replace(i, events=[], quarantine=_outcome(Code.SEGMENT_DUPLICATE_CONFLICT))
               if i.logical == target.logical else i for i in items]
-    twin.quarantine = ("ASSEMBLE", "SEGMENT_DUPLICATE_CONFLICT")
+    twin.quarantine = _outcome(Code.SEGMENT_DUPLICATE_CONFLICT)
     return marked[: index + 1] + [twin] + marked[index + 1:]
+
+
+# ------------------------------------------------------------------------------------------------
+# Hostile records: each changes one thing in an otherwise valid event
+# ------------------------------------------------------------------------------------------------
+
+def hostile_event(n: int, data: dict | str | None = None, **envelope) -> bytes:
+    """A valid unsplit INS event (unique ids per `n`), with `data` or envelope attributes replaced."""
+    default = {"eventsource": {"db": "db1", "schema": "dbo", "tbl": "t",
+                               "cols": [{"name": "id", "type": "int", "index": 0},
+                                        {"name": "v", "type": "varchar(10)", "index": 1}],
+                               "pkkey": [{"columnname": "id", "value": str(n)}]},
+               "eventrow": {"old": "{}", "current": json.dumps({"id": str(n), "v": "x"})}}
+    body = {"specversion": "1.0", "type": EVENT_TYPE, "source": "/", "id": f"id-{n}",
+            "logicalid": f"L-{n}", "time": "2025-03-14T16:45:20.650Z", "datacontenttype": "application/json",
+            "operation": "INS", "segmentindex": 1, "finalsegment": True,
+            "data": data if isinstance(data, str) else json.dumps(data or default)}
+    body.update(envelope)
+    return json.dumps({k: v for k, v in body.items() if v is not None}).encode()
+
+
+def hostile_data(n: int, cols=None, pkkey=None, current=None, old="{}") -> dict:
+    cols = cols if cols is not None else [{"name": "id", "type": "int", "index": 0}]
+    return {"eventsource": {"db": "db1", "schema": "dbo", "tbl": "t", "cols": cols,
+                            "pkkey": pkkey if pkkey is not None else [{"columnname": "id", "value": str(n)}]},
+            "eventrow": {"old": old, "current": current if current is not None else json.dumps({"id": str(n)})}}
+
+
+_INT_COL = {"name": "id", "type": "int", "index": 0}
+HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code) in {
+    "column declared twice": (hostile_event(1, hostile_data(1, cols=[_INT_COL, _INT_COL])), Code.SCHEMA_MISMATCH),
+    "key column named twice": (hostile_event(2, hostile_data(2, pkkey=[{"columnname": "id", "value": "2"}] * 2)),
+                               Code.SCHEMA_MISMATCH),
+    "undeclared column": (hostile_event(3, hostile_data(3, current=json.dumps({"id": "3", "extra": "x"}))),
+                          Code.SCHEMA_MISMATCH),
+    "unknown column type": (hostile_event(4, hostile_data(4, cols=[{"name": "id", "type": "geography", "index": 0}])),
+                            Code.UNKNOWN_COLUMN_TYPE),
+    "value not of its type": (hostile_event(5, hostile_data(5, current=json.dumps({"id": "five"}))),
+                              Code.UNDECODABLE_VALUE),
+    "int16 out of range": (hostile_event(6, hostile_data(6, cols=[{"name": "id", "type": "smallint", "index": 0}],
+                                                         current=json.dumps({"id": "99999"}))), Code.UNDECODABLE_VALUE),
+    "data not JSON": (hostile_event(7, "{not json"), Code.MALFORMED_DATA),
+    "data a JSON array": (hostile_event(8, "[1, 2]"), Code.MALFORMED_DATA),
+    "row image not JSON": (hostile_event(9, hostile_data(9, current="{oops")), Code.MALFORMED_DATA),
+    "cols not an array": (hostile_event(10, hostile_data(10, cols="int")), Code.MALFORMED_DATA),
+    "no eventrow": (hostile_event(11, {"eventsource": hostile_data(11)["eventsource"]}), Code.MISSING_FIELD),
+    "INS without values": (hostile_event(12, hostile_data(12, current="{}")), Code.MISSING_FIELD),
+    "DEL with current values": (hostile_event(13, operation="DEL"), Code.UNEXPECTED_IMAGE),
+    "unknown operation": (hostile_event(14, operation="MRG"), Code.UNKNOWN_OPERATION),
+    "not a CES type": (hostile_event(15, type="com.example.Other"), Code.UNKNOWN_EVENT_TYPE),
+    "no logicalid": (hostile_event(16, logicalid=None), Code.MISSING_FIELD),
+    "no segment attributes": (hostile_event(17, segmentindex=None, finalsegment=None), Code.MISSING_FIELD),
+    "only segment 2 of 2": (hostile_event(18, segmentindex=2), Code.SEGMENT_INCOMPLETE),
+    "column without a name": (hostile_event(19, hostile_data(19, cols=[{"type": "int", "index": 0}])),
+                              Code.SCHEMA_MISMATCH),
+    "not JSON": (b"{" * 5000, Code.MALFORMED_JSON),
+    "not UTF-8": (b'{"type":"\xff"}', Code.NOT_UTF8),
+    "no value": (None, Code.MISSING_FIELD),
+    "valid neighbour": (hostile_event(100), None),
+}.items()}
+
+
+# ------------------------------------------------------------------------------------------------
+# The plug-in declaration
+# ------------------------------------------------------------------------------------------------
+
+def examples_of(profile_strategy):
+    history = histories(table_strategy=tables(key_types=KEY_TYPES, value_types=VALUE_TYPES),
+                        allow_truncate=False, allow_snapshot=False, max_changes=6)
+    return lambda: st.tuples(profile_strategy(), history)
+
+
+def render_with(encode_function):
+    def render(example, topic: str, index: int) -> list[Expected]:
+        profile, history = example
+        return encode_function(history, replace(profile, topic=topic,
+                                                stream_guid=f"00000000-0000-4000-8000-{index:012d}"))
+    return render
+
+
+def coverage(events: list[dict], quarantine: list[dict]) -> list[str]:
+    problems = [] if any(len(e["origin"]) > 1 for e in events) else ["no split event was reassembled"]
+    return problems + ([] if any(e["pk_change"] for e in events) else ["no key change drawn"])
+
+
+def mutators_for(conflict_function) -> dict[str, Mutator]:
+    return {"resend": Mutator(resend, None),
+            "drop-final-segment": Mutator(drop_segment, Code.SEGMENT_INCOMPLETE),
+            "conflicting-copy": Mutator(conflict_function, Code.SEGMENT_DUPLICATE_CONFLICT)}
+
+
+# ------------------------------------------------------------------------------------------------
+# Benchmark data: the docs' 8-column row, unsplit (cdc-conformance bench)
+# ------------------------------------------------------------------------------------------------
+
+PLAIN_CES = """
+  from_json(CAST(value AS STRING), 'struct<specversion:string,type:string,source:string,id:string,logicalid:string,
+            time:string,datacontenttype:string,operation:string,segmentindex:int,finalsegment:boolean,data:string>') AS e
+"""
+
+
+def ces_template_events(count: int, target_bytes: int = 1000, avro: bool = False) -> list[bytes]:
+    """Distinct unsplit CES events: the docs' 8-column Purchases row with the captures' transaction block.
+
+    JSON is written compactly (SQL Server indents it; only the size differs) and padded up to
+    `target_bytes`; the docs' row is already ~1.5 KB in JSON (the escaped `cols` dominate), so that is
+    the floor. With `avro`, the same events in the Binary encoding (~0.7 KB: no names, no escaping).
+    """
+    padding = "x" * max(0, target_bytes - len(_ces_event(0, "", avro=False)))
+    return [_ces_event(n, padding, avro) for n in range(count)]
+
+
+def _ces_event(n: int, padding: str, avro: bool) -> bytes:
+    compact = {"separators": (",", ":")}
+    current = {"purchase_id": str(n), "customer_name": f"Customer {n}", "product_id": str(n % 977),
+               "product_name": "Game " + padding, "price_per_item": str(n % 100), "quantity": str(n % 7 + 1),
+               "purchase_date": "2025-03-14 16:45:01.000", "payment_method": "Credit Card"}
+    cols = [{"name": k, "type": t, "index": i} for i, (k, t) in enumerate(zip(current, [
+        "int", "varchar(100)", "int", "varchar(100)", "int", "int", "datetime", "varchar(50)"]))]
+    data = {"eventsource": {"db": "db1", "schema": "dbo", "tbl": "Purchases", "cols": cols,
+                            "pkkey": [{"columnname": "purchase_id", "value": str(n)}],
+                            "transaction": {"commitlsn": f"0000002C:{n:08X}:0001", "beginlsn": f"0000002C:{n:08X}:0000",
+                                            "sequencenumber": 1, "committime": "2025-03-14T16:45:20.650Z"}},
+            "eventrow": {"old": "{}", "current": json.dumps(current, **compact)}}
+    envelope = {"specversion": "1.0", "type": "com.microsoft.SQL.CES.DML.V1", "source": "/",
+                "id": str(uuid.UUID(int=n)), "logicalid": f"9c8d4ad2-bf54-4f10-a96f-038af496997f:{n:020d}:{1:020d}",
+                "time": "2025-03-14T16:45:20.650Z", "datacontenttype": "application/json", "operation": "INS",
+                "segmentindex": 1, "finalsegment": True, "data": json.dumps(data, **compact)}
+    return _avro_event(envelope, data) if avro else json.dumps(envelope, **compact).encode()
+
+
+def _avro_event(envelope: dict, data: dict) -> bytes:
+    from generators import ces_avro
+
+    return ces_avro.write(ces_avro.CHANGE_EVENT, {**envelope, "datacontenttype": "application/avro",
+                                                  "data": ces_avro.write(ces_avro.DATA, data)})
+
+
+def ces_records(topic: str, messages: int, partitions: int = 2, distinct: int = 5000, avro: bool = False):
+    """`messages` events: `distinct` templates, re-keyed so that every event has its own id and logicalid.
+
+    The replacements keep every string's length, so they are valid in Avro (length-prefixed) too.
+    """
+    templates = ces_template_events(min(distinct, messages), avro=avro)
+    for n in range(messages):
+        template = templates[n % len(templates)]
+        if n >= len(templates):  # new id / logicalid, same size: distinct events, no duplicates
+            template = template.replace(b"-4f10-a96f-038af496997f:", f"-4f10-a96f-{n:012d}:".encode(), 1)
+            old_id = str(uuid.UUID(int=n % len(templates))).encode()
+            template = template.replace(old_id, f"{n:08x}-0000-4000-8000-{n:012x}".encode(), 1)
+        yield KafkaRecord(topic, n % partitions, None, template)
+
+
+_PLAIN_DATA = ("struct<eventsource:struct<db:string,schema:string,tbl:string,"
+               "cols:array<struct<name:string,type:string,index:int>>,pkkey:array<struct<columnname:string,value:string>>,"
+               "transaction:struct<commitlsn:string,beginlsn:string,sequencenumber:int,committime:string>>,"
+               "eventrow:struct<old:string,current:string>>")
+
+
+def _plain(raw, avro: bool):
+    """Only the three levels parsed: envelope, data, and the two row images."""
+    if avro:  # the generators' own transcription of the schemas
+        from generators.ces_avro import schema_text
+
+        parsed = raw.selectExpr(f"from_avro(value, '{schema_text('ces-change-event')}') AS e").selectExpr(
+            "e", f"from_avro(e.data, '{schema_text('ces-data')}') AS d")
+    else:
+        parsed = raw.selectExpr(PLAIN_CES).selectExpr("e", f"from_json(e.data, '{_PLAIN_DATA}') AS d")
+    return parsed.selectExpr("e", "d", "from_json(d.eventrow.old, 'map<string,string>') AS old",
+                             "from_json(d.eventrow.current, 'map<string,string>') AS current")
+
+
+
+
+def bench_for(avro: bool) -> Bench:
+    return Bench(records=lambda topic, messages, partitions: ces_records(topic, messages, partitions, avro=avro),
+                 plain=lambda raw: _plain(raw, avro),
+                 plain_label=f"plain {'from_avro' if avro else 'from_json'} (3 levels)")
+
+
+SHARED_PROFILE = Profile(partitions=1)  # unsplit, full images, transaction block
+
+GENERATOR = FormatGenerator(
+    format_id=FORMAT,
+    examples=examples_of(profiles),
+    render=render_with(encode),
+    partitions=lambda example: example[0].partitions,
+    mutators=mutators_for(conflict),
+    hostile=HOSTILE,
+    coverage=coverage,
+    shared_history=lambda history, topic: encode(history, replace(SHARED_PROFILE, topic=topic)),
+    value_types=tuple(VALUE_TYPES),
+    history_features=frozenset({"key-change"}),
+    bench=bench_for(avro=False),
+)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import fastavro
@@ -17,12 +18,21 @@ from hypothesis import strategies as st
 
 from generators import ces
 from generators.history import History, Transaction
+from generators.plugin import FormatGenerator, Hostile
 from generators.records import Expected
+from normalizer.model import Code
 
 FORMAT = "ces-avro"
 _SCHEMAS = Path(__file__).with_name("schemas")
-CHANGE_EVENT = fastavro.parse_schema(json.loads((_SCHEMAS / "ces-change-event.avsc").read_text()))
-DATA = fastavro.parse_schema(json.loads((_SCHEMAS / "ces-data.avsc").read_text()))
+
+
+def schema_text(name: str) -> str:
+    """A schema of generators/schemas as compact JSON text."""
+    return json.dumps(json.loads((_SCHEMAS / f"{name}.avsc").read_text()))
+
+
+CHANGE_EVENT = fastavro.parse_schema(json.loads(schema_text("ces-change-event")))
+DATA = fastavro.parse_schema(json.loads(schema_text("ces-data")))
 
 
 def write(schema, datum: dict) -> bytes:
@@ -75,3 +85,45 @@ def conflict(items: list[Expected], index: int) -> list[Expected] | None:
         return write(CHANGE_EVENT, {**event, "id": event["id"] + "-conflict",
                                     "data": event["data"][:-1] + bytes([last ^ 0x01])})
     return ces.conflict(items, index, other_data)
+
+
+def hostile_event(n: int, data: bytes | None = None, **attributes) -> bytes:
+    """ces.hostile_event in the Binary encoding (Avro needs the transaction block)."""
+    record = json.loads(ces.hostile_event(n))
+    payload = write(DATA, {
+        "eventsource": {**json.loads(record["data"])["eventsource"],
+                        "transaction": {"commitlsn": "0000002C:00000730:0011", "beginlsn": "0000002C:00000730:000C",
+                                        "sequencenumber": 1, "committime": "2025-03-14T16:45:20.650Z"}},
+        "eventrow": json.loads(record["data"])["eventrow"]})
+    record.update(data=payload if data is None else data, datacontenttype="application/avro", **attributes)
+    return write(CHANGE_EVENT, record)
+
+
+_VALID = hostile_event(1)
+HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code) in {
+    "empty value": (b"", Code.MALFORMED_AVRO),
+    "not Avro": (b"{\"specversion\": \"1.0\"}", Code.MALFORMED_AVRO),
+    "cut short": (_VALID[: len(_VALID) // 2], Code.MALFORMED_AVRO),
+    "huge length prefix": (b"\xfe\xff\xff\xff\x0f" + b"x" * 20, Code.MALFORMED_AVRO),
+    "data not a Data datum": (hostile_event(2, data=b"\x02\x03garbage"), Code.MALFORMED_DATA),
+    "data empty": (hostile_event(3, data=b""), Code.MALFORMED_DATA),
+    "unknown operation": (hostile_event(4, operation="MRG"), Code.UNKNOWN_OPERATION),
+    "segment 2 of 2 only": (hostile_event(5, segmentindex=2), Code.SEGMENT_INCOMPLETE),
+    "no value": (None, Code.MISSING_FIELD),
+    "valid neighbour": (_VALID, None),
+}.items()}
+
+GENERATOR = FormatGenerator(
+    format_id=FORMAT,
+    examples=ces.examples_of(profiles),
+    render=ces.render_with(encode),
+    partitions=lambda example: example[0].partitions,
+    mutators=ces.mutators_for(conflict),
+    hostile=HOSTILE,
+    coverage=ces.coverage,
+    shared_history=lambda history, topic: encode(history, replace(ces.SHARED_PROFILE, topic=topic,
+                                                                  content_type="application/avro")),
+    value_types=tuple(ces.VALUE_TYPES),
+    history_features=frozenset({"key-change"}),
+    bench=ces.bench_for(avro=True),
+)

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
-import hashlib
+import json
 from dataclasses import dataclass, field, replace
 
 from hypothesis import strategies as st
 
-from generators.history import Change, History, Row, Table, Transaction
+from generators.history import Change, History, Row, Table, Transaction, histories
 from generators.jsontext import dumps_bytes
 from generators.records import Expected, KafkaRecord, default_partition
-from generators.values import EPOCH, LogicalType, canonical_text, rescale
-from normalizer.model import CanonicalEvent, Column
+from generators.plugin import FormatGenerator, Hostile, Mutator, record_mutator
+from generators.values import ALL_TYPES, EPOCH, LogicalType, canonical_text, rescale
+from normalizer import keys
+from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
 
 FORMAT = "debezium-json"
 
@@ -460,13 +462,10 @@ def _quoted(value) -> str:
 
 
 def pk_change_group(profile: Profile, table: Table, position: dict, old_key: dict, new_key: dict) -> str:
-    """The group id both halves of a key change compute (mirrors normalizer.debezium._pk_change)."""
-    def key_text(key: dict) -> str:
-        return ",".join(sorted(f"{k}={'null' if v is None else v}" for k, v in key.items()))
-
-    parts = [profile.connector, profile.prefix, profile.database, table.schema, table.name,
-             position["commit"] or "", position["event"] or "", key_text(old_key), key_text(new_key)]
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+    """The group id both halves of a key change compute (normalizer.keys, the decoder's own definition)."""
+    return keys.group({"system": profile.connector, "server": profile.prefix, "database": profile.database,
+                       "schema": table.schema, "table": table.name, "commit": position["commit"],
+                       "event": position["event"]}, old_key, new_key)
 
 
 def encode(history: History, profile: Profile) -> list[Expected]:
@@ -483,8 +482,6 @@ def _payload(document: dict) -> dict:
 
 
 def _mutate_json(item: Expected, change) -> bytes | None:
-    import json
-
     document = json.loads(item.record.value)
     if change(document) is False:
         return None
@@ -523,34 +520,131 @@ def _drop_source(document):
     _payload(document).pop("source")
 
 
-MUTATORS = {
-    # name: (function of the record -> new value bytes or None if not applicable, (phase, code))
-    "truncated-json": (lambda item: item.record.value[: len(item.record.value) // 2], ("DECODE", "MALFORMED_JSON")),
-    "comment-prefix": (lambda item: b"// change event\n" + item.record.value, ("DECODE", "MALFORMED_JSON")),
-    "json-array": (lambda item: b"[" + item.record.value + b"]", ("DECODE", "MALFORMED_JSON")),
-    "not-utf8": (lambda item: item.record.value.replace(b'"op"', b'"\xff\xfeop"', 1), ("DECODE", "NOT_UTF8")),
-    "unknown-op": (lambda item: _mutate_json(item, _replace_op), ("VALIDATE", "UNKNOWN_OPERATION")),
-    "no-source": (lambda item: _mutate_json(item, _drop_source), ("VALIDATE", "MISSING_FIELD")),
-    "undeclared-column": (lambda item: _mutate_json(item, _add_column), ("VALIDATE", "SCHEMA_MISMATCH")),
-    "int-as-text": (lambda item: _mutate_json(item, _set_first_value("int32", "12abc")), ("CONVERT", "UNDECODABLE_VALUE")),
+_VALUE_CHANGES = {
+    # name: (new value bytes from the record, or None where it does not apply; the code it must get)
+    "truncated-json": (lambda item: item.record.value[: len(item.record.value) // 2], Code.MALFORMED_JSON),
+    "comment-prefix": (lambda item: b"// change event\n" + item.record.value, Code.MALFORMED_JSON),
+    "json-array": (lambda item: b"[" + item.record.value + b"]", Code.MALFORMED_JSON),
+    "not-utf8": (lambda item: item.record.value.replace(b'"op"', b'"\xff\xfeop"', 1), Code.NOT_UTF8),
+    "unknown-op": (lambda item: _mutate_json(item, _replace_op), Code.UNKNOWN_OPERATION),
+    "no-source": (lambda item: _mutate_json(item, _drop_source), Code.MISSING_FIELD),
+    "undeclared-column": (lambda item: _mutate_json(item, _add_column), Code.SCHEMA_MISMATCH),
+    "int-as-text": (lambda item: _mutate_json(item, _set_first_value("int32", "12abc")), Code.UNDECODABLE_VALUE),
     "int-overflow": (lambda item: _mutate_json(item, _set_first_value("int16", "99999999999999999999999")),
-                     ("CONVERT", "UNDECODABLE_VALUE")),
+                     Code.UNDECODABLE_VALUE),
 }
 
 
-def mutate(item: Expected, name: str) -> Expected | None:
-    """The record with mutator `name` applied, expecting its quarantine; None when it does not apply."""
-    if item.record.value is None or item.quarantine:  # tombstones and already-mutated records stay as they are
-        return None
-    function, outcome = MUTATORS[name]
-    value = function(item)
-    if value is None:
-        return None
-    return Expected(replace(item.record, value=value), [], outcome)
+def _value_mutation(name: str):
+    change, code = _VALUE_CHANGES[name]
+
+    def mutate(item: Expected) -> Expected | None:
+        if item.record.value is None or item.quarantine:  # tombstones and already-mutated records stay
+            return None
+        value = change(item)
+        return None if value is None else Expected(replace(item.record, value=value), [], _outcome(code))
+    return mutate
+
+
+def _outcome(code: Code) -> tuple[str, str]:
+    return CODE_PHASE[code].value, code.value
 
 
 def mutate_key(item: Expected) -> Expected | None:
     """A key that is not JSON: the record cannot be attributed to a row."""
     if item.record.key is None or item.quarantine:
         return None
-    return Expected(replace(item.record, key=b"{" + item.record.key), [], ("DECODE", "MALFORMED_KEY"))
+    return Expected(replace(item.record, key=b"{" + item.record.key), [], _outcome(Code.MALFORMED_KEY))
+
+
+MUTATORS: dict[str, Mutator] = {
+    **{name: record_mutator(_value_mutation(name), code) for name, (_, code) in _VALUE_CHANGES.items()},
+    "bad-key": record_mutator(mutate_key, Code.MALFORMED_KEY),
+}
+
+
+def _date_schema(after: str) -> bytes:
+    return (b'{"schema":{"type":"struct","fields":[{"field":"after","fields":' + after.encode() + b'}]},')
+
+
+HOSTILE: dict[str, Hostile] = {
+    "empty value": Hostile(b"", Code.MALFORMED_JSON),
+    "JSON null": Hostile(b"null", Code.MALFORMED_JSON),
+    "a number": Hostile(b"0", Code.MALFORMED_JSON),
+    "a string": Hostile(b'"text"', Code.MALFORMED_JSON),
+    "an array": Hostile(b"[]", Code.MALFORMED_JSON),
+    "control bytes": Hostile(b"\x00\x01\x02", Code.MALFORMED_JSON),
+    "5000 open braces": Hostile(b"{" * 5000, Code.MALFORMED_JSON),
+    "not UTF-8": Hostile(b'{"op":"\xff"}', Code.NOT_UTF8),
+    "key not UTF-8": Hostile(b'{"op":"c","source":{},"after":{"a":1}}', Code.NOT_UTF8, key=b"\xff"),
+    "key not JSON": Hostile(b'{"op":"c","source":{},"after":{"a":1}}', Code.MALFORMED_KEY, key=b"{id"),
+    "empty object": Hostile(b"{}", Code.UNKNOWN_MESSAGE_SHAPE),
+    "null op": Hostile(b'{"op":null}', Code.UNKNOWN_MESSAGE_SHAPE),
+    "null payload": Hostile(b'{"payload":null,"schema":{}}', Code.MISSING_FIELD),
+    "create without after": Hostile(b'{"op":"c","source":{"connector":"postgresql"}}', Code.MISSING_FIELD),
+    "unknown op": Hostile(b'{"op":"z","source":{}}', Code.UNKNOWN_OPERATION),
+    "date beyond year 9999": Hostile(
+        _date_schema('[{"type":"int32","name":"io.debezium.time.Date","field":"d"}]') +
+        b'"payload":{"op":"c","source":{"connector":"postgresql","ts_ms":99999999999999999999},"after":{"d":2147483647}}}',
+        Code.UNDECODABLE_VALUE),
+    "extreme temporal values": Hostile(
+        _date_schema('[{"type":"int64","name":"io.debezium.time.MicroTimestamp","field":"t"},'
+                     '{"type":"bytes","name":"org.apache.kafka.connect.data.Decimal","parameters":{"scale":"-3"},"field":"x"},'
+                     '{"type":"string","name":"io.debezium.time.ZonedTimestamp","field":"z"}]') +
+        b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"t":9223372036854775807,'
+        b'"x":"////////////////////////////","z":"2025-13-45T99:99:99Z"}},"ts_ms":-9223372036854775808}',
+        Code.UNDECODABLE_VALUE),
+    # a field declared twice: a map built from the names would raise DUPLICATED_MAP_KEY and stop the job
+    "column declared twice": Hostile(
+        _date_schema('[{"type":"int32","field":"a"},{"type":"int32","field":"a"}]') +
+        b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"a":1}}}', Code.SCHEMA_MISMATCH),
+    # a nameless field: a NULL map key would stop the job too
+    "column without a name": Hostile(
+        _date_schema('[{"type":"int32"}]') + b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"a":1}}}',
+        Code.SCHEMA_MISMATCH),
+    # accepted as events: the shapes are valid, however odd (nothing to quarantine, nothing to fail on)
+    "schemaless insert with empty source": Hostile(b'{"op":"c","source":{},"after":{"a":1}}', None),
+    "NUL characters and odd numbers": Hostile(
+        b'{"op":"c","source":{"connector":"mysql","pos":"x"},"after":{"a":"' + b"\\u0000" * 10 + b'"},"ts_us":"1e400"}',
+        None),
+    "op given twice (the last wins)": Hostile(b'{"op":"c","op":"d","source":{"connector":"postgresql"},"before":{"id":1}}',
+                                              None),
+}
+
+
+# ------------------------------------------------------------------------------------------------
+# The plug-in declaration
+# ------------------------------------------------------------------------------------------------
+
+@st.composite
+def examples(draw):
+    profile = draw(profiles())
+    return profile, draw(histories(allow_truncate=profile.connector == "postgresql"))
+
+
+def render(example, topic: str, index: int) -> list[Expected]:
+    profile, history = example
+    return encode(history, replace(profile, prefix=f"server{index}", topic_override=topic))
+
+
+def coverage(events: list[dict], quarantine: list[dict]) -> list[str]:
+    kinds = {e["kind"] for e in events}
+    problems = [f"no {kind} event drawn" for kind in ("ROW", "TOMBSTONE", "TRUNCATE") if kind not in kinds]
+    return problems + ([] if any(e["pk_change"] for e in events) else ["no key change drawn"])
+
+
+SHARED_PROFILE = Profile(connector="postgresql", version="3.2.0.Final", replica_identity="FULL", prefix="shared")
+
+
+GENERATOR = FormatGenerator(
+    format_id=FORMAT,
+    examples=examples,
+    render=render,
+    partitions=lambda example: example[0].partitions,
+    mutators=MUTATORS,
+    hostile=HOSTILE,
+    coverage=coverage,
+    shared_history=lambda history, topic: encode(history, replace(SHARED_PROFILE, topic_override=topic)),
+    value_types=tuple(ALL_TYPES),
+    history_features=frozenset({"snapshot", "truncate", "key-change"}),
+)

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from harness.broker import BACKENDS
+from harness.registry import Registry
 
 PROG = "cdc-conformance"
 DEFAULT_REPORTS = Path("reports") / "latest"
@@ -42,7 +43,9 @@ def _select(cases, case_ids, formats):
 @click.option("--bootstrap-servers", metavar="HOST:PORT", help="For --broker external.")
 @click.option("--normalizer", "normalizer_spec", default="normalizer.pipeline:normalize", show_default=True,
               metavar="MODULE:FUNCTION", help="The normalizer under test.")
-@click.option("--update-golden", is_flag=True, help="Rewrite the selected golden files (review with git diff).")
+@click.option("--update-golden", is_flag=True, help="Rewrite the selected golden files (review with git diff); "
+              "with every case selected, also remove golden files that belong to no case.")
+@click.option("--keep-orphans", is_flag=True, help="With --update-golden: keep golden files that belong to no case.")
 @click.option("--reports", "reports_dir", type=click.Path(path_type=Path), default=DEFAULT_REPORTS, show_default=True)
 @click.option("--cases-dir", type=click.Path(path_type=Path, file_okay=False, exists=True), default=None,
               help="Case files to run [default: conformance/cases].")
@@ -50,31 +53,36 @@ def _select(cases, case_ids, formats):
               help="Golden files [default: golden].")
 @click.option("--known-failures", "known_failures_file", type=click.Path(path_type=Path, dir_okay=False, exists=True),
               default=None, help="Known-failures list [default: conformance/known_failures.yaml].")
-def run(case_ids, formats, broker, bootstrap_servers, normalizer_spec, update_golden, reports_dir, cases_dir,
-        golden_dir, known_failures_file) -> None:
+def run(case_ids, formats, broker, bootstrap_servers, normalizer_spec, update_golden, keep_orphans, reports_dir,
+        cases_dir, golden_dir, known_failures_file) -> None:
     """Run conformance cases through a real broker and Spark; print the summary; write reports."""
     from harness import golden
-    from harness.cases import CASES_DIR, CaseError, Registry, lint, load_cases
-    from harness.execute import load_normalizer
-    from harness.runner import KNOWN_FAILURES_FILE
+    from harness.cases import CASES_DIR, CaseError, load_cases
+    from harness.lint import lint
+    from harness.roundtrip import load_normalizer
+    from harness.runner import KNOWN_FAILURES_FILE, load_known_failures
 
     if broker == "external" and not bootstrap_servers:
         raise Misuse("--broker external needs --bootstrap-servers")
+    if keep_orphans and not update_golden:
+        raise Misuse("--keep-orphans applies only with --update-golden")
     registry = Registry.load()
     try:
         cases = load_cases(cases_dir or CASES_DIR)
     except CaseError as error:
         raise click.ClickException(str(error)) from error
-    problems = lint(cases, registry)
+    known_failures = load_known_failures(known_failures_file or KNOWN_FAILURES_FILE)
+    # orphaned known failures are reported by the run itself (a suite problem), like orphaned golden files
+    problems = [p for p in lint(cases, registry, known_failures) if p.rule != "known-failure-orphan"]
     if problems:
-        raise click.ClickException("the suite does not lint:\n" + "\n".join(problems))
+        raise click.ClickException("the suite does not lint:\n" + "\n".join(map(str, problems)))
     selected = _select(cases, set(case_ids), set(formats))
     try:
         function = load_normalizer(normalizer_spec)
     except (ValueError, ImportError, AttributeError) as error:
         raise Misuse(f"--normalizer {normalizer_spec}: {error}") from error
-    settings = dict(update_golden=update_golden, golden_root=golden_dir or golden.GOLDEN_DIR,
-                    known_failures_file=known_failures_file or KNOWN_FAILURES_FILE)
+    settings = dict(update_golden=update_golden, keep_orphans=keep_orphans, golden_root=golden_dir or golden.GOLDEN_DIR,
+                    known_failures=known_failures)
     result = _run_cases(selected, cases, registry, broker, bootstrap_servers, function, settings)
     _print_result(result, reports_dir, normalizer_spec)
     sys.exit(1 if result.failed else 0)
@@ -82,16 +90,16 @@ def run(case_ids, formats, broker, bootstrap_servers, normalizer_spec, update_go
 
 def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, settings):
     from harness.broker import make_broker
-    from harness.execute import Normalizer
-    from harness.runner import Runner, load_known_failures
+    from harness.roundtrip import RoundTrip
+    from harness.runner import Runner
     from harness.spark import spark_session
 
     broker = make_broker(backend, bootstrap_servers)
     with broker:
         try:
-            runner = Runner(Normalizer(spark_session(), broker, function), registry,
-                            load_known_failures(settings["known_failures_file"]),
-                            update_golden=settings["update_golden"], golden_root=settings["golden_root"])
+            runner = Runner(RoundTrip(spark_session(), broker, function), registry, settings["known_failures"],
+                            update_golden=settings["update_golden"], keep_orphans=settings["keep_orphans"],
+                            golden_root=settings["golden_root"])
             return runner.run(selected, cases)
         except Exception:
             if hasattr(broker, "log_tail"):
@@ -112,38 +120,44 @@ def _print_result(result, reports_dir: Path, normalizer_spec: str) -> None:
         click.echo(f"\nSUITE {problem}")
     paths = write_all(result, reports_dir, run_facts({"normalizer": normalizer_spec}))
     click.echo("\n" + summary_table(result))
+    click.echo(result.golden.summary())
     click.echo(f"reports: {', '.join(str(p) for p in paths.values())}")
 
 
 @cli.command("lint")
 def lint_command() -> None:
-    """Validate every case file against the schema and the registry; reject duplicates."""
-    from harness.cases import CaseError, Registry, lint, load_cases
+    """Check case files, the registry and the known failures (rules: harness/lint.py)."""
+    from harness.cases import CaseError, load_cases
+    from harness.lint import lint
+    from harness.runner import load_known_failures
 
     try:
         cases = load_cases()
     except CaseError as error:
         raise click.ClickException(str(error)) from error
-    problems = lint(cases, Registry.load())
+    problems = lint(cases, Registry.load(), load_known_failures())
     for problem in problems:
-        click.echo(problem)
+        click.echo(str(problem))
     click.echo(f"{len(cases)} cases, {len(problems)} problems")
     sys.exit(1 if problems else 0)
 
 
 @cli.command()
-def formats() -> None:
-    """List the format registry: formats, versions, status."""
-    from harness.cases import Registry
-
+@click.option("--markdown", is_flag=True, help="Print the README's format table instead.")
+def formats(markdown) -> None:
+    """List the format registry: formats, versions, status, features."""
     registry = Registry.load()
+    if markdown:
+        click.echo(registry.markdown_table())
+        return
     for format_id in sorted(registry.formats):
         for fv in registry.versions(format_id):
             click.echo(f"{fv.label:<28}{fv.status:<14}{', '.join(fv.features)}")
 
 
 @cli.command()
-@click.option("--format", "format_id", type=click.Choice(["ces-json", "ces-avro"]), default="ces-json", show_default=True)
+@click.option("--format", "format_id", type=click.Choice(Registry.load().decoded_formats()), default="ces-json",
+              show_default=True)
 @click.option("--messages", type=click.IntRange(1000, 10_000_000), default=1_000_000, show_default=True)
 @click.option("--repeat", type=click.IntRange(1, 10), default=1, show_default=True)
 def bench(format_id, messages, repeat) -> None:
@@ -152,8 +166,11 @@ def bench(format_id, messages, repeat) -> None:
     from harness.broker import EmbeddedKafka
     from harness.spark import spark_session
 
+    generator = Registry.load().generator(format_id)
+    if generator is None or generator.bench is None:
+        raise Misuse(f"--format {format_id}: its generator declares no benchmark data")
     with EmbeddedKafka(heap="1g") as broker:
-        results = benchmark.run_ces(spark_session(), broker, messages, repeat, format_id)
+        results = benchmark.run(spark_session(), broker, generator, messages, repeat)
     click.echo(benchmark.table(results))
 
 

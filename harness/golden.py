@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -43,3 +44,15 @@ def read(path: Path) -> dict | None:
 
 def all_golden_files(root: Path = GOLDEN_DIR) -> list[Path]:
     return sorted(p for p in root.rglob("*.json") if not p.name.endswith(".obtained.json"))
+
+
+@dataclass
+class Tally:
+    """What a run did with golden files: one summary line, as syrupy prints."""
+
+    matched: int = 0
+    written: int = 0
+    removed: int = 0
+
+    def summary(self) -> str:
+        return f"golden files: {self.matched} matched, {self.written} written, {self.removed} removed"

@@ -17,8 +17,9 @@ from typing import Any, Callable
 from hypothesis import HealthCheck, given, seed as hypothesis_seed, settings
 
 from generators.records import Expected, with_coordinates
+from harness.accounting import coordinate
 from harness.diff import diff_events
-from harness.execute import Normalizer, RunOutput
+from harness.roundtrip import RoundTrip, RunOutput
 from normalizer.model import event_to_json
 
 
@@ -64,11 +65,7 @@ class BatchResult:
         return "\n\n".join([head, *self.failures[:5]])
 
 
-def _key(origin: dict) -> tuple:
-    return origin["topic"], origin["partition"], origin["offset"]
-
-
-def run_batch(normalizer: Normalizer, format_id: str, examples: list[Example], seed: int) -> BatchResult:
+def run_batch(roundtrip: RoundTrip, format_id: str, examples: list[Example], seed: int) -> BatchResult:
     partitions: dict[str, int] = {}
     next_offsets: dict[tuple[str, int], int] = {}
     records = []
@@ -76,11 +73,11 @@ def run_batch(normalizer: Normalizer, format_id: str, examples: list[Example], s
         partitions.update(example.partitions)
         with_coordinates(example.expected, next_offsets)
         records.extend(item.record for item in example.expected)
-    output = normalizer.run(records, format_id, partitions)
+    output = roundtrip.run(records, format_id, partitions)
     events_at: dict[tuple, list[dict]] = {}  # one record may yield several events (a key change)
     for event in output.events:
-        events_at.setdefault(_key(event["origin"][0]), []).append(event)
-    quarantine_at = {_key(q["origin"][0]): (q["phase"], q["code"]) for q in output.quarantine}
+        events_at.setdefault(coordinate(event["origin"][0]), []).append(event)
+    quarantine_at = {coordinate(q["origin"][0]): (q["phase"], q["code"]) for q in output.quarantine}
     failures = []
     for example in examples:
         expected_events = [event_to_json(ev) for item in example.expected for ev in item.events]
@@ -93,14 +90,11 @@ def run_batch(normalizer: Normalizer, format_id: str, examples: list[Example], s
                 problems.append(f"record {item.coordinates}: expected quarantine {item.quarantine}, got {got}")
         if problems:
             failures.append(f"example {example.label}:\n" + "\n".join(problems))
-    unaccounted = output.unaccounted()
-    if unaccounted:
-        failures.append(f"records read but in no event and no quarantine record: {unaccounted[:10]}")
+    failures += output.accounting_problems()[:10]
     return BatchResult(seed, examples, output, failures)
 
 
-def check_property(normalizer: Normalizer, format_id: str, strategy, to_example: Callable[[Any, int], Example],
-                   count: int) -> BatchResult:
-    seed = session_seed()
-    drawn = draw_examples(strategy, count, seed)
-    return run_batch(normalizer, format_id, [to_example(item, index) for index, item in enumerate(drawn)], seed)
+def events_of(example: Example, output: RunOutput) -> list[dict]:
+    """The events built from the example's records, in origin order."""
+    own = {item.coordinates for item in example.expected}
+    return [e for e in output.events if coordinate(e["origin"][0]) in own]

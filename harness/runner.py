@@ -15,10 +15,11 @@ from pathlib import Path
 
 import yaml
 
-from harness import golden
-from harness.cases import CONFORMANCE_DIR, Case, FormatVersion, Registry
+from harness import accounting, golden
+from harness.cases import CONFORMANCE_DIR, Case
 from harness.diff import describe
-from harness.execute import Normalizer
+from harness.registry import FormatVersion, Registry
+from harness.roundtrip import RoundTrip
 
 KNOWN_FAILURES_FILE = CONFORMANCE_DIR / "known_failures.yaml"
 PASS, FAIL, XFAIL, XPASS, ERROR, SKIP = "PASS", "FAIL", "XFAIL", "XPASS", "ERROR", "SKIP"
@@ -50,6 +51,7 @@ class SuiteResult:
     results: list[CaseResult]
     suite_problems: list[str]
     seconds: float
+    golden: golden.Tally = field(default_factory=golden.Tally)
 
     @property
     def failed(self) -> bool:
@@ -104,54 +106,35 @@ def check_expectation(case: Case, output: dict) -> list[str]:
             if got.get(name) != value:
                 problems.append(f"events[{index}].{name}: expected {json.dumps(value, sort_keys=True)}, "
                                 f"got {json.dumps(got.get(name), sort_keys=True)}")
-    topic_offsets = _record_coordinates(case)
-    want_quarantine = sorted((topic_offsets[q["record"]], q["phase"], q["code"]) for q in case.expect.get("quarantine", []))
-    got_quarantine = sorted(((o["topic"], o["partition"], o["offset"]), q["phase"], q["code"])
+    coordinates = case.coordinates()
+    want_quarantine = sorted((coordinates[q["record"]], q["phase"], q["code"]) for q in case.expect.get("quarantine", []))
+    got_quarantine = sorted((accounting.coordinate(o), q["phase"], q["code"])
                             for q in output["quarantine"] for o in q["origin"])
     if want_quarantine != got_quarantine:
         problems.append(f"quarantine: expected {want_quarantine}, got {got_quarantine}")
     return problems
 
 
-def _record_coordinates(case: Case) -> list[tuple]:
-    next_offset: dict[tuple, int] = {}
-    coordinates = []
-    for r in case.records:
-        slot = (r["topic"], r.get("partition", 0))
-        coordinates.append((*slot, next_offset.get(slot, 0)))
-        next_offset[slot] = next_offset.get(slot, 0) + 1
-    return coordinates
-
-
 def check_accounting(case: Case, output: dict) -> list[str]:
-    """Every record is in some event's origin or in exactly one quarantine record."""
-    in_events = {(o["topic"], o["partition"], o["offset"]) for e in output["events"] for o in e["origin"]}
-    quarantined: dict[tuple, int] = {}
-    for q in output["quarantine"]:
-        for o in q["origin"]:
-            key = (o["topic"], o["partition"], o["offset"])
-            quarantined[key] = quarantined.get(key, 0) + 1
-    problems = []
-    for coordinates in _record_coordinates(case):
-        if coordinates not in in_events and quarantined.get(coordinates, 0) != 1:
-            problems.append(f"record {coordinates} is in no event and in {quarantined.get(coordinates, 0)} "
-                            "quarantine records (nothing may be lost)")
-    return problems
+    return accounting.problems(case.coordinates(), output["events"], output["quarantine"])
 
 
-def check_golden(case: Case, output: dict, update: bool, root: Path = golden.GOLDEN_DIR) -> list[str]:
+def check_golden(case: Case, output: dict, update: bool, root: Path = golden.GOLDEN_DIR,
+                 tally: golden.Tally | None = None) -> list[str]:
+    tally = tally if tally is not None else golden.Tally()
     path = golden.golden_path(case.format, case.id, root)
     rendered = golden.render(output)
-    if update:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(rendered, encoding="utf-8")
-        golden.obtained_path(path).unlink(missing_ok=True)
-        return []
     approved = golden.read(path)
     if approved == json.loads(rendered):
         golden.obtained_path(path).unlink(missing_ok=True)
+        tally.matched += 1
         return []
     path.parent.mkdir(parents=True, exist_ok=True)
+    if update:
+        path.write_text(rendered, encoding="utf-8")
+        golden.obtained_path(path).unlink(missing_ok=True)
+        tally.written += 1
+        return []
     golden.obtained_path(path).write_text(rendered, encoding="utf-8")
     if approved is None:
         return [f"no golden file {_shown(path)}; obtained output written beside it "
@@ -166,11 +149,9 @@ def _shown(path: Path) -> str:
     return str(path.relative_to(golden.REPO_ROOT)) if path.is_relative_to(golden.REPO_ROOT) else str(path)
 
 
-def unused_golden_files(cases: list[Case], selected_all: bool, root: Path = golden.GOLDEN_DIR) -> list[str]:
-    if not selected_all:
-        return []
+def orphan_golden_files(cases: list[Case], root: Path = golden.GOLDEN_DIR) -> list[Path]:
     expected = {golden.golden_path(c.format, c.id, root) for c in cases}
-    return [f"golden file {_shown(p)} belongs to no case" for p in golden.all_golden_files(root) if p not in expected]
+    return [p for p in golden.all_golden_files(root) if p not in expected]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -179,29 +160,43 @@ def unused_golden_files(cases: list[Case], selected_all: bool, root: Path = gold
 
 @dataclass
 class Runner:
-    normalizer: Normalizer
+    roundtrip: RoundTrip
     registry: Registry
     known_failures: dict[str, str]
     update_golden: bool = False
+    keep_orphans: bool = False      # with a full-selection update: leave golden files of no case in place
     mode: str = "batch"
     golden_root: Path = golden.GOLDEN_DIR
 
     def run(self, cases: list[Case], all_cases: list[Case] | None = None) -> SuiteResult:
         started = time.monotonic()
         run_id = uuid.uuid4().hex[:8]
+        tally = golden.Tally()
         results: list[CaseResult] = []
         for format_id in sorted({c.format for c in cases}):
             group = [c for c in cases if c.format == format_id]
-            results.extend(self._run_format(format_id, group, run_id))
+            results.extend(self._run_format(format_id, group, run_id, tally))
         all_cases = all_cases if all_cases is not None else cases
-        problems = unused_golden_files(all_cases, len(cases) == len(all_cases), self.golden_root)
+        problems = self._orphans(cases, all_cases, tally)
         known = {c.id for c in all_cases}
         problems += [f"known failure {case_id!r} names no case" for case_id in self.known_failures if case_id not in known]
         order = {c.id: i for i, c in enumerate(cases)}
         results.sort(key=lambda r: order[r.case.id])
-        return SuiteResult(results, problems, time.monotonic() - started)
+        return SuiteResult(results, problems, time.monotonic() - started, tally)
 
-    def _run_format(self, format_id: str, cases: list[Case], run_id: str) -> list[CaseResult]:
+    def _orphans(self, cases: list[Case], all_cases: list[Case], tally: golden.Tally) -> list[str]:
+        """Golden files of no case: only a run of the full selection can tell (syrupy's rule)."""
+        if len(cases) != len(all_cases):
+            return []
+        orphans = orphan_golden_files(all_cases, self.golden_root)
+        if self.update_golden and not self.keep_orphans:
+            for path in orphans:
+                path.unlink()
+            tally.removed += len(orphans)
+            return []
+        return [f"golden file {_shown(p)} belongs to no case" for p in orphans]
+
+    def _run_format(self, format_id: str, cases: list[Case], run_id: str, tally: golden.Tally) -> list[CaseResult]:
         # unique per run, format and case: cases of different formats may name the same topics
         prefixes = {case.id: f"cc.{run_id}.{format_id}.{index}." for index, case in enumerate(cases)}
         records, partitions = [], {}
@@ -211,7 +206,7 @@ class Runner:
             partitions.update({prefix + topic: count for topic, count in case.partitions().items()})
         started = time.monotonic()
         try:
-            output = self.normalizer.run(records, format_id, partitions)
+            output = self.roundtrip.run(records, format_id, partitions)
         except Exception as error:  # the normalizer under test failed the whole job: every case errors
             detail = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
             return [self._result(case, [f"normalizer failed: {detail}"], None, 0.0, error=True,
@@ -228,18 +223,25 @@ class Runner:
             }
             problems = check_expectation(case, rendered) + check_accounting(case, rendered)
             # a failing case is never approved: --update-golden only writes what meets the expectation
-            problems += check_golden(case, rendered, self.update_golden and not problems, self.golden_root)
+            problems += check_golden(case, rendered, self.update_golden and not problems, self.golden_root, tally)
             results.append(self._result(case, problems, rendered, seconds))
         return results
+
+    def expected_failure(self, case: Case) -> str | None:
+        """Why the case is expected to fail: its format is planned, or it is listed as a known failure."""
+        if not self.registry.decoded(case.format):
+            return f"format {case.format} is planned: no decoder yet"
+        return self.known_failures.get(case.id)
 
     def _result(self, case: Case, problems: list[str], output: dict | None, seconds: float,
                 error: bool = False, trace: str = "") -> CaseResult:
         versions = self.registry.resolve(case.format, case.versions)
-        reason = self.known_failures.get(case.id)
+        reason = self.expected_failure(case)
         if reason is not None:
             status = XFAIL if problems else XPASS
             if status == XPASS:
-                problems = [f"listed as a known failure ({reason}) but passes: remove it from known_failures.yaml"]
+                problems = [f"expected to fail ({reason}) but passes: update the registry status or "
+                            "remove it from known_failures.yaml"]
         else:
             status = (ERROR if error else FAIL) if problems else PASS
         return CaseResult(case, status, self.mode, versions, problems, output, seconds, reason)

@@ -40,3 +40,54 @@ def run_until_caught_up(query, end_offsets: dict[str, dict[int, int]], timeout: 
                 return
         time.sleep(0.2)
     raise TimeoutError(f"streaming query did not reach {end_offsets} within {timeout}s: {query.lastProgress}")
+
+
+def rendered(rows) -> list:
+    """Output rows (arrays of events and quarantine records) as sorted canonical JSON, for comparison."""
+    from normalizer.model import event_to_json, quarantine_to_json
+
+    out = []
+    for row in rows:
+        out += [("E", event_to_json(event)) for event in row.events or []]
+        out += [("Q", quarantine_to_json(record)) for record in row.quarantine or []]
+    return sorted(out, key=str)
+
+
+def end_offsets(broker, topics: list[str]) -> dict[str, dict[int, int]]:
+    return {topic: broker.end_offsets(topic) for topic in topics}
+
+
+def batch_rows(spark, broker, format_id: str, topics: list[str]) -> list:
+    """The batch normalizer over everything in `topics`, rendered."""
+    from normalizer.kafka_source import read_batch
+    from normalizer.pipeline import normalize_combined
+
+    ranges = {topic: {p: (0, end) for p, end in ends.items()} for topic, ends in end_offsets(broker, topics).items()}
+    return rendered(normalize_combined(read_batch(spark, broker.bootstrap_servers, ranges), format_id).collect())
+
+
+def stream_once(spark, broker, format_id: str, topics: list[str], sink, checkpoint, max_offsets_per_trigger: int | None,
+                **options) -> None:
+    """Run the streaming normalizer into parquet until it has processed everything available, then stop
+    it (its checkpoint stays, so a second call resumes). Not `availableNow` (see the module doc)."""
+    from normalizer.kafka_source import read_stream
+    from normalizer.pipeline import normalize_stream
+
+    query = (normalize_stream(read_stream(spark, broker.bootstrap_servers, topics, max_offsets_per_trigger),
+                              format_id, **options)
+             .writeStream.format("parquet").option("path", str(sink)).option("checkpointLocation", str(checkpoint))
+             .trigger(processingTime="200 milliseconds").start())
+    try:
+        run_until_caught_up(query, end_offsets(broker, topics))
+    finally:
+        query.stop()
+    if query.exception() is not None:
+        raise query.exception()
+
+
+def stream_until_caught_up(spark, broker, format_id: str, topics: list[str], workdir, max_offsets_per_trigger: int,
+                           **options) -> list:
+    """One streaming run over `topics` from the start, rendered like `batch_rows`."""
+    stream_once(spark, broker, format_id, topics, workdir / "out", workdir / "checkpoint", max_offsets_per_trigger,
+                **options)
+    return rendered(spark.read.parquet(str(workdir / "out")).collect())

@@ -12,8 +12,10 @@ import json
 
 from pyspark.sql import DataFrame
 
-from normalizer import canonical_text as ct, ces, ces_streaming
+from normalizer import assembly, canonical_text as ct, ces
 from normalizer.common import QuarantineRule
+from normalizer.model import Code
+from normalizer.plugin import FormatDecoder, register
 
 FORMAT = "ces-avro"
 
@@ -69,7 +71,7 @@ AVRO = ces.Encoding(
     envelope=_ENVELOPE,
     decode_rules=(
         ces.NO_VALUE,
-        QuarantineRule("e IS NULL OR e._corrupt_record IS NOT NULL", "DECODE", "MALFORMED_AVRO",
+        QuarantineRule("cloud_event IS NULL OR cloud_event._corrupt_record IS NOT NULL", Code.MALFORMED_AVRO,
                        "'value is not an Avro ChangeEvent datum'"),
     ),
     parse_data=_parse_data,
@@ -80,5 +82,8 @@ def decode(raw: DataFrame) -> DataFrame:
     return ces.decode(raw, AVRO)
 
 
-def decode_stream(raw: DataFrame, segment_timeout_seconds: float = ces_streaming.DEFAULT_SEGMENT_TIMEOUT_SECONDS) -> DataFrame:
-    return ces_streaming.decode_stream(raw, segment_timeout_seconds, AVRO)
+def decode_stream(raw: DataFrame, segment_timeout_seconds: float = assembly.DEFAULT_TIMEOUT_SECONDS) -> DataFrame:
+    return ces.decode_stream(raw, segment_timeout_seconds, AVRO)
+
+
+DECODER = register(FormatDecoder(FORMAT, decode=decode, decode_stream=decode_stream))

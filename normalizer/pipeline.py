@@ -1,24 +1,16 @@
 """Entry points: Kafka source DataFrame in, canonical events and quarantine records out.
 
-The harness calls `normalize` (or any function with its signature, named as `module:function`).
+The harness calls `normalize` (or any function with its signature, named as `module:function`); the
+contract is docs/normalizer-contract.md. Formats are plug-ins (normalizer.plugin): nothing here names one.
 """
 from __future__ import annotations
 
-from importlib import import_module
 from typing import NamedTuple
 
 from pyspark.sql import DataFrame, SparkSession
 
-# format id -> decoder module (each has `decode(raw) -> DataFrame[event, quarantine]`)
-DECODERS = {
-    "debezium-json": "normalizer.debezium",
-    "ces-json": "normalizer.ces",
-    "ces-avro": "normalizer.ces_avro",
-}
-
-
-class UnsupportedFormat(ValueError):
-    """The normalizer has no decoder for this format id."""
+from normalizer import plugin
+from normalizer.plugin import UnsupportedFormat  # noqa: F401  (part of this module's interface)
 
 
 class Normalized(NamedTuple):
@@ -27,7 +19,7 @@ class Normalized(NamedTuple):
 
 
 def supported_formats() -> list[str]:
-    return sorted(DECODERS)
+    return list(plugin.decoders())
 
 
 def _require_utc(spark: SparkSession) -> None:
@@ -38,37 +30,35 @@ def _require_utc(spark: SparkSession) -> None:
 
 
 def normalize_combined(raw: DataFrame, format_id: str) -> DataFrame:
-    """One row per Kafka record (or per assembled event): columns `event` and `quarantine`, one set."""
-    if format_id not in DECODERS:
-        raise UnsupportedFormat(f"format {format_id!r} is not implemented (supported: {', '.join(supported_formats())})")
+    """Output rows (normalizer.events): per record or group, an array of events and one of quarantine records."""
+    decoder = plugin.find(format_id)
     _require_utc(raw.sparkSession)
-    return import_module(DECODERS[format_id]).decode(raw)
+    return decoder.decode(raw)
+
+
+def split(combined: DataFrame) -> Normalized:
+    """Output rows -> the events and the quarantine records, each in the model's schema.
+
+    Not `inline(events)`: over a bare column, Spark's InferFiltersFromGenerate adds `size(events) > 0`
+    and pushes it down through every projection, inlining the whole event-building expression into the
+    filter (a 10 MB plan and a minute of code generation for ten records). The rule infers only from a
+    bare column; `concat(events, array())` is the same array, is not one, and is not simplified into one
+    (`nvl` would be, for a non-nullable column). tests/integration/test_plans.py keeps plans small.
+    """
+    return Normalized(events=combined.selectExpr("inline(concat(events, array()))"),
+                      quarantine=combined.selectExpr("inline(concat(quarantine, array()))"))
 
 
 def normalize(raw: DataFrame, format_id: str) -> Normalized:
-    combined = normalize_combined(raw, format_id)
-    return Normalized(
-        events=combined.where("event IS NOT NULL").select("event.*"),
-        quarantine=combined.where("quarantine IS NOT NULL").select("quarantine.*"),
-    )
-
-
-# Formats whose streaming decoder differs from the batch one (state across micro-batches).
-STREAM_DECODERS = {
-    "ces-json": "normalizer.ces_streaming:decode_stream",
-    "ces-avro": "normalizer.ces_avro:decode_stream",
-}
+    return split(normalize_combined(raw, format_id))
 
 
 def normalize_stream(raw: DataFrame, format_id: str, **options) -> DataFrame:
-    """The same contract as `normalize_combined` over a streaming Kafka source DataFrame.
+    """The same output rows over a streaming Kafka source DataFrame.
 
-    Stateless decoders run unchanged; CES keeps open segment groups in state (`segment_timeout_seconds`).
+    Stateless decoders run unchanged; stateful ones (CES segments) keep open groups in state and take
+    their options (`segment_timeout_seconds`).
     """
-    if format_id not in DECODERS:
-        raise UnsupportedFormat(f"format {format_id!r} is not implemented (supported: {', '.join(supported_formats())})")
+    decoder = plugin.find(format_id)
     _require_utc(raw.sparkSession)
-    if format_id in STREAM_DECODERS:
-        module, _, function = STREAM_DECODERS[format_id].partition(":")
-        return getattr(import_module(module), function)(raw, **options)
-    return import_module(DECODERS[format_id]).decode(raw)
+    return decoder.stream(raw, **options)

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.mark.parametrize("encoding", [ces, ces_avro], ids=lambda module: module.FORMAT)
-def test_ten_megabyte_event_in_256_kb_segments(normalizer, encoding):
+def test_ten_megabyte_event_in_256_kb_segments(roundtrip, encoding):
     table = Table("dbo", "documents", (ColumnSpec("id", LogicalType("INT32"), False, 1),
                                        ColumnSpec("body", LogicalType("STRING"), True)))
     body = ("ünïcødé \"quoted\" \\ / " * 600_000)[:10_000_000]  # escapes and multi-byte characters throughout
@@ -25,7 +25,7 @@ def test_ten_megabyte_event_in_256_kb_segments(normalizer, encoding):
     profile = ces.Profile(topic=topic, partitions=2, segment_chars=segment)
     items = with_coordinates(encoding.encode(history, profile))
     assert len(items) >= 40 and max(len(i.record.value) for i in items) < 1_000_000
-    output = normalizer.run([i.record for i in items], encoding.FORMAT, {topic: 2})
+    output = roundtrip.run([i.record for i in items], encoding.FORMAT, {topic: 2})
     assert output.quarantine == []
     [event] = output.events
     assert event["after"]["body"] == body and len(event["origin"]) == len(items)

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import Registry, load_cases
+from harness.cases import load_cases
+from harness.registry import Registry
 from harness.reports import run_facts, write_all
 from harness.runner import Runner, SuiteResult
 
@@ -26,7 +27,7 @@ def _suite() -> SuiteResult:
     """Real cases with real known-failure reasons; one case is made to fail so a cell must link."""
     debezium = [c for c in load_cases() if c.format == "debezium-json"]
     others = [c for c in load_cases() if c.format != "debezium-json"]
-    runner = Runner(normalizer=None, registry=Registry.load(), known_failures={})  # type: ignore[arg-type]
+    runner = Runner(roundtrip=None, registry=Registry.load(), known_failures={})  # type: ignore[arg-type]
     results = []
     for index, case in enumerate(debezium[:4] + others[:2]):
         problems = ["events[0].after.email: expected \"a@b\", got \"c@d\""] if index == 0 else []

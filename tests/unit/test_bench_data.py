@@ -7,7 +7,7 @@ import fastavro
 import pytest
 
 from generators import ces_avro
-from harness.bench import ces_records
+from generators.ces import ces_records
 
 
 def _decode(value: bytes, avro: bool) -> tuple[dict, dict]:

@@ -1,13 +1,11 @@
-"""The streaming state releases a segment group under exactly the batch assembly's rule."""
-from normalizer.ces_streaming import ready
+"""The streaming state releases a segment group under exactly the batch assembly's rule. (Records rejected on
+their own form groups of their own, released at once by normalizer.assembly whatever the format.)"""
+from normalizer.ces import segments_ready as ready
 
 
-def seg(index, final, data="x", id_=None, offset=0, q=None):
-    s = {"seg_index": index, "seg_final": final, "data": data, "source": "/", "id": id_ or f"id{index}-{data}",
-         "topic": "t", "partition": 0, "offset": offset}
-    if q:
-        s["q"] = q
-    return s
+def seg(index, final, data="x", id_=None, offset=0):
+    return {"seg_index": index, "seg_final": final, "data": data, "source": "/", "id": id_ or f"id{index}-{data}",
+            "topic": "t", "partition": 0, "offset": offset}
 
 
 def test_complete_groups_are_released():
@@ -26,4 +24,3 @@ def test_incomplete_groups_are_held():
 def test_copies_are_ignored_and_conflicts_released():
     assert not ready([seg(1, False, "a"), seg(1, False, "a", id_="id1-a", offset=1)])  # a re-send: still incomplete
     assert ready([seg(1, True, "a"), seg(1, True, "b", offset=1)])                   # same index, other data
-    assert ready([seg(1, False, q={"code": "MALFORMED_JSON"})])                     # rejected records go at once

@@ -1,7 +1,7 @@
-"""Run records through the broker and the normalizer under test, and collect canonical output.
+"""One round trip through the real parts: produce records to the broker, read them back with Spark's Kafka
+source, run the normalizer under test, check its output against the contract, and collect it.
 
-This is the one place where the harness touches the system under test: `Normalizer.run` produces
-records, reads them back with Spark's Kafka source and calls the normalizer function.
+This is the one place where the harness touches the system under test.
 """
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from importlib import import_module
 from typing import Callable
 
 from generators.records import KafkaRecord
+from harness import accounting, contract
 from harness.broker import BrokerError, Coordinates
 from normalizer.kafka_source import read_batch
 from normalizer.model import event_to_json, quarantine_to_json
@@ -31,43 +32,27 @@ class RunOutput:
     quarantine: list[dict]
     coordinates: list[Coordinates]   # of every record produced, in produce order
 
-    def unaccounted(self) -> list[Coordinates]:
-        """Records read that are in no event's origin and no quarantine record (must be empty)."""
-        seen = {(o["topic"], o["partition"], o["offset"]) for item in self.events + self.quarantine
-                for o in item["origin"]}
-        return [c for c in self.coordinates if (c.topic, c.partition, c.offset) not in seen]
-
-    def quarantined_twice(self) -> list[tuple]:
-        counts: dict[tuple, int] = {}
-        for record in self.quarantine:
-            for o in record["origin"]:
-                key = (o["topic"], o["partition"], o["offset"])
-                counts[key] = counts.get(key, 0) + 1
-        return [key for key, count in counts.items() if count > 1]
-
-
-def _origin_sort_key(item: dict):
-    first = item["origin"][0]
-    return first["topic"], first["partition"], first["offset"], item.get("event_id") or ""
+    def accounting_problems(self) -> list[str]:
+        return accounting.problems([(c.topic, c.partition, c.offset) for c in self.coordinates],
+                                   self.events, self.quarantine)
 
 
 @dataclass
-class Normalizer:
+class RoundTrip:
     spark: object
     broker: object
-    function: Callable = None  # type: ignore[assignment]
+    normalizer: Callable = None  # type: ignore[assignment]
 
     def __post_init__(self):
-        if self.function is None:
-            self.function = load_normalizer()
+        if self.normalizer is None:
+            self.normalizer = load_normalizer()
 
     def run(self, records: list[KafkaRecord], format_id: str, partitions: dict[str, int]) -> RunOutput:
         """Create the topics, produce the records in order, normalize exactly those offsets."""
         self.broker.create_topics(partitions)
         coordinates = self.broker.produce(records)
-        ranges: dict[str, dict[int, tuple[int, int]]] = {}
-        for topic, count in partitions.items():
-            ranges[topic] = {p: (0, 0) for p in range(count)}
+        ranges: dict[str, dict[int, tuple[int, int]]] = {topic: {p: (0, 0) for p in range(count)}
+                                                         for topic, count in partitions.items()}
         for c in coordinates:
             start, end = ranges[c.topic][c.partition]
             ranges[c.topic][c.partition] = (start, max(end, c.offset + 1))
@@ -76,9 +61,11 @@ class Normalizer:
     def normalize_ranges(self, ranges, format_id: str, coordinates: list[Coordinates]) -> RunOutput:
         raw = read_batch(self.spark, self.broker.bootstrap_servers, ranges).cache()
         try:
-            result = self.function(raw, format_id)
-            events = sorted((event_to_json(row) for row in result.events.collect()), key=_origin_sort_key)
-            quarantine = sorted((quarantine_to_json(row) for row in result.quarantine.collect()), key=_origin_sort_key)
+            result = self.normalizer(raw, format_id)
+            contract.check(result)
+            events = sorted((event_to_json(row) for row in result.events.collect()), key=accounting.origin_order)
+            quarantine = sorted((quarantine_to_json(row) for row in result.quarantine.collect()),
+                                key=accounting.origin_order)
             read = raw.count()
         finally:
             raw.unpersist()

@@ -1,0 +1,84 @@
+"""Format plug-ins, generator side: what the suite needs of a format to test it without knowing it.
+
+A generator module declares `GENERATOR = FormatGenerator(...)`; conformance/registry.yaml names the
+module. The generic tests (harness.generic, run for every decoded format of the registry) draw examples,
+render them as the producer would, mutate them, send hostile records and compare streaming with batch.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from hypothesis import strategies as st
+
+from generators.history import History
+from generators.records import Expected
+from generators.values import LogicalType
+from normalizer.model import Code
+
+
+@dataclass(frozen=True)
+class Mutator:
+    """Derives adversarial records from valid ones: `apply(items, index)` returns the example's records
+    with the change made at or near `index` (each changed record expecting its quarantine), or None
+    when the change does not apply there. `code` is what the changed records must produce; None for a
+    change the normalizer must absorb (a re-sent copy)."""
+
+    apply: Callable[[list[Expected], int], list[Expected] | None]
+    code: Code | None
+
+
+def record_mutator(change: Callable[[Expected], Expected | None], code: Code) -> Mutator:
+    """A Mutator from a change of one record (the record at `index`)."""
+    def apply(items: list[Expected], index: int) -> list[Expected] | None:
+        changed = change(items[index])
+        return None if changed is None else items[:index] + [changed] + items[index + 1:]
+    return Mutator(apply, code)
+
+
+@dataclass(frozen=True)
+class Hostile:
+    """One hand-made hostile record and the code it must get (None: it is odd but valid, and must become
+    events, not fail the job)."""
+
+    value: bytes | None
+    code: Code | None
+    key: bytes | None = None
+    headers: tuple[tuple[str, bytes | None], ...] = ()
+
+
+@dataclass(frozen=True)
+class Bench:
+    """Data for `cdc-conformance bench`: `records(topic, messages, partitions)` yields distinct valid records
+    of a typical size; `plain(raw)` is the plain parsing pass over the same Kafka DataFrame (what the
+    normalizer's throughput is compared with)."""
+
+    records: Callable[[str, int, int], Any]
+    plain: Callable[[Any], Any]
+    plain_label: str
+
+
+@dataclass(frozen=True)
+class FormatGenerator:
+    """What a format contributes to the generic tests.
+
+    `examples()`: a strategy drawing one example (a profile and a history, say). `render(example, topic,
+    index)`: its Kafka records with what each must become, all on `topic` (index: unique per batch, for
+    ids that must not collide). `partitions(example)`: the partition count `render` assumes.
+    `coverage(events, quarantine)`: problems when a property run missed what it must exercise (a format's
+    own assertions about its examples). `shared_history(history, topic)`: the history rendered by the
+    format's fullest profile, for the cross-format property; `value_types` and `history_features`
+    (snapshot, truncate, key-change) say which histories it can express.
+    """
+
+    format_id: str
+    examples: Callable[[], st.SearchStrategy]
+    render: Callable[[Any, str, int], list[Expected]]
+    partitions: Callable[[Any], int]
+    mutators: dict[str, Mutator] = field(default_factory=dict)
+    hostile: dict[str, Hostile] = field(default_factory=dict)
+    coverage: Callable[[list[dict], list[dict]], list[str]] = lambda events, quarantine: []
+    shared_history: Callable[[History, str], list[Expected]] | None = None
+    value_types: tuple[LogicalType, ...] = ()
+    history_features: frozenset[str] = frozenset()
+    bench: Bench | None = None

@@ -1,0 +1,62 @@
+"""The normalizer contract, enforced: output schemas must be the model's (docs/normalizer-contract.md).
+
+Checked before anything is collected, so a normalizer that drifts from the model fails with the field
+named instead of with a confusing diff. Names and types must be the model's, in order; where the model
+says NOT NULL, the output must say so too (a nullable output where the model allows NULL is fine the
+other way round: a stricter output is still the model).
+"""
+from __future__ import annotations
+
+from pyspark.sql.types import ArrayType, DataType, MapType, StructType
+
+from normalizer.model import EVENT_SCHEMA, MODEL_VERSION, QUARANTINE_SCHEMA
+
+
+class ContractViolation(AssertionError):
+    """The normalizer's output does not have the model's schema; the message names the field."""
+
+
+def _problems(actual: DataType, expected: DataType, path: str) -> list[str]:
+    if isinstance(expected, StructType):
+        if not isinstance(actual, StructType):
+            return [f"{path}: expected a struct, got {actual.simpleString()}"]
+        actual_names, expected_names = actual.fieldNames(), expected.fieldNames()
+        if actual_names != expected_names:
+            missing = [n for n in expected_names if n not in actual_names]
+            extra = [n for n in actual_names if n not in expected_names]
+            detail = (f"missing {missing}" if missing else "") + (f" unexpected {extra}" if extra else "")
+            return [f"{path or '(top)'}: fields {detail.strip() or 'out of order'} "
+                    f"(model v{MODEL_VERSION}: {', '.join(expected_names)})"]
+        problems = []
+        for got, want in zip(actual.fields, expected.fields):
+            where = f"{path}.{want.name}" if path else want.name
+            if got.nullable and not want.nullable:
+                problems.append(f"{where}: nullable, but the model says NOT NULL")
+            problems += _problems(got.dataType, want.dataType, where)
+        return problems
+    if isinstance(expected, ArrayType):
+        if not isinstance(actual, ArrayType):
+            return [f"{path}: expected {expected.simpleString()}, got {actual.simpleString()}"]
+        problems = []
+        if actual.containsNull and not expected.containsNull:
+            problems.append(f"{path}[]: elements may be NULL, but the model says NOT NULL")
+        return problems + _problems(actual.elementType, expected.elementType, f"{path}[]")
+    if isinstance(expected, MapType):
+        if not isinstance(actual, MapType) or actual.keyType != expected.keyType:
+            return [f"{path}: expected {expected.simpleString()}, got {actual.simpleString()}"]
+        return _problems(actual.valueType, expected.valueType, f"{path}{{}}")
+    if type(actual) is not type(expected):
+        return [f"{path}: expected {expected.simpleString()}, got {actual.simpleString()}"]
+    return []
+
+
+def problems(events: StructType, quarantine: StructType) -> list[str]:
+    return ([f"events.{p}" for p in _problems(events, EVENT_SCHEMA, "")] +
+            [f"quarantine.{p}" for p in _problems(quarantine, QUARANTINE_SCHEMA, "")])
+
+
+def check(result) -> None:
+    """Raise ContractViolation naming every field where `result.events` / `.quarantine` leave the model."""
+    found = problems(result.events.schema, result.quarantine.schema)
+    if found:
+        raise ContractViolation("the normalizer's output is not the canonical model:\n  " + "\n  ".join(found))

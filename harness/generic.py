@@ -1,0 +1,164 @@
+"""The generic checks every decoded format gets, driven only by its plug-in declarations.
+
+Each returns a result whose `failures` (or a list of problems) must be empty; tests/integration/
+test_formats.py runs them for every decoded format of the registry, a toy format under tests/ runs
+them too, and `certify` can run them at a certification example count.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from hypothesis import strategies as st
+
+from generators.history import histories, tables
+from generators.plugin import FormatGenerator
+from generators.records import KafkaRecord, with_coordinates
+from generators.values import KEY_TYPES
+from harness.property import BatchResult, Example, draw_examples, events_of, run_batch, session_seed
+from harness.roundtrip import RoundTrip
+from normalizer.model import CODE_PHASE
+
+_runs = itertools.count()
+
+
+def _topic(kind: str, format_id: str, partitions: int) -> str:
+    return f"{kind}-{format_id}-{os.getpid()}-{next(_runs)}-p{partitions}"
+
+
+def _examples(generator: FormatGenerator, drawn: list, kind: str) -> list[Example]:
+    topics: dict[int, str] = {}
+    examples = []
+    for index, example in enumerate(drawn):
+        partitions = generator.partitions(example)
+        topic = topics.setdefault(partitions, _topic(kind, generator.format_id, partitions))
+        examples.append(Example(label=f"#{index} {example}", expected=generator.render(example, topic, index),
+                                partitions={topic: partitions}))
+    return examples
+
+
+def check_property(roundtrip: RoundTrip, generator: FormatGenerator, count: int, seed: int | None = None) -> BatchResult:
+    """Generated examples through Kafka and Spark equal the oracle, and exercise what the format says."""
+    seed = session_seed() if seed is None else seed
+    examples = _examples(generator, draw_examples(generator.examples(), count, seed), "property")
+    result = run_batch(roundtrip, generator.format_id, examples, seed)
+    result.failures += generator.coverage(result.output.events, result.output.quarantine)
+    return result
+
+
+def check_mutators(roundtrip: RoundTrip, generator: FormatGenerator, count: int, seed: int | None = None) -> BatchResult:
+    """Each example gets one mutator (all of them in turn): changed records get their code, the rest still
+    normalizes to the oracle, every record is accounted for, and every mutator's code is seen."""
+    seed = session_seed() if seed is None else seed
+    names = sorted(generator.mutators)
+    drawn = draw_examples(st.tuples(generator.examples(), st.integers(0, 1000)), count, seed)
+    examples = _examples(generator, [example for example, _ in drawn], "mutated")
+    applied: set[str] = set()
+    for index, (example, (_, where)) in enumerate(zip(examples, drawn)):
+        name = names[index % len(names)]
+        items = example.expected
+        for offset in range(len(items)):  # the drawn position, else the next one the mutator applies to
+            mutated = generator.mutators[name].apply(items, (where + offset) % len(items))
+            if mutated is not None:
+                example.expected, example.label = mutated, f"{example.label} mutated by {name}"
+                applied.add(name)
+                break
+    result = run_batch(roundtrip, generator.format_id, examples, seed)
+    codes = {q["code"] for q in result.output.quarantine}
+    for name in names:
+        code = generator.mutators[name].code
+        if name not in applied:
+            result.failures.append(f"mutator {name} applied to no example")
+        elif code is not None and code.value not in codes:
+            result.failures.append(f"mutator {name} applied, but no record got {code.value}")
+    return result
+
+
+def check_hostile(roundtrip: RoundTrip, generator: FormatGenerator) -> list[str]:
+    """Every hostile record gets exactly its code (or becomes events when its code is None), none
+    stops the job, and every record is accounted for."""
+    topic = _topic("hostile", generator.format_id, 1)
+    names = list(generator.hostile)
+    records = [KafkaRecord(topic, 0, h.key, h.value, h.headers) for h in generator.hostile.values()]
+    output = roundtrip.run(records, generator.format_id, {topic: 1})
+    got = {q["origin"][0]["offset"]: q["code"] for q in output.quarantine}
+    emitted = {o["offset"] for e in output.events for o in e["origin"]}
+    problems = output.accounting_problems()
+    for offset, name in enumerate(names):
+        want = generator.hostile[name].code
+        if want is None and offset not in emitted:
+            problems.append(f"{name}: expected events, got {got.get(offset)}")
+        elif want is not None and got.get(offset) != want.value:
+            problems.append(f"{name}: expected {CODE_PHASE[want].value}/{want.value}, got {got.get(offset)}")
+    return problems
+
+
+def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, count: int, seed: int | None = None,
+                    max_offsets_per_trigger: int = 2) -> list[str]:
+    """Structured Streaming over Spark's Kafka source, a few records per micro-batch, gives exactly the
+    batch output over the same records."""
+    from harness import streaming
+
+    seed = session_seed() if seed is None else seed
+    examples = _examples(generator, draw_examples(generator.examples(), count, seed), "stream")
+    partitions: dict[str, int] = {}
+    records = []
+    for example in examples:
+        partitions.update(example.partitions)
+        records += [item.record for item in with_coordinates(example.expected)]
+    broker.create_topics(partitions)
+    broker.produce(records)
+    streamed = streaming.stream_until_caught_up(spark, broker, generator.format_id, list(partitions), workdir,
+                                                max_offsets_per_trigger)
+    batch = streaming.batch_rows(spark, broker, generator.format_id, list(partitions))
+    if streamed == batch:
+        return [] if streamed else ["nothing was normalized"]
+    return [f"streaming differs from batch (seed {seed}): {len(streamed)} vs {len(batch)} outputs; first difference: "
+            f"{next((a, b) for a, b in itertools.zip_longest(streamed, batch) if a != b)}"]
+
+
+@dataclass
+class CrossFormatResult:
+    formats: list[str]
+    histories: int
+    failures: list[str]
+
+
+def _projection(event: dict) -> dict:
+    """What every format carries of an event (no tombstones: they are Debezium's own control events)."""
+    return {"kind": event["kind"], "op": event["op"], "table": (event["source"] or {}).get("table"),
+            "key": event["key"], "before": event["before"], "after": event["after"],
+            "pk_change": (event["pk_change"] or {}).get("role")}
+
+
+def check_cross_format(roundtrip: RoundTrip, generators: dict[str, FormatGenerator], count: int,
+                       seed: int | None = None) -> CrossFormatResult:
+    """One generated history, rendered by every format that can express it, normalizes to the same
+    canonical events in every format (modulo what some format cannot carry: columns, positions, ids)."""
+    seed = session_seed() if seed is None else seed
+    chosen = {f: g for f, g in sorted(generators.items()) if g.shared_history is not None}
+    value_types = [t for t in next(iter(chosen.values())).value_types if all(t in g.value_types for g in chosen.values())]
+    features = frozenset.intersection(*(g.history_features for g in chosen.values()))
+    strategy = histories(table_strategy=tables(key_types=KEY_TYPES, value_types=value_types),
+                         allow_truncate="truncate" in features, allow_snapshot="snapshot" in features, max_changes=8)
+    drawn = draw_examples(strategy, count, seed)
+    projected: dict[str, list[list[dict]]] = {}
+    failures = []
+    for format_id, generator in chosen.items():
+        topic = _topic("cross", format_id, 1)
+        examples = [Example(f"#{i}", generator.shared_history(history, topic), {topic: 1})
+                    for i, history in enumerate(drawn)]
+        result = run_batch(roundtrip, format_id, examples, seed)
+        failures += [f"{format_id}: {failure}" for failure in result.failures[:3]]
+        projected[format_id] = [[_projection(e) for e in events_of(example, result.output) if e["kind"] != "TOMBSTONE"]
+                                for example in examples]
+    reference, *others = chosen
+    for format_id in others:
+        for index, (want, got) in enumerate(zip(projected[reference], projected[format_id])):
+            if want != got:
+                failures.append(f"history #{index} (seed {seed}): {format_id} differs from {reference}:\n"
+                                f"  {reference}: {want}\n  {format_id}: {got}")
+                break
+    return CrossFormatResult(list(chosen), len(drawn), failures)

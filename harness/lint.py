@@ -1,0 +1,149 @@
+"""The suite's linter: every registry is checked, the way test262's linter rejects an unregistered feature.
+
+Each rule has an id and a fixture that violates it (tests/unit/lint_fixtures/<rule>.yaml); the tree
+must pass all of them. `lint()` returns Problems; `cdc-conformance lint` prints them.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from packaging.specifiers import InvalidSpecifier
+
+from harness.cases import REPO_ROOT, Case
+from harness.registry import DECODED, STATUSES, Registry
+from normalizer import plugin
+from normalizer.model import CODE_PHASE, Code
+
+RULES = {
+    "case-duplicate-id": "two case files declare the same id",
+    "case-file-name": "a case file is not named after its id",
+    "case-unknown-format": "a case names a format the registry does not have",
+    "case-bad-range": "a case's version range is not a PEP 440 specifier set",
+    "case-range-empty": "a case's version range matches no registry version",
+    "case-record-index": "an expected quarantine names a record the case does not have",
+    "case-duplicate-input": "two cases of one format have the same records",
+    "case-unknown-feature": "a case tags a feature that none of its versions has in the registry",
+    "case-unknown-code": "a case expects a quarantine code that is not a model code",
+    "case-wrong-phase": "a case expects a code under another phase than the model gives it",
+    "registry-bad-status": "a registry version has a status outside certified/supported/experimental/planned",
+    "registry-missing-doc": "a registry doc page does not exist",
+    "registry-no-decoder": "a decoded format has no decoder module declaring its id",
+    "registry-no-generator": "a decoded format has no generator module declaring its id",
+    "registry-unregistered-decoder": "the normalizer has a decoder for a format the registry does not list",
+    "known-failure-orphan": "a known failure names no case",
+    "known-failure-planned": "a known failure names a case of a planned format (already an expected failure)",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    rule: str
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message} [{self.rule}]"
+
+
+def lint(cases: list[Case], registry: Registry, known_failures: dict[str, str] | None = None,
+         root: Path = REPO_ROOT) -> list[Problem]:
+    """Problems that make the suite untrustworthy; empty means clean."""
+    return [*lint_registry(registry, root), *lint_cases(cases, registry),
+            *lint_known_failures(known_failures or {}, cases, registry)]
+
+
+def lint_cases(cases: list[Case], registry: Registry) -> list[Problem]:
+    problems: list[Problem] = []
+    seen: dict[str, Case] = {}
+    inputs: dict[str, str] = {}
+    for case in cases:
+        def report(rule: str, message: str) -> None:
+            problems.append(Problem(rule, case.relative_path, message))
+
+        if case.id in seen:
+            report("case-duplicate-id", f"duplicate case id {case.id!r} (also {seen[case.id].relative_path})")
+        seen[case.id] = case
+        if case.path.stem != case.id:
+            report("case-file-name", f"file name must be the case id ({case.id}.yaml)")
+        fingerprint = json.dumps([case.format, case.records], sort_keys=True)
+        if fingerprint in inputs:
+            report("case-duplicate-input", f"same input as case {inputs[fingerprint]!r}")
+        inputs[fingerprint] = case.id
+        for index, item in enumerate(case.expect.get("quarantine", [])):
+            if item["record"] >= len(case.records):
+                report("case-record-index", f"expect.quarantine[{index}] names record {item['record']}, "
+                                            f"the case has {len(case.records)}")
+            if item["code"] not in Code.__members__:
+                report("case-unknown-code", f"expect.quarantine[{index}]: {item['code']} is not a model code")
+            elif CODE_PHASE[Code(item["code"])].value != item["phase"]:
+                report("case-wrong-phase", f"expect.quarantine[{index}]: {item['code']} is a "
+                                           f"{CODE_PHASE[Code(item['code'])].value} code, not {item['phase']}")
+        if case.format not in registry.formats:
+            report("case-unknown-format", f"unknown format {case.format!r}")
+            continue
+        try:
+            resolved = registry.resolve(case.format, case.versions)
+        except InvalidSpecifier:
+            report("case-bad-range", f"invalid version range {case.versions!r}")
+            continue
+        if not resolved:
+            report("case-range-empty", f"version range {case.versions!r} matches no registry version")
+            continue
+        available = {feature for fv in resolved for feature in fv.features}
+        unknown = [f for f in case.features if f not in available]
+        if unknown:
+            report("case-unknown-feature", f"features {unknown} are not features of "
+                                           f"{', '.join(fv.label for fv in resolved)} in the registry")
+    return problems
+
+
+def lint_registry(registry: Registry, root: Path = REPO_ROOT) -> list[Problem]:
+    problems: list[Problem] = []
+    where = registry.path.name
+    for format_id, entry in sorted(registry.formats.items()):
+        def report(rule: str, message: str) -> None:
+            problems.append(Problem(rule, f"{where}: {format_id}", message))
+
+        for fv in registry.versions(format_id):
+            if fv.status not in STATUSES:
+                report("registry-bad-status", f"version {fv.version}: status {fv.status!r} (one of {', '.join(STATUSES)})")
+        doc = entry.get("doc")
+        if not doc or not (root / doc).is_file():
+            report("registry-missing-doc", f"doc page {doc!r} does not exist")
+        if not any(fv.status in DECODED for fv in registry.versions(format_id)):
+            continue
+        for role, attribute in (("decoder", "DECODER"), ("generator", "GENERATOR")):
+            declared = _declared_id(registry, format_id, role, attribute)
+            if declared != format_id:
+                report(f"registry-no-{role}", f"{role} module {entry.get(role)!r} does not declare {format_id!r} "
+                                              f"({declared or 'nothing'})")
+    for format_id in plugin.decoders():
+        if format_id not in registry.formats:
+            problems.append(Problem("registry-unregistered-decoder", where,
+                                    f"the normalizer decodes {format_id!r}, which the registry does not list"))
+    return problems
+
+
+def _declared_id(registry: Registry, format_id: str, role: str, attribute: str) -> str | None:
+    try:
+        module = registry.module(format_id, role)
+    except ImportError as error:
+        return f"import failed: {error}"
+    declaration = getattr(module, attribute, None) if module else None
+    return getattr(declaration, "format_id", None)
+
+
+def lint_known_failures(known_failures: dict[str, str], cases: list[Case], registry: Registry) -> list[Problem]:
+    by_id = {case.id: case for case in cases}
+    problems = []
+    for case_id in known_failures:
+        case = by_id.get(case_id)
+        if case is None:
+            problems.append(Problem("known-failure-orphan", "known_failures.yaml", f"{case_id!r} names no case"))
+        elif case.format in registry.formats and not registry.decoded(case.format):
+            problems.append(Problem("known-failure-planned", "known_failures.yaml",
+                                    f"{case_id!r} is a case of the planned format {case.format}: "
+                                    "it is an expected failure without an entry"))
+    return problems

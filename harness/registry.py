@@ -1,0 +1,88 @@
+"""The format registry (conformance/registry.yaml): the single source of truth for which formats exist.
+
+Each format names its decoder module (normalizer/), its generator module (generators/) and its doc page,
+and lists its versions with a status and the features each can express. The pipeline's decoders, the
+CLI's format choices, test parametrization, the matrix and the README's format table all come from it;
+the linter checks that the modules it names declare the same format id.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+
+import yaml
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+REGISTRY_FILE = REPO_ROOT / "conformance" / "registry.yaml"
+# certified: supported, and a certification record matches the suite; supported: decoded, cases pass;
+# experimental: decoder in progress; planned: no decoder yet, its cases are expected failures.
+STATUSES = ("certified", "supported", "experimental", "planned")
+DECODED = ("certified", "supported", "experimental")
+
+
+@dataclass(frozen=True)
+class FormatVersion:
+    format: str
+    version: str
+    status: str
+    features: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        return f"{self.format}@{self.version}"
+
+
+@dataclass
+class Registry:
+    formats: dict[str, dict]
+    path: Path = REGISTRY_FILE
+
+    @classmethod
+    def load(cls, path: Path = REGISTRY_FILE) -> "Registry":
+        return cls(yaml.safe_load(path.read_text())["formats"], path)
+
+    def versions(self, format_id: str) -> list[FormatVersion]:
+        entry = self.formats.get(format_id, {})
+        return [FormatVersion(format_id, str(version), spec.get("status", ""), tuple(spec.get("features", [])))
+                for version, spec in sorted(entry.get("versions", {}).items(), key=lambda kv: Version(str(kv[0])))]
+
+    def resolve(self, format_id: str, versions: str) -> list[FormatVersion]:
+        """The registry versions of `format_id` inside the specifier set (`*` = all)."""
+        if versions.strip() == "*":
+            return self.versions(format_id)
+        specifier = SpecifierSet(versions)
+        return [fv for fv in self.versions(format_id) if Version(fv.version) in specifier]
+
+    def decoded(self, format_id: str) -> bool:
+        """Whether any version of the format has a decoder (is not merely planned)."""
+        return any(fv.status in DECODED for fv in self.versions(format_id))
+
+    def decoded_formats(self) -> list[str]:
+        return [f for f in sorted(self.formats) if self.decoded(f)]
+
+    def features(self, format_id: str) -> set[str]:
+        return {feature for fv in self.versions(format_id) for feature in fv.features}
+
+    def module(self, format_id: str, role: str):
+        """The decoder or generator module the registry names (`role`: decoder | generator), or None."""
+        name = self.formats.get(format_id, {}).get(role)
+        return import_module(name) if name else None
+
+    def generator(self, format_id: str):
+        """The format's `FormatGenerator` (generators.plugin)."""
+        module = self.module(format_id, "generator")
+        return getattr(module, "GENERATOR", None) if module else None
+
+    def markdown_table(self) -> str:
+        """The README's format table."""
+        lines = ["| format | versions | status | doc |", "|---|---|---|---|"]
+        for format_id in sorted(self.formats):
+            entry = self.formats[format_id]
+            versions = self.versions(format_id)
+            statuses = sorted({fv.status for fv in versions}, key=STATUSES.index)
+            lines.append(f"| `{format_id}` | {', '.join(fv.version for fv in versions)} | {', '.join(statuses)} "
+                         f"| [{entry.get('title', format_id)}]({entry.get('doc', '')}) |")
+        return "\n".join(lines)

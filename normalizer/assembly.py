@@ -1,0 +1,142 @@
+"""Assembly of events that span several Kafka records (CES segments, DataWorks update halves).
+
+Records that build one event together form a *group*: the same stream (topic) and group key. In batch
+mode every member is in the input, so a plain groupBy collects them. In Structured Streaming,
+`applyInPandasWithState` holds the members of each open group across micro-batches (and a restart from
+the checkpoint) and releases the group once the format's `ready` rule says so, or when it times out;
+everything after that is the same Spark SQL as in batch, so both modes give the same output.
+
+After release, a group's fingerprints stay in state until the timeout, so that a copy arriving later
+(at-least-once delivery) is recognised and quarantined as DUPLICATE_AFTER_EMIT instead of emitting the
+event twice. Batch mode sees every record at once and folds such copies into the event's origin.
+
+Records already rejected on their own (a verdict in column `rejection`) form groups of their own: every record takes
+the same single path (one shuffle), and no valid group waits for them.
+
+Output of both `group_batch` and `group_stream`: columns `stream`, `group_key` and `members`, an array
+of member structs (the format's fields plus topic, partition, offset, key, value, headers and rejection).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from pyspark.sql import DataFrame, functions as F
+from pyspark.sql.streaming.state import GroupStateTimeout
+
+from normalizer.common import VERDICT_TYPE
+from normalizer.model import CODE_PHASE, Code
+
+DEFAULT_TIMEOUT_SECONDS = 600.0
+_RECORD_FIELDS = {"topic": "string", "partition": "int", "offset": "bigint", "key": "binary", "value": "binary",
+                  "headers": "array<struct<key:string,value:binary>>",
+                  "rejection": "struct<phase:string,code:string,detail:string>"}
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """How a format groups its records.
+
+    `group_key`: SQL giving the group of an accepted record within its topic. `fields`: the format's
+    own member fields, name -> (SQL expression, scalar type). `ready(members)`: streaming only; whether
+    an open group (members as dicts, in arrival order) can be released now. `fingerprint`: the member
+    fields that recognise a copy of a released member.
+    """
+
+    group_key: str
+    fields: dict[str, tuple[str, str]]
+    ready: Callable[[list[dict]], bool]
+    fingerprint: tuple[str, ...]
+
+    def _member(self, binary_as_text: bool = False) -> str:
+        own = ", ".join(f"'{name}', {expression}" for name, (expression, _) in self.fields.items())
+        record = ("'key', base64(key), 'value', base64(value), "
+                  "'headers', transform(headers, h -> named_struct('key', h.key, 'value', base64(h.value)))"
+                  if binary_as_text else "'key', key, 'value', value, 'headers', headers")
+        return f"named_struct({own}, 'topic', topic, 'partition', partition, 'offset', offset, {record}, 'rejection', rejection)"
+
+    def _group(self) -> str:
+        return f"IF(rejection IS NULL, concat('G:', {self.group_key}), concat('R:', partition, ':', offset)) AS group_key"
+
+    def _keyed(self, records: DataFrame, member: str) -> DataFrame:
+        return records.selectExpr("topic AS stream", self._group(), f"{member} AS member")
+
+
+def group_batch(records: DataFrame, grouping: Grouping) -> DataFrame:
+    """Every member of a group is in the input: one groupBy."""
+    return (grouping._keyed(records, grouping._member()).groupBy("stream", "group_key")
+            .agg(F.collect_list("member").alias("members")))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Structured Streaming
+# ---------------------------------------------------------------------------------------------------
+
+_OUTPUT_SCHEMA = "stream string, group_key string, members_json string, late boolean"
+_STATE_SCHEMA = "members string, emitted boolean"
+
+
+def _member_json_type(grouping: Grouping) -> str:
+    """Members cross the Python state as JSON; binary fields travel as base64 text."""
+    types = {name: kind for name, (_, kind) in grouping.fields.items()}
+    types.update(_RECORD_FIELDS, key="string", value="string", headers="array<struct<key:string,value:string>>")
+    return "struct<" + ",".join(f"{name}:{kind}" for name, kind in types.items()) + ">"
+
+
+def _from_json(grouping: Grouping) -> str:
+    late = (f"named_struct('phase', '{CODE_PHASE[Code.DUPLICATE_AFTER_EMIT].value}', "
+            f"'code', '{Code.DUPLICATE_AFTER_EMIT.value}', "
+            "'detail', concat('copy of ', group_key, ' after its event was emitted'))")
+    restored = {name: f"m.{name}" for name in grouping.fields}
+    restored.update(
+        topic="m.topic", partition="m.partition", offset="m.offset", key="unbase64(m.key)", value="unbase64(m.value)",
+        headers="transform(m.headers, h -> named_struct('key', h.key, 'value', unbase64(h.value)))",
+        # a late copy is rejected as a whole: its verdict replaces whatever the record had
+        rejection=f"IF(late, CAST({late} AS {VERDICT_TYPE}), m.rejection)")
+    fields = ", ".join(f"'{name}', {expression}" for name, expression in restored.items())
+    return f"transform(from_json(members_json, 'array<{_member_json_type(grouping)}>'), m -> named_struct({fields}))"
+
+
+def _state_function(grouping: Grouping, timeout_ms: int):
+    import pandas as pd
+
+    def release(stream, group_key, members: list[str], late: bool):
+        return pd.DataFrame({"stream": [stream], "group_key": [group_key],
+                             "members_json": ["[" + ",".join(members) + "]"], "late": [late]})
+
+    def fingerprint(text: str) -> str:
+        member = json.loads(text)
+        return json.dumps({name: member.get(name) for name in grouping.fingerprint})
+
+    def assemble(key, batches: Iterator, state) -> Iterator:
+        stream, group_key = key
+        stored: list[str] = json.loads(state.get[0]) if state.exists else []
+        emitted = state.exists and bool(state.get[1])
+        if state.hasTimedOut:
+            state.remove()
+            if not emitted and stored:  # never ready: released as it is (the format's SQL quarantines it)
+                yield release(stream, group_key, stored, False)
+            return
+        arrived = [text for batch in batches for text in batch["member"]]
+        if emitted:  # copies of members of a group that was already released
+            yield release(stream, group_key, arrived, True)
+            return
+        members = stored + arrived
+        state.setTimeoutDuration(timeout_ms)
+        parsed = [json.loads(text) for text in members]
+        if group_key.startswith("R:") or grouping.ready(parsed):
+            state.update((json.dumps([fingerprint(text) for text in members]), True))
+            yield release(stream, group_key, members, False)
+        else:
+            state.update((json.dumps(members), False))
+
+    return assemble
+
+
+def group_stream(records: DataFrame, grouping: Grouping, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> DataFrame:
+    """The streaming counterpart of `group_batch`: the same columns, one row per released group."""
+    released = grouping._keyed(records, f"to_json({grouping._member(binary_as_text=True)})").groupBy("stream", "group_key").applyInPandasWithState(
+        _state_function(grouping, int(timeout_seconds * 1000)), _OUTPUT_SCHEMA, _STATE_SCHEMA, "append",
+        GroupStateTimeout.ProcessingTimeTimeout)
+    return released.selectExpr("stream", "group_key", f"{_from_json(grouping)} AS members")

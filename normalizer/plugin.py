@@ -1,0 +1,83 @@
+"""Format plug-ins: a decoder module declares its format id and decode functions; the pipeline finds it.
+
+As in Flink's `flink-formats` (a factory declares its identifier, the framework discovers it), a decoder
+module of this package registers a `FormatDecoder` at import time:
+
+    DECODER = register(FormatDecoder("my-format", decode=decode))
+
+`find(format_id)` imports every module of the `normalizer` package once, so adding a module is all it
+takes; a decoder that lives elsewhere (a user's package, a test's toy format) registers the same way
+when its module is imported. conformance/registry.yaml names each format's decoder module, and the
+linter checks that both agree.
+"""
+from __future__ import annotations
+
+import pkgutil
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Callable
+
+from pyspark.sql import DataFrame
+
+
+@dataclass(frozen=True)
+class FormatDecoder:
+    """What a format contributes to the pipeline.
+
+    `decode(raw)` turns the Kafka source DataFrame into output rows (`normalizer.events.OUTPUT`: arrays
+    `events` and `quarantine`). `decode_stream(raw, **options)` does the same for a streaming source and
+    is needed only by formats that keep state across records (segments, update halves); stateless
+    formats stream through `decode` unchanged.
+    """
+
+    format_id: str
+    decode: Callable[[DataFrame], DataFrame]
+    decode_stream: Callable[..., DataFrame] | None = None
+
+    def stream(self, raw: DataFrame, **options) -> DataFrame:
+        if self.decode_stream is None:
+            if options:
+                raise TypeError(f"{self.format_id} keeps no state; streaming options {sorted(options)} do not apply")
+            return self.decode(raw)
+        return self.decode_stream(raw, **options)
+
+
+class UnsupportedFormat(ValueError):
+    """No decoder declares this format id."""
+
+
+_DECODERS: dict[str, FormatDecoder] = {}
+_discovered = False
+
+
+def register(decoder: FormatDecoder) -> FormatDecoder:
+    """Make `decoder` findable by its id; registering another decoder under a taken id is an error."""
+    current = _DECODERS.get(decoder.format_id)
+    if current is not None and current is not decoder:
+        raise ValueError(f"format {decoder.format_id!r} is declared twice")
+    _DECODERS[decoder.format_id] = decoder
+    return decoder
+
+
+def _discover() -> None:
+    global _discovered
+    if _discovered:
+        return
+    import normalizer
+
+    for module in pkgutil.iter_modules(normalizer.__path__):
+        import_module(f"normalizer.{module.name}")
+    _discovered = True
+
+
+def decoders() -> dict[str, FormatDecoder]:
+    """Every registered decoder by format id (the package's own, plus any registered from elsewhere)."""
+    _discover()
+    return dict(sorted(_DECODERS.items()))
+
+
+def find(format_id: str) -> FormatDecoder:
+    known = decoders()
+    if format_id not in known:
+        raise UnsupportedFormat(f"format {format_id!r} is not implemented (supported: {', '.join(known)})")
+    return known[format_id]

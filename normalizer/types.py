@@ -1,0 +1,185 @@
+"""One type converter keyed by logical type, and each source's type names as data tables.
+
+A column's *logical type* (the model's `logical_type`: INT32, DECIMAL(10,2), TIMESTAMP(6), ...) says what
+the canonical text is; the *encoding* says how the producer wrote the value:
+
+- `TEXT`: the value's own text (SQL Server CES, MySQL via canal/CloudCanal/DataWorks): '12.30',
+  '2025-03-14 16:45:01.000', '1' for a bit;
+- `CONNECT`: Kafka Connect's JSON (Debezium): epoch days and units for dates and times, base64 of the
+  unscaled integer for decimals.
+
+So `convert(raw, logical, encoding)` is the only place that turns values into canonical text, and a
+new source adds a `SourceTypes` table (its type names -> logical types), not another CASE. Branches
+are ordered by how often columns have the type: a CASE tries them in order, once per value.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from normalizer import canonical_text as ct
+
+TEXT = "text"
+CONNECT = "connect"
+
+# logical types whose canonical text is the value as written, in every encoding
+PASS_THROUGH = ("STRING", "UUID", "BYTES", "JSON", "XML", "ENUM", "INTERVAL")
+
+
+def _digits(logical: str) -> str:
+    """Fraction digits of TIME(n)/TIMESTAMP(n) as canonical text has them: 9 when n > 6, else 6."""
+    return f"IF(try_cast(regexp_extract({logical}, '\\\\(([0-9]+)\\\\)', 1) AS INT) > 6, 9, 6)"
+
+
+def _scale(logical: str) -> str:
+    return f"try_cast(regexp_extract({logical}, ',([0-9]+)\\\\)$', 1) AS INT)"
+
+
+def _text_branches(raw: str, logical: str) -> list[tuple[str, str]]:
+    digits = _digits(logical)
+    return [
+        (f"{logical} = 'INT32'", ct.integer_text(raw, "INT32")),
+        (f"{logical} = 'INT64'", ct.integer_text(raw, "INT64")),
+        (f"{logical} = 'INT16'", ct.integer_text(raw, "INT16")),
+        (f"{logical} = 'INT8'", ct.integer_text(raw, "INT8")),
+        (f"{logical} = 'BOOLEAN'", f"CASE lower({raw}) WHEN '1' THEN 'true' WHEN '0' THEN 'false' "
+                                    f"WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' END"),
+        (f"{logical} IN ('TIMESTAMP(3)', 'TIMESTAMP(6)')", ct.naive_timestamp_text(raw, 6)),
+        (f"{logical} LIKE 'DECIMAL(%'", ct.decimal_text(raw, _scale(logical))),
+        (f"{logical} = 'FLOAT64'", ct.float64_text(raw)),
+        (f"{logical} = 'FLOAT32'", ct.float32_text(raw)),
+        (f"{logical} = 'DATE'", ct.date_text(raw)),
+        (f"{logical} LIKE 'TIME(%'", f"IF({digits} = 9, {ct.time_text(raw, 9)}, {ct.time_text(raw, 6)})"),
+        (f"{logical} = 'TIMESTAMP(9)'", ct.naive_timestamp_text(raw, 9)),
+        (f"{logical} = 'TIMESTAMP_TZ'", ct.timestamp_tz_from_iso(raw)),
+    ]
+
+
+def _connect_branches(raw: str, logical: str) -> list[tuple[str, str]]:
+    units = {3: 1000, 6: 1_000_000, 9: 1_000_000_000}
+    branches = [
+        (f"{logical} = 'INT32'", ct.integer_text(raw, "INT32")),
+        (f"{logical} = 'INT64'", ct.integer_text(raw, "INT64")),
+        (f"{logical} = 'INT16'", ct.integer_text(raw, "INT16")),
+        (f"{logical} = 'INT8'", ct.integer_text(raw, "INT8")),
+        (f"{logical} = 'BOOLEAN'", ct.boolean_text(raw)),
+        (f"{logical} = 'FLOAT64'", ct.float64_text(raw)),
+        (f"{logical} = 'FLOAT32'", ct.float32_text(raw)),
+        (f"{logical} LIKE 'DECIMAL(%'", ct.decimal_from_unscaled_base64(raw, _scale(logical))),
+        # VariableScaleDecimal: a struct {scale, value} of its own per value
+        (f"{logical} = 'DECIMAL'", ct.decimal_from_unscaled_base64(
+            f"get_json_object({raw}, '$.value')", f"try_cast(get_json_object({raw}, '$.scale') AS INT)")),
+        (f"{logical} = 'DATE'", ct.date_from_epoch_days(raw)),
+        (f"{logical} = 'TIMESTAMP_TZ'", ct.timestamp_tz_from_iso(raw)),
+        (f"{logical} = 'TIME_TZ'", ct.time_tz_from_iso(raw)),
+    ]
+    for precision, unit in units.items():
+        digits = 9 if precision > 6 else 6
+        branches += [(f"{logical} = 'TIME({precision})'", ct.time_from_units(raw, unit, digits)),
+                     (f"{logical} = 'TIMESTAMP({precision})'", ct.timestamp_from_epoch_units(raw, unit, digits))]
+    return branches
+
+
+_ENCODINGS = {TEXT: _text_branches, CONNECT: _connect_branches}
+# What a logical type that no branch names becomes: CES/MySQL text of such a type was already rejected
+# (UNKNOWN_COLUMN_TYPE); Connect's STRUCT, ARRAY and MAP values keep their JSON text (forward compatible).
+_OTHERWISE = {TEXT: "NULL", CONNECT: "{raw}"}
+
+
+def convert(raw: str, logical: str, encoding: str) -> str:
+    """Canonical text of `raw` (a string expression) for the logical type name `logical`, as written in
+    `encoding`; NULL when the value does not fit its type (the decoders quarantine that as
+    UNDECODABLE_VALUE). Both arguments are evaluated once per branch tried: pass lambda variables or
+    fields, not computations."""
+    branches = [(f"{logical} IN ({', '.join(repr(t) for t in PASS_THROUGH)})", raw), *_ENCODINGS[encoding](raw, logical)]
+    cases = " ".join(f"WHEN {condition} THEN {value}" for condition, value in branches)
+    return f"CASE WHEN {raw} IS NULL THEN NULL {cases} ELSE {_OTHERWISE[encoding].format(raw=raw)} END"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Per-source type names -> logical types
+# ---------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Decimal:
+    """A DECIMAL(p,s) type whose arguments may be omitted (then the source's defaults apply)."""
+
+    default_precision: int
+    default_scale: int
+
+
+@dataclass(frozen=True)
+class Fractional:
+    """TIME(n) / TIMESTAMP(n): canonical text has 6 digits, or 9 when the type keeps more than 6."""
+
+    logical: str           # TIME or TIMESTAMP
+    default_digits: int
+
+
+@dataclass(frozen=True)
+class SourceTypes:
+    """One source's type names: `plain` names map to a logical type as they are; `parameterized` ones
+    read their arguments (precision, scale, fraction digits) from the type."""
+
+    system: str
+    plain: dict[str, str]
+    parameterized: dict[str, Decimal | Fractional] = field(default_factory=dict)
+
+    def logical_type(self, base: str, argument) -> str:
+        """SQL for the logical type of a type named `base` (lower case, no arguments); `argument(n)` is
+        the SQL of its n-th argument as INT (NULL when absent). NULL for a name the table lacks."""
+        plain = "map(" + ", ".join(f"'{k}', '{v}'" for k, v in self.plain.items()) + ")"
+        branches = []
+        for name, kind in self.parameterized.items():
+            if isinstance(kind, Decimal):
+                value = (f"concat('DECIMAL(', coalesce({argument(1)}, {kind.default_precision}), ',', "
+                         f"coalesce({argument(2)}, {kind.default_scale}), ')')")
+            else:
+                value = (f"concat('{kind.logical}(', IF(coalesce({argument(1)}, {kind.default_digits}) > 6, 9, 6), ')')")
+            branches.append(f"WHEN {base} = '{name}' THEN {value}")
+        if not branches:
+            return f"try_element_at({plain}, {base})"
+        # coalesce stops at the first non-NULL: the CASE (and the arguments) only for the types that have them
+        return f"coalesce(try_element_at({plain}, {base}), CASE {' '.join(branches)} END)"
+
+
+SQLSERVER = SourceTypes(
+    system="sqlserver",
+    plain={"int": "INT32", "bigint": "INT64", "smallint": "INT16", "tinyint": "INT16", "bit": "BOOLEAN",
+           "money": "DECIMAL(19,4)", "smallmoney": "DECIMAL(10,4)", "float": "FLOAT64", "real": "FLOAT32",
+           "char": "STRING", "varchar": "STRING", "nchar": "STRING", "nvarchar": "STRING", "sysname": "STRING",
+           "uniqueidentifier": "UUID", "binary": "BYTES", "varbinary": "BYTES", "date": "DATE",
+           "datetime": "TIMESTAMP(3)", "smalldatetime": "TIMESTAMP(3)", "datetimeoffset": "TIMESTAMP_TZ"},
+    parameterized={"decimal": Decimal(18, 0), "numeric": Decimal(18, 0),
+                   "time": Fractional("TIME", 7), "datetime2": Fractional("TIMESTAMP", 7)},
+)
+
+# Kafka Connect schemas: the semantic name (schema `name`) decides; without one, the primitive type.
+CONNECT_SEMANTIC = {
+    "io.debezium.data.VariableScaleDecimal": "DECIMAL",
+    "io.debezium.time.Date": "DATE", "org.apache.kafka.connect.data.Date": "DATE",
+    "io.debezium.time.Time": "TIME(3)", "org.apache.kafka.connect.data.Time": "TIME(3)",
+    "io.debezium.time.MicroTime": "TIME(6)", "io.debezium.time.NanoTime": "TIME(9)",
+    "io.debezium.time.Timestamp": "TIMESTAMP(3)", "org.apache.kafka.connect.data.Timestamp": "TIMESTAMP(3)",
+    "io.debezium.time.MicroTimestamp": "TIMESTAMP(6)", "io.debezium.time.NanoTimestamp": "TIMESTAMP(9)",
+    "io.debezium.time.ZonedTimestamp": "TIMESTAMP_TZ", "io.debezium.time.ZonedTime": "TIME_TZ",
+    "io.debezium.data.Json": "JSON", "io.debezium.data.Uuid": "UUID", "io.debezium.data.Xml": "XML",
+    "io.debezium.data.Enum": "ENUM", "io.debezium.time.MicroDuration": "INTERVAL",
+}
+CONNECT_DECIMAL = "org.apache.kafka.connect.data.Decimal"
+CONNECT_PRIMITIVE = SourceTypes(
+    system="connect",
+    plain={"int8": "INT8", "int16": "INT16", "int32": "INT32", "int64": "INT64", "float": "FLOAT32",
+           "float32": "FLOAT32", "double": "FLOAT64", "float64": "FLOAT64", "boolean": "BOOLEAN",
+           "string": "STRING", "bytes": "BYTES"},
+)
+
+
+def connect_logical_type(field_: str) -> str:
+    """The logical type of a Connect field descriptor (struct with name, type, parameters)."""
+    semantic = "map(" + ", ".join(f"'{k}', '{v}'" for k, v in CONNECT_SEMANTIC.items()) + ")"
+    parameter = lambda name: f"try_element_at({field_}.parameters, '{name}')"  # noqa: E731
+    decimal = (f"concat('DECIMAL(', coalesce({parameter('connect.decimal.precision')}, '?'), ',', "
+               f"coalesce({parameter('scale')}, '?'), ')')")
+    return (f"coalesce(try_element_at({semantic}, {field_}.name), "
+            f"IF({field_}.name = '{CONNECT_DECIMAL}', {decimal}, NULL), "
+            f"{CONNECT_PRIMITIVE.logical_type(f'lower({field_}.type)', lambda n: 'NULL')}, upper({field_}.type))")

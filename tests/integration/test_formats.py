@@ -1,0 +1,54 @@
+"""The generic tests, for every decoded format of the registry (parametrized from it, never by hand):
+
+- property: generated examples through Kafka and Spark normalize to the oracle (>= 200 per format);
+- mutators: every mutator's records get its code, the rest still normalize, everything is accounted for;
+- hostile: each hand-made hostile record gets exactly its code, and none stops the job;
+- streaming: Structured Streaming, two records per micro-batch, gives exactly the batch output;
+- cross-format: one history rendered by every format that can express it normalizes alike.
+
+A format module adds only the tests that are truly its own (CES: restarts mid-segment, timeouts, 10 MB).
+"""
+import os
+
+import pytest
+
+from harness import generic
+from harness.registry import Registry
+
+pytestmark = pytest.mark.integration
+REGISTRY = Registry.load()
+FORMATS = REGISTRY.decoded_formats()
+EXAMPLES = int(os.environ.get("CDC_PROPERTY_EXAMPLES", "200"))
+MUTATED_EXAMPLES = int(os.environ.get("CDC_ADVERSARIAL_EXAMPLES", "100"))
+
+
+@pytest.mark.parametrize("format_id", FORMATS)
+def test_generated_examples_normalize_to_the_oracle(roundtrip, format_id):
+    result = generic.check_property(roundtrip, REGISTRY.generator(format_id), EXAMPLES)
+    assert len(result.examples) >= EXAMPLES
+    assert not result.failures, result.report()
+
+
+@pytest.mark.parametrize("format_id", FORMATS)
+def test_mutated_records_get_their_codes_and_the_rest_still_normalizes(roundtrip, format_id):
+    result = generic.check_mutators(roundtrip, REGISTRY.generator(format_id), MUTATED_EXAMPLES)
+    assert not result.failures, result.report()
+
+
+@pytest.mark.parametrize("format_id", FORMATS)
+def test_hostile_records_get_their_exact_codes(roundtrip, format_id):
+    generator = REGISTRY.generator(format_id)
+    assert generator.hostile, f"{format_id} declares no hostile records"
+    assert generic.check_hostile(roundtrip, generator) == []
+
+
+@pytest.mark.parametrize("format_id", FORMATS)
+def test_streaming_equals_batch(spark, broker, tmp_path, format_id):
+    assert generic.check_streaming(spark, broker, REGISTRY.generator(format_id), tmp_path, count=12) == []
+
+
+def test_one_history_normalizes_alike_in_every_format(roundtrip):
+    generators = {f: REGISTRY.generator(f) for f in FORMATS}
+    result = generic.check_cross_format(roundtrip, generators, count=60)
+    assert len(result.formats) >= 2, result.formats
+    assert not result.failures, "\n".join(result.failures)
