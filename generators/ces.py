@@ -475,7 +475,7 @@ GENERATOR = FormatGenerator(
     mutators=mutators_for(conflict),
     hostile=HOSTILE,
     coverage=coverage,
-    shared_history=lambda history, topic: encode(history, replace(SHARED_PROFILE, topic=topic)),
+    shared_history=lambda history, topic, index: render_with(encode)((SHARED_PROFILE, history), topic, index),
     value_types=tuple(VALUE_TYPES),
     history_features=frozenset({"key-change"}),
     bench=bench_for(avro=False),

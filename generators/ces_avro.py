@@ -121,8 +121,8 @@ GENERATOR = FormatGenerator(
     mutators=ces.mutators_for(conflict),
     hostile=HOSTILE,
     coverage=ces.coverage,
-    shared_history=lambda history, topic: encode(history, replace(ces.SHARED_PROFILE, topic=topic,
-                                                                  content_type="application/avro")),
+    shared_history=lambda history, topic, index: ces.render_with(encode)(
+        (replace(ces.SHARED_PROFILE, content_type="application/avro"), history), topic, index),
     value_types=tuple(ces.VALUE_TYPES),
     history_features=frozenset({"key-change"}),
     bench=ces.bench_for(avro=True),

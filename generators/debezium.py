@@ -644,7 +644,7 @@ GENERATOR = FormatGenerator(
     mutators=MUTATORS,
     hostile=HOSTILE,
     coverage=coverage,
-    shared_history=lambda history, topic: encode(history, replace(SHARED_PROFILE, topic_override=topic)),
+    shared_history=lambda history, topic, index: render((SHARED_PROFILE, history), topic, index),
     value_types=tuple(ALL_TYPES),
     history_features=frozenset({"snapshot", "truncate", "key-change"}),
 )

@@ -66,7 +66,7 @@ class FormatGenerator:
     index)`: its Kafka records with what each must become, all on `topic` (index: unique per batch, for
     ids that must not collide). `partitions(example)`: the partition count `render` assumes.
     `coverage(events, quarantine)`: problems when a property run missed what it must exercise (a format's
-    own assertions about its examples). `shared_history(history, topic)`: the history rendered by the
+    own assertions about its examples). `shared_history(history, topic, index)`: the history rendered by the
     format's fullest profile, for the cross-format property; `value_types` and `history_features`
     (snapshot, truncate, key-change) say which histories it can express.
     """
@@ -78,7 +78,7 @@ class FormatGenerator:
     mutators: dict[str, Mutator] = field(default_factory=dict)
     hostile: dict[str, Hostile] = field(default_factory=dict)
     coverage: Callable[[list[dict], list[dict]], list[str]] = lambda events, quarantine: []
-    shared_history: Callable[[History, str], list[Expected]] | None = None
+    shared_history: Callable[[History, str, int], list[Expected]] | None = None
     value_types: tuple[LogicalType, ...] = ()
     history_features: frozenset[str] = frozenset()
     bench: Bench | None = None

@@ -148,7 +148,7 @@ def check_cross_format(roundtrip: RoundTrip, generators: dict[str, FormatGenerat
     failures = []
     for format_id, generator in chosen.items():
         topic = _topic("cross", format_id, 1)
-        examples = [Example(f"#{i}", generator.shared_history(history, topic), {topic: 1})
+        examples = [Example(f"#{i}", generator.shared_history(history, topic, i), {topic: 1})
                     for i, history in enumerate(drawn)]
         result = run_batch(roundtrip, format_id, examples, seed)
         failures += [f"{format_id}: {failure}" for failure in result.failures[:3]]

@@ -1,0 +1,23 @@
+"""A third-party normalizer whose output drifts from the model is stopped before anything is collected,
+with the field named (the runner reports it as the normalizer's failure, every case ERROR)."""
+import os
+
+import pytest
+
+from generators.records import KafkaRecord
+from harness.contract import ContractViolation
+from harness.roundtrip import RoundTrip
+from normalizer.pipeline import Normalized, normalize
+
+pytestmark = pytest.mark.integration
+
+
+def drifting_normalizer(raw, format_id):
+    result = normalize(raw, format_id)
+    return Normalized(result.events.withColumnRenamed("tx_id", "transaction_id"), result.quarantine)
+
+
+def test_a_drifting_normalizer_fails_naming_the_field(spark, broker):
+    topic = f"contract-{os.getpid()}"
+    with pytest.raises(ContractViolation, match=r"events\.\(top\): fields missing \['tx_id'\] unexpected \['transaction_id'\]"):
+        RoundTrip(spark, broker, drifting_normalizer).run([KafkaRecord(topic, 0, None, b"{}")], "debezium-json", {topic: 1})

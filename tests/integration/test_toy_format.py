@@ -1,0 +1,40 @@
+"""Adding a format is adding files: a toy format that lives only under tests/ registers through the
+plug-in interfaces (tests/toy/decoder.py, tests/toy/generator.py) and passes the generic property,
+mutator, hostile and streaming tests, with no module of the project edited to know it."""
+import copy
+
+import pytest
+import yaml
+
+from harness import generic
+from harness.lint import lint_registry
+from harness.registry import REGISTRY_FILE, Registry
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def toy():
+    formats = copy.deepcopy(yaml.safe_load(REGISTRY_FILE.read_text())["formats"])
+    formats["toy-json"] = {"title": "a toy format", "doc": "docs/formats/ces.md", "decoder": "tests.toy.decoder",
+                           "generator": "tests.toy.generator", "versions": {"1": {"status": "supported",
+                                                                                  "features": ["insert"]}}}
+    registry = Registry(formats)
+    assert [str(p) for p in lint_registry(registry)] == []  # importing the decoder module registered it
+    return registry.generator("toy-json")
+
+
+def test_toy_format_passes_the_generic_property(roundtrip, toy):
+    result = generic.check_property(roundtrip, toy, 60)
+    assert not result.failures, result.report()
+    assert len(result.output.events) > 60
+
+
+def test_toy_format_passes_the_generic_mutator_and_hostile_tests(roundtrip, toy):
+    result = generic.check_mutators(roundtrip, toy, 30)
+    assert not result.failures, result.report()
+    assert generic.check_hostile(roundtrip, toy) == []
+
+
+def test_toy_format_streams_as_in_batch(spark, broker, tmp_path, toy):
+    assert generic.check_streaming(spark, broker, toy, tmp_path, count=6) == []

@@ -1,0 +1,45 @@
+"""The normalizer contract: an output schema that drifts from the model fails, naming the field."""
+from pyspark.sql.types import ArrayType, IntegerType, StringType, StructField, StructType
+
+from harness.contract import problems
+from normalizer.model import EVENT_SCHEMA, QUARANTINE_SCHEMA
+
+
+def _replace(schema: StructType, name: str, field: StructField) -> StructType:
+    return StructType([field if f.name == name else f for f in schema.fields])
+
+
+def test_the_model_itself_passes():
+    assert problems(EVENT_SCHEMA, QUARANTINE_SCHEMA) == []
+
+
+def test_a_renamed_field_is_named():
+    drifted = _replace(EVENT_SCHEMA, "tx_id", StructField("transaction_id", StringType(), True))
+    [problem] = problems(drifted, QUARANTINE_SCHEMA)
+    assert "missing ['tx_id']" in problem and "unexpected ['transaction_id']" in problem
+
+
+def test_a_changed_type_is_named():
+    drifted = _replace(EVENT_SCHEMA, "event_id", StructField("event_id", IntegerType(), False))
+    assert problems(drifted, QUARANTINE_SCHEMA) == ["events.event_id: expected string, got int"]
+
+
+def test_a_nullable_field_the_model_says_is_not_null_is_named():
+    drifted = _replace(QUARANTINE_SCHEMA, "code", StructField("code", StringType(), True))
+    assert problems(EVENT_SCHEMA, drifted) == ["quarantine.code: nullable, but the model says NOT NULL"]
+
+
+def test_nested_nullability_is_checked_too():
+    origin = EVENT_SCHEMA["origin"].dataType
+    loose = ArrayType(StructType([StructField(f.name, f.dataType, True) for f in origin.elementType.fields]), True)
+    drifted = _replace(EVENT_SCHEMA, "origin", StructField("origin", loose, False))
+    assert problems(drifted, QUARANTINE_SCHEMA) == [
+        "events.origin[]: elements may be NULL, but the model says NOT NULL",
+        "events.origin[].topic: nullable, but the model says NOT NULL",
+        "events.origin[].partition: nullable, but the model says NOT NULL",
+        "events.origin[].offset: nullable, but the model says NOT NULL"]
+
+
+def test_a_stricter_output_is_still_the_model():
+    strict = _replace(EVENT_SCHEMA, "tx_id", StructField("tx_id", StringType(), False))
+    assert problems(strict, QUARANTINE_SCHEMA) == []
