@@ -35,9 +35,11 @@ run: bootstrap
 	$(BIN)/cdc-conformance run
 
 lint: bootstrap
+	$(BIN)/ruff check .
 	$(BIN)/cdc-conformance lint
 
 test: bootstrap browser
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
 test-unit: bootstrap

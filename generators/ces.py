@@ -82,7 +82,7 @@ def value_text(logical: LogicalType, value) -> str | None:
     if kind == "TIMESTAMP":
         return value.strftime("%Y-%m-%d %H:%M:%S.%f")
     if kind == "TIMESTAMP_TZ":
-        return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f +00:00")
+        return value.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S.%f +00:00")
     return canonical_text(logical, value)
 
 
@@ -222,7 +222,7 @@ class CesEncoder:
 
 
 def _iso_ms(instant: dt.datetime) -> str:
-    utc = instant.astimezone(dt.timezone.utc)
+    utc = instant.astimezone(dt.UTC)
     return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
 
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from generators.history import Change, History, Row, Table, Transaction, histories
 from generators.jsontext import dumps_bytes
-from generators.records import Expected, KafkaRecord, default_partition
 from generators.plugin import FormatGenerator, Hostile, Mutator, record_mutator
+from generators.records import Expected, KafkaRecord, default_partition
 from generators.values import ALL_TYPES, EPOCH, LogicalType, canonical_text, rescale
 from normalizer import keys
 from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
@@ -137,7 +137,7 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool):
         micros = _micros(value - EPOCH)
         return micros // 1000 if logical.precision == 3 else micros
     if kind == "TIMESTAMP_TZ":
-        utc = value.astimezone(dt.timezone.utc)
+        utc = value.astimezone(dt.UTC)
         if zoned_fixed_width:  # 2.2+ keeps the column's fraction width (DBZ-5996)
             return utc.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
         fraction = f"{utc.microsecond:06d}".rstrip("0")  # ISO_OFFSET_DATE_TIME: as many digits as needed
@@ -183,7 +183,7 @@ class _SourceClock:
 
 def epoch_ms(instant: dt.datetime) -> int:
     """Integer milliseconds since the epoch (float timestamps lose a millisecond now and then)."""
-    return (instant - EPOCH.replace(tzinfo=dt.timezone.utc)) // dt.timedelta(milliseconds=1)
+    return (instant - EPOCH.replace(tzinfo=dt.UTC)) // dt.timedelta(milliseconds=1)
 
 
 def _fixed(value) -> str | None:
@@ -353,7 +353,7 @@ class DebeziumEncoder:
             position=self._canonical_position(position),
             tx_id=str(position["tx_id"]) if p.connector == "postgresql" and position["tx_id"] is not None else None,
             commit_ts=tx.commit_time.replace(microsecond=tx.commit_time.microsecond // 1000 * 1000),
-            emit_ts=EPOCH.replace(tzinfo=dt.timezone.utc) + dt.timedelta(microseconds=emit_us),
+            emit_ts=EPOCH.replace(tzinfo=dt.UTC) + dt.timedelta(microseconds=emit_us),
             **fields)
 
     # -- records -----------------------------------------------------------------------------------

@@ -101,7 +101,7 @@ def histories(draw, table_strategy=None, allow_truncate: bool = True, max_change
     value_columns = [c for c in table.columns if not c.pk_position]
     state: dict[tuple, Row] = {}
     clock = draw(st.datetimes(dt.datetime(2015, 1, 1), dt.datetime(2030, 1, 1))).replace(microsecond=0)
-    clock = clock.replace(tzinfo=dt.timezone.utc)
+    clock = clock.replace(tzinfo=dt.UTC)
 
     def new_row() -> Row:
         key = _fresh_key(draw, table, set(state))

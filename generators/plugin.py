@@ -6,8 +6,9 @@ render them as the producer would, mutate them, send hostile records and compare
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from hypothesis import strategies as st
 

@@ -85,7 +85,7 @@ def canonical_text(logical: LogicalType, value) -> str | None:
     if kind == "TIMESTAMP":
         return value.strftime("%Y-%m-%dT%H:%M:%S.%f")
     if kind == "TIMESTAMP_TZ":
-        return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     if kind == "BYTES":
         return base64.b64encode(value).decode()
     return value
@@ -151,7 +151,7 @@ def value_strategy(logical: LogicalType):
         return st.datetimes(MIN_DT, MAX_DT).map(
             lambda v: v.replace(microsecond=v.microsecond // 1000 * 1000) if logical.precision == 3 else v)
     if kind == "TIMESTAMP_TZ":
-        return st.datetimes(MIN_DT, MAX_DT, timezones=st.just(dt.timezone.utc))
+        return st.datetimes(MIN_DT, MAX_DT, timezones=st.just(dt.UTC))
     if kind == "BYTES":
         return st.binary(max_size=16)
     raise ValueError(f"no strategy for {logical}")

@@ -6,7 +6,7 @@ or in exactly one quarantine record and in no event.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 Coordinate = tuple[str, int, int]  # topic, partition, offset
 

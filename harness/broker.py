@@ -15,9 +15,10 @@ import subprocess
 import tempfile
 import time
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Protocol
+from typing import Protocol
 
 from confluent_kafka import KafkaException, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
@@ -41,7 +42,7 @@ class Broker(Protocol):
     name: str
     bootstrap_servers: str
 
-    def start(self) -> "Broker": ...
+    def start(self) -> Broker: ...
     def stop(self) -> None: ...
 
 
@@ -203,7 +204,7 @@ class EmbeddedKafka(_KafkaClientMixin):
             "-Djava.awt.headless=true", "-cp", jvm.kafka_broker_classpath(), main_class, *args,
         ]
 
-    def start(self) -> "EmbeddedKafka":
+    def start(self) -> EmbeddedKafka:
         if self._process is not None:
             return self
         self.workdir = Path(tempfile.mkdtemp(prefix="cdc-kafka-"))
@@ -259,7 +260,7 @@ class EmbeddedKafka(_KafkaClientMixin):
             # after a failure the logs stay for a post-mortem, the (possibly large) log segments do not
             shutil.rmtree(self.workdir / "data" if keep_logs else self.workdir, ignore_errors=True)
 
-    def __enter__(self) -> "EmbeddedKafka":
+    def __enter__(self) -> EmbeddedKafka:
         return self.start()
 
     def __exit__(self, *exc) -> None:
@@ -273,7 +274,7 @@ class ExternalKafka(_KafkaClientMixin):
     bootstrap_servers: str = ""
     name: str = "external"
 
-    def start(self) -> "ExternalKafka":
+    def start(self) -> ExternalKafka:
         if not self.bootstrap_servers:
             raise BrokerError("the external backend needs bootstrap servers (--bootstrap-servers)")
         try:
@@ -315,7 +316,7 @@ class TestcontainersKafka(_KafkaClientMixin):
         """Building the container object already talks to Docker, so only `start` calls this."""
         return self.container_class()(image=self.image).with_kraft()
 
-    def start(self) -> "TestcontainersKafka":
+    def start(self) -> TestcontainersKafka:
         docker_error = docker_unavailable_reason()
         if docker_error:
             raise BrokerError(f"the testcontainers backend needs a Docker engine: {docker_error}; "

@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-from hypothesis import HealthCheck, given, seed as hypothesis_seed, settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import seed as hypothesis_seed
 
 from generators.records import Expected, with_coordinates
 from harness.accounting import coordinate

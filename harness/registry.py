@@ -41,7 +41,7 @@ class Registry:
     path: Path = REGISTRY_FILE
 
     @classmethod
-    def load(cls, path: Path = REGISTRY_FILE) -> "Registry":
+    def load(cls, path: Path = REGISTRY_FILE) -> Registry:
         return cls(yaml.safe_load(path.read_text())["formats"], path)
 
     def versions(self, format_id: str) -> list[FormatVersion]:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from harness.runner import FAILING_STATUSES, SuiteResult
@@ -32,7 +32,7 @@ def run_facts(extra: dict | None = None) -> dict:
 
     hypothesis = {"profile": os.environ.get("CDC_HYPOTHESIS_PROFILE", "default"),
                   "seed": os.environ.get("CDC_HYPOTHESIS_SEED")}  # null: each property run draws and prints its own
-    return {"type": "run", "started": datetime.now(timezone.utc).isoformat(timespec="seconds"), "hypothesis": hypothesis,
+    return {"type": "run", "started": datetime.now(UTC).isoformat(timespec="seconds"), "hypothesis": hypothesis,
             "suite_commit": commit, "normalizer_version": normalizer.__version__,
             "spark_version": pyspark.__version__, "kafka_version": jvm.kafka_version(),
             "python_version": platform.python_version(), "platform": sys.platform, **(extra or {})}

@@ -5,9 +5,9 @@ This is the one place where the harness touches the system under test.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Callable
 
 from generators.records import KafkaRecord
 from harness import accounting, contract

@@ -8,14 +8,20 @@ typed by `cols[].type` through the SQL Server type table. docs/formats/ces.md re
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from pyspark.sql import DataFrame
 
-from normalizer import assembly, canonical_text as ct, events, keys, types
+from normalizer import assembly, events, keys, types
+from normalizer import canonical_text as ct
 from normalizer.common import (
-    QuarantineRule, json_record_rules, kafka_columns, parse_json, verdict, with_corrupt_record,
+    QuarantineRule,
+    json_record_rules,
+    kafka_columns,
+    parse_json,
+    verdict,
+    with_corrupt_record,
 )
 from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register

@@ -12,7 +12,8 @@ import json
 
 from pyspark.sql import DataFrame
 
-from normalizer import assembly, canonical_text as ct, ces
+from normalizer import assembly, ces
+from normalizer import canonical_text as ct
 from normalizer.common import QuarantineRule
 from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register

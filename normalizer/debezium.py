@@ -11,9 +11,16 @@ from __future__ import annotations
 
 from pyspark.sql import DataFrame
 
-from normalizer import canonical_text as ct, events, keys, types
+from normalizer import canonical_text as ct
+from normalizer import events, keys, types
 from normalizer.common import (
-    QuarantineRule, accept_when, json_record_rules, kafka_columns, parse_json, verdict, with_corrupt_record,
+    QuarantineRule,
+    accept_when,
+    json_record_rules,
+    kafka_columns,
+    parse_json,
+    verdict,
+    with_corrupt_record,
 )
 from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register

@@ -12,8 +12,16 @@ from enum import Enum
 from typing import Any
 
 from pyspark.sql.types import (
-    ArrayType, BinaryType, BooleanType, IntegerType, LongType, MapType, StringType, StructField,
-    StructType, TimestampType,
+    ArrayType,
+    BinaryType,
+    BooleanType,
+    IntegerType,
+    LongType,
+    MapType,
+    StringType,
+    StructField,
+    StructType,
+    TimestampType,
 )
 
 MODEL_VERSION = 1
@@ -218,7 +226,7 @@ def render_timestamp(value: dt.datetime | None) -> str | None:
     if value is None:
         return None
     if value.tzinfo is not None:
-        value = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+        value = value.astimezone(dt.UTC).replace(tzinfo=None)
     return value.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 

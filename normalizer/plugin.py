@@ -13,9 +13,9 @@ linter checks that both agree.
 from __future__ import annotations
 
 import pkgutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Callable
 
 from pyspark.sql import DataFrame
 

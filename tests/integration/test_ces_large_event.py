@@ -18,7 +18,7 @@ def test_ten_megabyte_event_in_256_kb_segments(roundtrip, encoding):
                                        ColumnSpec("body", LogicalType("STRING"), True)))
     body = ("ünïcødé \"quoted\" \\ / " * 600_000)[:10_000_000]  # escapes and multi-byte characters throughout
     history = History(table, (Transaction((Change("INSERT", after={"id": 7, "body": body}),),
-                                          dt.datetime(2025, 3, 14, 16, 45, 20, tzinfo=dt.timezone.utc), 0),))
+                                          dt.datetime(2025, 3, 14, 16, 45, 20, tzinfo=dt.UTC), 0),))
     topic = f"{encoding.FORMAT}-large-{os.getpid()}"
     # ~256 KB per segment: JSON splits characters (UTF-8 and escapes roughly double them), Avro splits bytes
     segment = 256 * 1024 // 2 if encoding is ces else 256 * 1024

@@ -7,7 +7,8 @@ through the plug-in interface without touching any module of the project.
 """
 from pyspark.sql import DataFrame
 
-from normalizer import canonical_text as ct, events
+from normalizer import canonical_text as ct
+from normalizer import events
 from normalizer.common import QuarantineRule, json_record_rules, kafka_columns, parse_json, verdict, with_corrupt_record
 from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register

@@ -3,8 +3,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from harness.broker import (DEFAULT_KAFKA_IMAGE, BrokerError, ExternalKafka, TestcontainersKafka,
-                            docker_unavailable_reason, make_broker)
+from harness.broker import (
+    DEFAULT_KAFKA_IMAGE,
+    BrokerError,
+    ExternalKafka,
+    TestcontainersKafka,
+    docker_unavailable_reason,
+    make_broker,
+)
 
 
 def test_testcontainers_backend_uses_the_kafka_module_with_a_kraft_capable_image():

@@ -28,3 +28,25 @@ def test_lint_and_formats_succeed():
     assert _cli("lint").returncode == 0
     formats = _cli("formats")
     assert formats.returncode == 0 and "debezium-json@2.7" in formats.stdout
+
+
+def test_readme_format_table_is_the_registry():
+    from pathlib import Path
+
+    from harness.registry import Registry
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    table = readme.split("<!-- formats:begin -->\n", 1)[1].split("\n<!-- formats:end -->", 1)[0]
+    assert table == Registry.load().markdown_table(), "regenerate with: cdc-conformance formats --markdown"
+
+
+def test_canonical_model_doc_lists_every_code_under_its_phase():
+    import re
+    from pathlib import Path
+
+    from normalizer.model import CODE_PHASE
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "canonical-model.md").read_text()
+    listed = {(code, phase) for phase, codes in re.findall(r"^\| (DECODE|VALIDATE|ASSEMBLE|CONVERT) \| (.+?) \|", doc, re.M)
+              for code in re.findall(r"`([A-Z_0-9]+)`", codes)}
+    assert listed == {(code.value, phase.value) for code, phase in CODE_PHASE.items()}
