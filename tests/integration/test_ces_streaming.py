@@ -16,7 +16,7 @@ from generators.values import KEY_TYPES
 from harness.property import draw_examples, session_seed
 from harness.streaming import batch_rows, rendered, run_until_caught_up, stream_once
 from normalizer.kafka_source import read_stream
-from normalizer.pipeline import normalize_stream
+from normalizer.pipeline import normalize_stream, split
 
 pytestmark = pytest.mark.integration
 _runs = itertools.count()
@@ -79,8 +79,8 @@ def test_an_event_missing_its_final_segment_is_quarantined_after_the_timeout(spa
     partial = [item for item in items if item.logical == first.logical][:-1]
     broker.produce([item.record for item in partial])
     name = f"timeout_{os.getpid()}"
-    query = (normalize_stream(read_stream(spark, broker.bootstrap_servers, [topic]), "ces-json", segment_timeout_seconds=10)
-             .selectExpr("inline(quarantine)").writeStream.format("memory").queryName(name)
+    stream = normalize_stream(read_stream(spark, broker.bootstrap_servers, [topic]), "ces-json", segment_timeout_seconds=10)
+    query = (split(stream).quarantine.writeStream.format("memory").queryName(name)
              .trigger(processingTime="500 milliseconds").start())
     try:
         run_until_caught_up(query, {topic: broker.end_offsets(topic)}, settle_batches=0)
