@@ -214,10 +214,12 @@ class CesEncoder:
             old_key = {c.name: value_text(c.logical, old[c.name]) for c in key_columns}
             new_key = {c.name: value_text(c.logical, current[c.name]) for c in key_columns}
             group = pk_change_group(self.database, self.table, position, old_key, new_key)
+            def half(role: str) -> dict:
+                return {**base, "position": position and {**position, "seq": keys.HALF_SEQ[role]}}
             return [CanonicalEvent(op="DELETE", key=key(old), before=canonical(old), after=None,
-                                   pk_change={"group": group, "role": "OLD"}, **base),
+                                   pk_change={"group": group, "role": "OLD"}, **half("OLD")),
                     CanonicalEvent(op="INSERT", key=key(current), before=None, after=canonical(current),
-                                   pk_change={"group": group, "role": "NEW"}, **base)]
+                                   pk_change={"group": group, "role": "NEW"}, **half("NEW"))]
         return [CanonicalEvent(op="UPDATE", key=key(current), before=canonical(old), after=canonical(current), **base)]
 
 

@@ -11,6 +11,7 @@ import base64
 import datetime as dt
 import json
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 
 from hypothesis import strategies as st
 
@@ -18,7 +19,7 @@ from generators.history import Change, History, Row, Table, Transaction, histori
 from generators.jsontext import dumps_bytes
 from generators.plugin import FormatGenerator, Hostile, Mutator, record_mutator
 from generators.records import Expected, KafkaRecord, default_partition
-from generators.values import ALL_TYPES, EPOCH, LogicalType, canonical_text, rescale
+from generators.values import ALL_TYPES, EPOCH, LogicalType, canonical_text, java_double_text, rescale
 from normalizer import keys
 from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
 
@@ -39,6 +40,8 @@ class Profile:
     prefix: str = "dbserver1"  # topic.prefix (database.server.name before 2.0)
     database: str = "inventory"
     topic_override: str | None = None  # batched property runs share topics across examples
+    decimal_format: str = "base64"         # JsonConverter's decimal.format: base64 (the default) | numeric
+    toasted: bool = False                  # PostgreSQL RI DEFAULT: unchanged text/bytea values are TOASTed
 
     @property
     def release(self) -> tuple[int, int]:
@@ -77,6 +80,8 @@ def profiles(prefix: str = "dbserver1"):
         partitions=st.integers(1, 3),
         prefix=st.just(prefix),
         database=st.sampled_from(["inventory", "testDB"]),
+        decimal_format=st.sampled_from(["base64", "numeric"]),
+        toasted=st.booleans(),
     )
 
 
@@ -122,13 +127,14 @@ def _micros(delta: dt.timedelta) -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
-def encode_value(logical: LogicalType, value, zoned_fixed_width: bool):
+def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_format: str = "base64"):
     """A Python value as the JSON value Debezium + JsonConverter writes for it."""
     if value is None:
         return None
     kind = logical.kind
     if kind == "DECIMAL":
-        return unscaled_base64(rescale(value, logical.scale))
+        exact = rescale(value, logical.scale)
+        return exact if decimal_format == "numeric" else unscaled_base64(exact)
     if kind == "DATE":
         return (value - EPOCH.date()).days
     if kind == "TIME":
@@ -147,15 +153,18 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool):
     return value
 
 
-def schemaless_text(logical: LogicalType, value, zoned_fixed_width: bool) -> str | None:
+def schemaless_text(logical: LogicalType, value, zoned_fixed_width: bool, decimal_format: str = "base64") -> str | None:
     """Without a schema the normalizer can only keep each value's JSON text (see the format doc)."""
-    encoded = encode_value(logical, value, zoned_fixed_width)
+    encoded = encode_value(logical, value, zoned_fixed_width, decimal_format)
     if encoded is None:
         return None
     if isinstance(encoded, bool):
         return "true" if encoded else "false"
     if isinstance(encoded, float):
         return canonical_text(logical, encoded)
+    if isinstance(encoded, Decimal):  # a NUMERIC decimal, as Spark's JSON reader has it: fractions via double
+        text = format(encoded, "f")
+        return text if "." not in text else java_double_text(float(text))
     return str(encoded)
 
 
@@ -271,7 +280,7 @@ class DebeziumEncoder:
         if row is None:
             return None
         columns = columns if columns is not None else self.table.columns
-        return {c.name: encode_value(c.logical, row[c.name], self._zoned_fixed()) for c in columns}
+        return {c.name: encode_value(c.logical, row[c.name], self._zoned_fixed(), self.profile.decimal_format) for c in columns}
 
     def key_payload(self, row: Row) -> dict:
         return self.row_json(row, self.table.key_columns)
@@ -321,7 +330,7 @@ class DebeziumEncoder:
         columns = columns if columns is not None else self.table.columns
         if self.profile.schemas_enable:
             return {c.name: canonical_text(c.logical, row[c.name]) for c in columns}
-        return {c.name: schemaless_text(c.logical, row[c.name], self._zoned_fixed()) for c in columns}
+        return {c.name: schemaless_text(c.logical, row[c.name], self._zoned_fixed(), self.profile.decimal_format) for c in columns}
 
     def _canonical_key(self, row: Row) -> list[tuple[str, str | None]]:
         return [(c.name, canonical_text(c.logical, row[c.name])) for c in self.table.key_columns]
@@ -336,7 +345,8 @@ class DebeziumEncoder:
         if self.profile.connector == "sqlserver":
             return {"commit": _hex_lsn(position["commit_lsn"]), "event": _hex_lsn(position["change_lsn"]),
                     "seq": _fixed(position["serial"])}
-        return {"commit": _fixed(position["last_commit"]), "event": _fixed(position["lsn"]), "seq": None}
+        return {"commit": _fixed(position["last_commit"]), "event": _fixed(position["lsn"]),
+                "seq": keys.HALF_SEQ.get(position.get("key_change_half"))}
 
     def _event(self, kind: str, tx: Transaction, position: dict | None, **fields) -> CanonicalEvent:
         p = self.profile
@@ -395,8 +405,22 @@ class DebeziumEncoder:
         for tx in history.transactions:
             for index, (change, position) in enumerate(zip(tx.changes, self._positions(tx))):
                 last = tx.snapshot and index == len(tx.changes) - 1
-                out.extend(self._encode_change(change, tx, position, last))
+                out.extend(self._numeric_loss(item) for item in self._encode_change(change, tx, position, last))
         return out
+
+    def _numeric_loss(self, item: Expected) -> Expected:
+        """decimal.format=NUMERIC: Spark's JSON reader turns a fractional number into a double before it is
+        text (`12.30` reads back as `12.3`), so the normalizer takes only integer numbers as decimals and
+        quarantines a record with a fractional one (UNDECODABLE_VALUE) rather than emit a guessed number."""
+        if self.profile.decimal_format != "numeric" or item.record.value is None or not self.profile.schemas_enable:
+            return item
+        decimals = {c.name for c in self.table.columns if c.logical.kind == "DECIMAL"}
+        payload = json.loads(item.record.value, parse_float=str)["payload"]
+        tokens = [str(image[name]) for image in (payload.get("before"), payload.get("after")) if image
+                  for name in decimals if image.get(name) is not None]
+        if all("." not in t for t in tokens):  # integer tokens survive exactly; fractional ones never do
+            return item
+        return Expected(item.record, [], _outcome(Code.UNDECODABLE_VALUE))
 
     def _encode_change(self, change: Change, tx: Transaction, position: dict, last: bool) -> list[Expected]:
         source = self._source(tx, position, last)
@@ -420,12 +444,24 @@ class DebeziumEncoder:
             position = {**position, "serial": 2}  # CDC's old-values row is serial 1 and is dropped
             source = self._source(tx, position, last)
         before_json = self.row_json(change.before, before_columns) if before_columns else None
-        value = self._value("u", before_json, self.row_json(change.after), source, tx)
+        toasted = self._toasted(change)
+        after_json = {**self.row_json(change.after), **{c.name: _placeholder(c.logical) for c in toasted}}
+        value = self._value("u", before_json, after_json, source, tx)
+        kept = [c for c in self.table.columns if c not in toasted]
         event = self._event("ROW", tx, position, op="UPDATE", snapshot=False, columns=columns,
                             key=self._canonical_key(change.after),
                             before=self._canonical_image(change.before, before_columns) if before_columns else None,
-                            after=self._canonical_image(change.after))
+                            after=self._canonical_image(change.after, kept))
         return [Expected(self._record(self.key_bytes(change.after), value), [event])]
+
+    def _toasted(self, change: Change) -> list:
+        """Columns whose unchanged values PostgreSQL does not send (TOASTed, REPLICA IDENTITY DEFAULT): the
+        connector writes its placeholder instead, and the canonical image leaves them out (not supplied)."""
+        p = self.profile
+        if not (p.toasted and p.connector == "postgresql" and p.replica_identity == "DEFAULT"):
+            return []
+        return [c for c in self.table.columns if not c.pk_position and c.logical.kind in ("STRING", "BYTES")
+                and change.before[c.name] is not None and change.before[c.name] == change.after[c.name]]
 
     def _delete(self, row: Row, tx, position, source, columns, headers=(), pk_change=None) -> list[Expected]:
         before_columns = self._before_image(row)
@@ -443,8 +479,10 @@ class DebeziumEncoder:
         old_key, new_key = self.key_payload(change.before), self.key_payload(change.after)
         canonical_position = self._canonical_position(position)
         group = pk_change_group(self.profile, self.table, canonical_position, old_key, new_key)
-        delete_position = position
-        insert_position = {**position, "serial": 2} if self.profile.connector == "sqlserver" else position
+        if self.profile.connector == "sqlserver":  # CDC's serial numbers order the halves
+            delete_position, insert_position = position, {**position, "serial": 2}
+        else:  # one log position for both: the normalizer orders them by seq (keys.HALF_SEQ)
+            delete_position, insert_position = ({**position, "key_change_half": role} for role in ("OLD", "NEW"))
         out = self._delete(change.before, tx, delete_position, self._source(tx, delete_position, False), columns,
                            headers=[("__debezium.newkey", dumps_bytes(new_key))],
                            pk_change={"group": group, "role": "OLD"})
@@ -455,6 +493,12 @@ class DebeziumEncoder:
         out.append(Expected(self._record(self.key_bytes(change.after), value,
                                          [("__debezium.oldkey", dumps_bytes(old_key))]), [event]))
         return out
+
+
+def _placeholder(logical: LogicalType) -> str:
+    """The unavailable-value placeholder as the connector writes it for a text or bytea column."""
+    placeholder = "__debezium_unavailable_value"
+    return base64.b64encode(placeholder.encode()).decode() if logical.kind == "BYTES" else placeholder
 
 
 def _quoted(value) -> str:
@@ -520,6 +564,10 @@ def _drop_source(document):
     _payload(document).pop("source")
 
 
+def _drop_op(document):
+    _payload(document).pop("op")
+
+
 _VALUE_CHANGES = {
     # name: (new value bytes from the record, or None where it does not apply; the code it must get)
     "truncated-json": (lambda item: item.record.value[: len(item.record.value) // 2], Code.MALFORMED_JSON),
@@ -528,6 +576,7 @@ _VALUE_CHANGES = {
     "not-utf8": (lambda item: item.record.value.replace(b'"op"', b'"\xff\xfeop"', 1), Code.NOT_UTF8),
     "unknown-op": (lambda item: _mutate_json(item, _replace_op), Code.UNKNOWN_OPERATION),
     "no-source": (lambda item: _mutate_json(item, _drop_source), Code.MISSING_FIELD),
+    "no-op": (lambda item: _mutate_json(item, _drop_op), Code.MISSING_FIELD),
     "undeclared-column": (lambda item: _mutate_json(item, _add_column), Code.SCHEMA_MISMATCH),
     "int-as-text": (lambda item: _mutate_json(item, _set_first_value("int32", "12abc")), Code.UNDECODABLE_VALUE),
     "int-overflow": (lambda item: _mutate_json(item, _set_first_value("int16", "99999999999999999999999")),
@@ -583,6 +632,11 @@ HOSTILE: dict[str, Hostile] = {
     "null payload": Hostile(b'{"payload":null,"schema":{}}', Code.MISSING_FIELD),
     "create without after": Hostile(b'{"op":"c","source":{"connector":"postgresql"}}', Code.MISSING_FIELD),
     "unknown op": Hostile(b'{"op":"z","source":{}}', Code.UNKNOWN_OPERATION),
+    "a change event without op": Hostile(b'{"before":null,"after":{"id":1},"source":{"connector":"postgresql"}}',
+                                         Code.MISSING_FIELD),
+    "bytes that are not canonical base64": Hostile(
+        _date_schema('[{"type":"bytes","field":"b"}]') + b'"payload":{"op":"c","source":{"connector":"postgresql"},'
+        b'"after":{"b":"AQ"}}}', Code.UNDECODABLE_VALUE),
     "date beyond year 9999": Hostile(
         _date_schema('[{"type":"int32","name":"io.debezium.time.Date","field":"d"}]') +
         b'"payload":{"op":"c","source":{"connector":"postgresql","ts_ms":99999999999999999999},"after":{"d":2147483647}}}',

@@ -137,7 +137,9 @@ def histories(draw, table_strategy=None, allow_truncate: bool = True, max_change
                 old = state.pop(draw(st.sampled_from(sorted(state, key=repr))))
                 key = _fresh_key(draw, table, set(state) | {table.key_of(old)}) if choice == "KEY_CHANGE" \
                     else {c.name: old[c.name] for c in table.key_columns}
-                new = {**key, **draw(row_values(table, value_columns))}
+                # real updates often leave columns as they were (what TOAST placeholders are about)
+                changed = draw(st.sets(st.sampled_from([c.name for c in value_columns]))) if value_columns else set()
+                new = {**old, **key, **draw(row_values(table, [c for c in value_columns if c.name in changed]))}
                 state[table.key_of(new)] = new
                 changes.append(Change("UPDATE", before=old, after=new))
             elif choice == "DELETE":

@@ -160,7 +160,7 @@ def value_strategy(logical: LogicalType):
 KEY_TYPES = [LogicalType("INT32"), LogicalType("INT64"), LogicalType("STRING")]
 ALL_TYPES = [
     LogicalType("INT16"), LogicalType("INT32"), LogicalType("INT64"), LogicalType("BOOLEAN"),
-    LogicalType("STRING"), LogicalType("DECIMAL", 10, 2), LogicalType("DECIMAL", 38, 10),
+    LogicalType("STRING"), LogicalType("DECIMAL", 10, 2), LogicalType("DECIMAL", 38, 10), LogicalType("DECIMAL", 65, 30),
     LogicalType("DECIMAL", 5, 0), LogicalType("FLOAT64"), LogicalType("DATE"), LogicalType("TIME", 6),
     LogicalType("TIMESTAMP", 3), LogicalType("TIMESTAMP", 6), LogicalType("TIMESTAMP_TZ"), LogicalType("BYTES"),
 ]

@@ -66,6 +66,23 @@ class BatchResult:
         return "\n\n".join([head, *self.failures[:5]])
 
 
+def ordering_problems(events: list[dict]) -> list[str]:
+    """DESIGN invariant 4 on the oracle: in commit order, the positions of one source strictly increase,
+    so sorting by position reproduces commit order (the halves of a key change included). Snapshot reads
+    (unordered by nature) and events without a position are left out."""
+    last: dict[tuple, tuple] = {}
+    problems = []
+    for event in events:
+        if event["position"] is None or event["snapshot"]:
+            continue
+        source = tuple((event["source"] or {}).get(part) for part in ("system", "server", "database"))
+        position = tuple(event["position"].get(part) or "" for part in ("commit", "event", "seq"))
+        if source in last and not last[source] < position:
+            problems.append(f"position {position} of {event['kind']} {event['op']} does not come after {last[source]}")
+        last[source] = position
+    return problems
+
+
 def run_batch(roundtrip: RoundTrip, format_id: str, examples: list[Example], seed: int) -> BatchResult:
     partitions: dict[str, int] = {}
     next_offsets: dict[tuple[str, int], int] = {}
@@ -84,7 +101,7 @@ def run_batch(roundtrip: RoundTrip, format_id: str, examples: list[Example], see
         expected_events = [event_to_json(ev) for item in example.expected for ev in item.events]
         own = {item.coordinates for item in example.expected}
         actual = [e for key in own for e in events_at.get(key, [])]
-        problems = diff_events(expected_events, actual)
+        problems = diff_events(expected_events, actual) + ordering_problems(expected_events)
         for item in example.expected:
             got = quarantine_at.get(item.coordinates)
             if got != item.quarantine:

@@ -39,11 +39,32 @@ def float32_text(raw: str) -> str:
     return f"CAST(try_cast({raw} AS FLOAT) AS STRING)"
 
 
-def _unsigned_hex_to_decimal(hex_digits: str) -> str:
-    """Big-endian hex digits to DECIMAL(38,0); NULL (not an error) when over 38 digits."""
-    return (f"aggregate(sequence(1, length({hex_digits}), 2), CAST(0 AS DECIMAL(38,0)), "
-            f"(ct_acc, ct_i) -> CAST(try_add(try_multiply(ct_acc, 256), "
-            f"CAST(conv(substr({hex_digits}, ct_i, 2), 16, 10) AS INT)) AS DECIMAL(38,0)))")
+_CANONICAL_BASE64 = "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+
+
+def strict_base64(b64: str) -> str:
+    """`b64` when it is canonical padded base64 (decoding and encoding again gives it back), else NULL.
+
+    Spark's own decoding is lenient: it skips characters outside the alphabet, so a JSON number such as
+    20000000000 decodes to bytes, a wrong number that nothing would quarantine.
+    """
+    return f"CASE WHEN {b64} RLIKE '{_CANONICAL_BASE64}' AND base64(try_to_binary({b64}, 'base64')) = {b64} THEN {b64} END"
+
+
+def _plus_one_hex(hex_digits: str) -> str:
+    """Hex digits + 1 (a carry through trailing Fs; all Fs become 1 followed by zeros)."""
+    pattern = "'^(.*?)([0-9A-E])(F*)$'"
+    return (f"IF({hex_digits} RLIKE {pattern}, concat(regexp_extract({hex_digits}, {pattern}, 1), "
+            f"translate(regexp_extract({hex_digits}, {pattern}, 2), '0123456789ABCDE', '123456789ABCDEF'), "
+            f"translate(regexp_extract({hex_digits}, {pattern}, 3), 'F', '0')), "
+            f"concat('1', translate({hex_digits}, 'F', '0')))")
+
+
+def _hex_to_decimal_digits(hex_digits: str) -> str:
+    """Unsigned big-endian hex -> decimal digits, of any length (no DECIMAL(38) limit): commons-lang3's
+    static parser (on Spark's classpath) through `reflect`. Only the output of `hex()` ever reaches it,
+    so it cannot fail on input."""
+    return f"reflect('org.apache.commons.lang3.math.NumberUtils', 'createBigInteger', concat('0x', {hex_digits}))"
 
 
 def _scaled_text(unsigned_digits: str, negative: str, scale: str) -> str:
@@ -58,20 +79,17 @@ def _scaled_text(unsigned_digits: str, negative: str, scale: str) -> str:
 
 
 def decimal_from_unscaled_base64(b64: str, scale: str) -> str:
-    """Kafka Connect Decimal: base64 of the big-endian two's-complement unscaled integer.
+    """Kafka Connect Decimal: canonical base64 of the big-endian two's-complement unscaled integer, of any
+    size (PostgreSQL NUMERIC keeps 131,072 digits; canonical text has no precision limit).
 
-    Negative numbers are complemented digit-wise (~x) and then -(~x + 1) is taken, so no 2^(8n)
-    constant beyond DECIMAL(38) is ever needed.
+    A negative number's magnitude is the two's complement negated: the digits complemented (~x), plus 1.
     """
-    hex_value = f"hex(try_to_binary({b64}, 'base64'))"
-    body = let(hex_value, "ct_hex", let(
+    hex_value = f"hex(try_to_binary({strict_base64(b64)}, 'base64'))"
+    magnitude = ("CASE WHEN ct_neg THEN " + _plus_one_hex("translate(ct_hex, '0123456789ABCDEF', 'FEDCBA9876543210')")
+                 + " ELSE ct_hex END")
+    return let(hex_value, "ct_hex", let(
         "substr(ct_hex, 1, 1) >= '8'", "ct_neg",
-        let("CASE WHEN ct_neg THEN translate(ct_hex, '0123456789ABCDEF', 'FEDCBA9876543210') ELSE ct_hex END", "ct_mag",
-            let(f"CASE WHEN ct_neg THEN try_add({_unsigned_hex_to_decimal('ct_mag')}, 1) "
-                f"ELSE {_unsigned_hex_to_decimal('ct_mag')} END", "ct_unscaled",
-                f"CASE WHEN length(ct_hex) > 0 AND ct_unscaled IS NOT NULL THEN "
-                f"{_scaled_text('CAST(ct_unscaled AS STRING)', 'ct_neg', scale)} END"))))
-    return body
+        f"CASE WHEN length(ct_hex) > 0 THEN {_scaled_text(_hex_to_decimal_digits(magnitude), 'ct_neg', scale)} END"))
 
 
 def time_from_units(raw: str, units_per_second: int, digits: int) -> str:

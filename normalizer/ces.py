@@ -304,6 +304,13 @@ def _events(decoded: DataFrame, format_id: str) -> DataFrame:
         "coalesce(try_to_timestamp(source_doc.transaction.committime), try_to_timestamp(head.time)) AS commit_ts",
     ]
 
+    def position_of(part: int) -> str:
+        """Both halves of a key change come from one record: `seq` puts the DELETE first (keys.HALF_SEQ)."""
+        if part == 0:
+            return "position"
+        seq = keys.HALF_SEQ["OLD" if part == 1 else "NEW"]
+        return f"IF(position IS NULL, NULL, named_struct('commit', position.commit, 'event', position.event, 'seq', '{seq}'))"
+
     def event(part: int) -> str:
         """Part 0: a plain change; 1 and 2: the DELETE of the old key and the INSERT of the new key."""
         op = {0: operation, 1: "'DELETE'", 2: "'INSERT'"}[part]
@@ -318,7 +325,7 @@ def _events(decoded: DataFrame, format_id: str) -> DataFrame:
             source="source_out", columns="columns_out", key=key,
             before=None if part == 2 else "IF(size(old_image) = 0, NULL, old_image)",
             after=None if part == 1 else "IF(size(current_image) = 0, NULL, current_image)",
-            pk_change=pk_change, position="position", tx_id="source_doc.transaction.commitlsn",
+            pk_change=pk_change, position=position_of(part), tx_id="source_doc.transaction.commitlsn",
             # `ct.let` hides from Spark that an assembled group always has an origin
             commit_ts="commit_ts", origin="coalesce(origin, array())")
 

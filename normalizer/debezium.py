@@ -9,6 +9,11 @@ Everything is one Spark SQL pipeline over the Kafka source's columns; no Python 
 """
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
+import uuid
+
 from pyspark.sql import DataFrame
 
 from normalizer import canonical_text as ct
@@ -27,6 +32,21 @@ from normalizer.plugin import FormatDecoder, register
 
 FORMAT = "debezium-json"
 UNAVAILABLE_PLACEHOLDER = "__debezium_unavailable_value"
+
+
+def unavailable_renderings(placeholder: str = UNAVAILABLE_PLACEHOLDER) -> tuple[str, ...]:
+    """How the PostgreSQL connector writes an unchanged TOASTed value, per column type, as JsonConverter
+    renders it (Debezium `UnchangedToastedPlaceholder`): the text itself (text, json, xml, enum), its
+    bytes (bytea: base64), one-element arrays of it (text[], bytea[], uuid[] as the name-based UUID of its
+    bytes), its bytes as numbers (int[], bigint[]), and a one-entry hstore map."""
+    raw = placeholder.encode()
+    text = json.dumps(placeholder)
+    return (placeholder, base64.b64encode(raw).decode(), f"[{text}]", f"[{json.dumps(base64.b64encode(raw).decode())}]",
+            f'["{uuid.UUID(bytes=hashlib.md5(raw).digest(), version=3)}"]', "[" + ",".join(str(b) for b in raw) + "]",
+            f"{{{text}:{text}}}")
+
+
+_UNAVAILABLE = "(" + ", ".join("'" + r.replace("'", "\\'") + "'" for r in unavailable_renderings()) + ")"
 ROW_OPS = ("c", "r", "u", "d")
 SNAPSHOT_MARKERS = ("true", "first", "first_in_data_collection", "last_in_data_collection", "last", "incremental")
 
@@ -46,9 +66,24 @@ VALUE_SCHEMA = with_corrupt_record(
 KEY_SCHEMA = f"struct<schema:struct<type:string,name:string,fields:array<{_COLUMN}>>,payload:map<string,string>>"
 
 
-def convert_value(raw: str, field_: str) -> str:
-    """Canonical text of one JSON value `raw` described by a typed field (`_typed_fields`: with `logical`)."""
-    return types.convert(raw, f"{field_}.logical", types.CONNECT)
+# Spark's JSON reader keeps integer tokens exact but turns fractional ones into a double before they
+# become text (12.30 reads as 12.3), and such text may even match another image's token: only integers
+# are taken as NUMERIC decimals; a fractional one stays UNDECODABLE_VALUE (never a guessed number).
+_JSON_INTEGER = "'^-?[0-9]+$'"
+
+
+def convert_value(raw: str, field_: str, text: str = "value_text") -> str:
+    """Canonical text of one JSON value `raw` described by a typed field (`_typed_fields`: with `logical`).
+
+    JsonConverter writes a Decimal as base64 of its unscaled bytes, or, with `decimal.format=NUMERIC`, as a
+    JSON number. Parsed to strings both look alike ("1234" is both), so the record's own text (`text`,
+    compact as JsonConverter writes it) tells: the field followed by an unquoted number.
+    """
+    token = f"concat('\"', {field_}.field, '\":', {raw})"  # the whole token: a prefix of another number is not it
+    written_as_number = (f"{field_}.logical LIKE 'DECIMAL(%' AND {raw} RLIKE {_JSON_INTEGER} "
+                         f"AND (locate(concat({token}, ','), {text}) > 0 OR locate(concat({token}, '}}'), {text}) > 0)")
+    return (f"IF({written_as_number}, {types.convert(raw, f'{field_}.logical', types.TEXT)}, "
+            f"{types.convert(raw, f'{field_}.logical', types.CONNECT)})")
 
 
 def _typed_fields(fields: str) -> str:
@@ -105,7 +140,7 @@ def _convert_images(parsed: DataFrame) -> DataFrame:
         f"IF(payload.after IS NULL OR row_fields IS NULL, NULL, {converted('after')}) AS after_cells",
         f"IF(key_wrapped, transform(key_fields, f -> named_struct('name', f.field, "
         f"'raw', try_element_at(key_document.payload, f.field), "
-        f"'value', {convert_value('try_element_at(key_document.payload, f.field)', 'f')})),"
+        f"'value', {convert_value('try_element_at(key_document.payload, f.field)', 'f', 'key_text')})),"
         f" transform(key_names, n -> named_struct('name', n, 'raw', try_element_at(bare_key, n),"
         f" 'value', try_element_at(bare_key, n)))) AS key_cells",
     )
@@ -116,16 +151,16 @@ _DUPLICATE_FIELDS = "size(array_distinct(row_fields.field)) < size(row_fields)"
 
 def _image(image: str) -> str:
     cells = f"{image}_cells"
-    keep = f"c -> c.present AND coalesce(c.raw != '{UNAVAILABLE_PLACEHOLDER}', true)"
+    keep = f"c -> c.present AND coalesce(c.raw NOT IN {_UNAVAILABLE}, true)"
     return (f"CASE WHEN payload.{image} IS NULL THEN NULL "
-            f"WHEN row_fields IS NULL THEN map_filter(payload.{image}, (k, v) -> coalesce(v != '{UNAVAILABLE_PLACEHOLDER}', true)) "
+            f"WHEN row_fields IS NULL THEN map_filter(payload.{image}, (k, v) -> coalesce(v NOT IN {_UNAVAILABLE}, true)) "
             f"WHEN {_DUPLICATE_FIELDS} THEN NULL "  # quarantined; a map with a repeated key would stop the job
             f"ELSE map_from_entries(transform(filter({cells}, {keep}), c -> struct(c.name, c.value))) END")
 
 
 def _undecodable(cells: str) -> str:
     return (f"coalesce(exists({cells}, c -> c.raw IS NOT NULL AND c.value IS NULL"
-            f" AND c.raw != '{UNAVAILABLE_PLACEHOLDER}'), false)")
+            f" AND c.raw NOT IN {_UNAVAILABLE}), false)")
 
 
 def _unknown_columns(image: str) -> str:
@@ -148,6 +183,9 @@ _QUARANTINE_RULES = [
     QuarantineRule("key IS NOT NULL AND bare_key IS NULL", Code.MALFORMED_KEY, "'key is not a JSON object'"),
     accept_when("value IS NULL"),  # a tombstone: never quarantined
     QuarantineRule("wrapped AND payload IS NULL", Code.MISSING_FIELD, "'payload is null'"),
+    QuarantineRule(f"{_OP} IS NULL AND NOT ({_IS_CONTROL_RECORD}) AND (payload.before IS NOT NULL OR payload.after IS NOT NULL"
+                   " OR payload.source IS NOT NULL OR payload.transaction IS NOT NULL)", Code.MISSING_FIELD,
+                   "'missing field: op (the record has the shape of a change event)'"),
     QuarantineRule(f"{_OP} IS NULL AND NOT ({_IS_CONTROL_RECORD})", Code.UNKNOWN_MESSAGE_SHAPE,
                    "'no op and not a heartbeat, transaction or schema-change record'"),
     QuarantineRule(f"{_OP} IS NOT NULL AND {_OP} NOT IN ({_ROW_OPS}, 't', 'm')", Code.UNKNOWN_OPERATION,
@@ -185,8 +223,15 @@ def _src(name: str) -> str:
     return f"try_element_at(payload.source, '{name}')"
 
 
+_KEY_CHANGE_HALF = (f"CASE WHEN {_OP} = 'd' AND {_header('__debezium.newkey')} IS NOT NULL THEN 'OLD' "
+                    f"WHEN {_OP} IN ('c', 'r') AND {_header('__debezium.oldkey')} IS NOT NULL THEN 'NEW' END")
+
+
 def _position() -> str:
+    """SQL Server orders the halves of a key change by event_serial_no; PostgreSQL and MySQL give both one
+    log position, so `seq` orders them (keys.HALF_SEQ)."""
     connector = f"lower({_src('connector')})"
+    half_seq = f"CASE {_KEY_CHANGE_HALF} " + " ".join(f"WHEN '{role}' THEN '{seq}'" for role, seq in keys.HALF_SEQ.items()) + " END"
     sequence = f"from_json({_src('sequence')}, 'array<string>')"
     return f"""CASE
       WHEN {connector} = 'sqlserver' THEN named_struct(
@@ -196,11 +241,11 @@ def _position() -> str:
       WHEN {connector} = 'postgresql' THEN named_struct(
         'commit', {ct.fixed_width(f'get({sequence}, 0)')},
         'event', {ct.fixed_width(_src('lsn'))},
-        'seq', CAST(NULL AS STRING))
+        'seq', {half_seq})
       WHEN {connector} = 'mysql' THEN named_struct(
         'commit', concat({_src('file')}, ':', {ct.fixed_width(_src('pos'))}),
         'event', {ct.fixed_width(_src('row'), 10)},
-        'seq', CAST(NULL AS STRING))
+        'seq', {half_seq})
     END"""
 
 
@@ -209,11 +254,9 @@ def _pk_change() -> str:
     new_key_header, old_key_header = _header("__debezium.newkey"), _header("__debezium.oldkey")
     parts = {name: f"source_info.{name}" for name in ("system", "server", "database", "schema", "table")}
     parts.update(commit="position.commit", event="position.event")
-    return f"""CASE
-      WHEN {_OP} = 'd' AND {new_key_header} IS NOT NULL THEN
-        named_struct('group', {keys.group_sql(parts, 'key_raw', _key_map(new_key_header))}, 'role', 'OLD')
-      WHEN {_OP} IN ('c', 'r') AND {old_key_header} IS NOT NULL THEN
-        named_struct('group', {keys.group_sql(parts, _key_map(old_key_header), 'key_raw')}, 'role', 'NEW')
+    return f"""CASE {_KEY_CHANGE_HALF}
+      WHEN 'OLD' THEN named_struct('group', {keys.group_sql(parts, 'key_raw', _key_map(new_key_header))}, 'role', 'OLD')
+      WHEN 'NEW' THEN named_struct('group', {keys.group_sql(parts, _key_map(old_key_header), 'key_raw')}, 'role', 'NEW')
     END"""
 
 

@@ -11,6 +11,10 @@ import hashlib
 from normalizer import canonical_text as ct
 
 PARTS = ("system", "server", "database", "schema", "table", "commit", "event")
+# Where a source gives both halves one position (CES: one record; PostgreSQL, MySQL: one log position),
+# `position.seq` orders them: the DELETE of the old key strictly before the INSERT of the new key
+# (DESIGN invariant 4). Fixed width like every numeric position part.
+HALF_SEQ = {"OLD": f"{0:020d}", "NEW": f"{1:020d}"}
 
 
 def group_sql(parts: dict[str, str], old_key: str, new_key: str) -> str:

@@ -22,7 +22,7 @@ TEXT = "text"
 CONNECT = "connect"
 
 # logical types whose canonical text is the value as written, in every encoding
-PASS_THROUGH = ("STRING", "UUID", "BYTES", "JSON", "XML", "ENUM", "INTERVAL")
+PASS_THROUGH = ("STRING", "UUID", "JSON", "XML", "ENUM", "INTERVAL")
 
 
 def _digits(logical: str) -> str:
@@ -37,6 +37,7 @@ def _scale(logical: str) -> str:
 def _text_branches(raw: str, logical: str) -> list[tuple[str, str]]:
     digits = _digits(logical)
     return [
+        (f"{logical} = 'BYTES'", raw),
         (f"{logical} = 'INT32'", ct.integer_text(raw, "INT32")),
         (f"{logical} = 'INT64'", ct.integer_text(raw, "INT64")),
         (f"{logical} = 'INT16'", ct.integer_text(raw, "INT16")),
@@ -62,6 +63,8 @@ def _connect_branches(raw: str, logical: str) -> list[tuple[str, str]]:
         (f"{logical} = 'INT16'", ct.integer_text(raw, "INT16")),
         (f"{logical} = 'INT8'", ct.integer_text(raw, "INT8")),
         (f"{logical} = 'BOOLEAN'", ct.boolean_text(raw)),
+        # JsonConverter writes bytes as base64: anything else is not bytes it wrote
+        (f"{logical} = 'BYTES'", ct.strict_base64(raw)),
         (f"{logical} = 'FLOAT64'", ct.float64_text(raw)),
         (f"{logical} = 'FLOAT32'", ct.float32_text(raw)),
         (f"{logical} LIKE 'DECIMAL(%'", ct.decimal_from_unscaled_base64(raw, _scale(logical))),

@@ -44,11 +44,11 @@ def test_hostile_records_get_their_exact_codes(roundtrip, format_id):
 
 @pytest.mark.parametrize("format_id", FORMATS)
 def test_streaming_equals_batch(spark, broker, tmp_path, format_id):
-    assert generic.check_streaming(spark, broker, REGISTRY.generator(format_id), tmp_path, count=12) == []
+    assert generic.check_streaming(spark, broker, REGISTRY.generator(format_id), tmp_path, count=8) == []
 
 
 def test_one_history_normalizes_alike_in_every_format(roundtrip):
     generators = {f: REGISTRY.generator(f) for f in FORMATS}
-    result = generic.check_cross_format(roundtrip, generators, count=60)
+    result = generic.check_cross_format(roundtrip, generators, count=40)
     assert len(result.formats) >= 2, result.formats
     assert not result.failures, "\n".join(result.failures)
