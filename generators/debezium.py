@@ -405,22 +405,8 @@ class DebeziumEncoder:
         for tx in history.transactions:
             for index, (change, position) in enumerate(zip(tx.changes, self._positions(tx))):
                 last = tx.snapshot and index == len(tx.changes) - 1
-                out.extend(self._numeric_loss(item) for item in self._encode_change(change, tx, position, last))
+                out.extend(self._encode_change(change, tx, position, last))
         return out
-
-    def _numeric_loss(self, item: Expected) -> Expected:
-        """decimal.format=NUMERIC: Spark's JSON reader turns a fractional number into a double before it is
-        text (`12.30` reads back as `12.3`), so the normalizer takes only integer numbers as decimals and
-        quarantines a record with a fractional one (UNDECODABLE_VALUE) rather than emit a guessed number."""
-        if self.profile.decimal_format != "numeric" or item.record.value is None or not self.profile.schemas_enable:
-            return item
-        decimals = {c.name for c in self.table.columns if c.logical.kind == "DECIMAL"}
-        payload = json.loads(item.record.value, parse_float=str)["payload"]
-        tokens = [str(image[name]) for image in (payload.get("before"), payload.get("after")) if image
-                  for name in decimals if image.get(name) is not None]
-        if all("." not in t for t in tokens):  # integer tokens survive exactly; fractional ones never do
-            return item
-        return Expected(item.record, [], _outcome(Code.UNDECODABLE_VALUE))
 
     def _encode_change(self, change: Change, tx: Transaction, position: dict, last: bool) -> list[Expected]:
         source = self._source(tx, position, last)

@@ -66,24 +66,39 @@ VALUE_SCHEMA = with_corrupt_record(
 KEY_SCHEMA = f"struct<schema:struct<type:string,name:string,fields:array<{_COLUMN}>>,payload:map<string,string>>"
 
 
-# Spark's JSON reader keeps integer tokens exact but turns fractional ones into a double before they
-# become text (12.30 reads as 12.3), and such text may even match another image's token: only integers
-# are taken as NUMERIC decimals; a fractional one stays UNDECODABLE_VALUE (never a guessed number).
-_JSON_INTEGER = "'^-?[0-9]+$'"
+def _image_text(image: str) -> str:
+    """The JSON text of one row image (`before`, `after`) as written, from the record's text: JsonConverter
+    writes compactly, the payload after the schema, `before` before `after`. For the key: its own text."""
+    if image == "key":
+        return "key_text"
+    payload = ("IF(instr(value_text, '\"payload\":') > 0, substr(value_text, instr(value_text, '\"payload\":')), "
+               "value_text)")
+    after = f"substr({payload}, instr({payload}, '\"after\":'))"
+    return after if image == "after" else f"substring_index(substr({payload}, instr({payload}, '\"before\":')), '\"after\":', 1)"
 
 
-def convert_value(raw: str, field_: str, text: str = "value_text") -> str:
-    """Canonical text of one JSON value `raw` described by a typed field (`_typed_fields`: with `logical`).
+def _numeric_decimal(raw: str, field_: str, image: str) -> str:
+    """The exact text of a Decimal written as a JSON number (`decimal.format=NUMERIC`), else NULL.
 
-    JsonConverter writes a Decimal as base64 of its unscaled bytes, or, with `decimal.format=NUMERIC`, as a
-    JSON number. Parsed to strings both look alike ("1234" is both), so the record's own text (`text`,
-    compact as JsonConverter writes it) tells: the field followed by an unquoted number.
+    Parsed to strings, a number and a base64 string look alike ("1234" is both), and Spark's JSON reader
+    even turns a fractional number into a double before it becomes text (12.30 reads as 12.3). So the
+    token is taken from the image's own text, unquoted, and accepted only if Spark's reading of it is
+    what the parser gave: a token found in the wrong place can never become a wrong number.
     """
-    token = f"concat('\"', {field_}.field, '\":', {raw})"  # the whole token: a prefix of another number is not it
-    written_as_number = (f"{field_}.logical LIKE 'DECIMAL(%' AND {raw} RLIKE {_JSON_INTEGER} "
-                         f"AND (locate(concat({token}, ','), {text}) > 0 OR locate(concat({token}, '}}'), {text}) > 0)")
-    return (f"IF({written_as_number}, {types.convert(raw, f'{field_}.logical', types.TEXT)}, "
-            f"{types.convert(raw, f'{field_}.logical', types.CONNECT)})")
+    pattern = f"concat('\"\\\\Q', {field_}.field, '\\\\E\":(-?[0-9]+(\\\\.[0-9]+)?)[,}}]')"
+    token = f"regexp_extract({_image_text(image)}, {pattern}, 1)"
+    return ct.let(token, "ct_token", f"CASE WHEN ct_token != '' AND (ct_token = {raw} "
+                                        f"OR CAST(CAST(ct_token AS DOUBLE) AS STRING) = {raw}) THEN ct_token END")
+
+
+def convert_value(raw: str, field_: str, image: str) -> str:
+    """Canonical text of one JSON value `raw` of `image` (before, after, key) described by a typed field
+    (`_typed_fields`: with `logical`). A Decimal is base64 of its unscaled bytes, or, with
+    `decimal.format=NUMERIC`, a JSON number (`_numeric_decimal`)."""
+    numeric = f"IF({field_}.logical LIKE 'DECIMAL(%' AND {raw} RLIKE '^-?[0-9][0-9.E-]*$', {_numeric_decimal(raw, field_, image)}, NULL)"
+    return ct.let(numeric, "ct_number", f"IF(ct_number IS NOT NULL, "
+                                           f"{types.convert('ct_number', f'{field_}.logical', types.TEXT)}, "
+                                           f"{types.convert(raw, f'{field_}.logical', types.CONNECT)})")
 
 
 def _typed_fields(fields: str) -> str:
@@ -132,7 +147,7 @@ def _convert_images(parsed: DataFrame) -> DataFrame:
     def converted(image: str) -> str:
         return (f"transform(row_fields, f -> named_struct('name', f.field, "
                 f"'present', map_contains_key(payload.{image}, f.field), 'raw', try_element_at(payload.{image}, f.field), "
-                f"'value', {convert_value(f'try_element_at(payload.{image}, f.field)', 'f')}))")
+                f"'value', {convert_value(f'try_element_at(payload.{image}, f.field)', 'f', image)}))")
 
     return parsed.selectExpr(
         "*",
@@ -140,7 +155,7 @@ def _convert_images(parsed: DataFrame) -> DataFrame:
         f"IF(payload.after IS NULL OR row_fields IS NULL, NULL, {converted('after')}) AS after_cells",
         f"IF(key_wrapped, transform(key_fields, f -> named_struct('name', f.field, "
         f"'raw', try_element_at(key_document.payload, f.field), "
-        f"'value', {convert_value('try_element_at(key_document.payload, f.field)', 'f', 'key_text')})),"
+        f"'value', {convert_value('try_element_at(key_document.payload, f.field)', 'f', 'key')})),"
         f" transform(key_names, n -> named_struct('name', n, 'raw', try_element_at(bare_key, n),"
         f" 'value', try_element_at(bare_key, n)))) AS key_cells",
     )
