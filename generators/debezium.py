@@ -518,8 +518,8 @@ def _mutate_json(item: Expected, change) -> bytes | None:
     return dumps_bytes(document)
 
 
-def _set_first_value(kind: str, text: str):
-    """Replace the first non-null after/before value of a column of `kind` with `text`."""
+def _set_first_value(kinds: tuple[str, ...], text: str):
+    """Replace the first non-null after/before value of a column of one of `kinds` with `text`."""
     def change(document):
         payload = _payload(document)
         fields = {f["field"]: f for f in document.get("schema", {}).get("fields", [{}])[0].get("fields", [])} \
@@ -527,7 +527,7 @@ def _set_first_value(kind: str, text: str):
         for image in ("after", "before"):
             row = payload.get(image) or {}
             for name, value in row.items():
-                if value is not None and fields.get(name, {}).get("type") == kind and not fields[name].get("name"):
+                if value is not None and fields.get(name, {}).get("type") in kinds and not fields[name].get("name"):
                     row[name] = text
                     return True
         return False
@@ -554,6 +554,7 @@ def _drop_op(document):
     _payload(document).pop("op")
 
 
+_INTEGERS = ("int16", "int32", "int64")
 _VALUE_CHANGES = {
     # name: (new value bytes from the record, or None where it does not apply; the code it must get)
     "truncated-json": (lambda item: item.record.value[: len(item.record.value) // 2], Code.MALFORMED_JSON),
@@ -564,8 +565,9 @@ _VALUE_CHANGES = {
     "no-source": (lambda item: _mutate_json(item, _drop_source), Code.MISSING_FIELD),
     "no-op": (lambda item: _mutate_json(item, _drop_op), Code.MISSING_FIELD),
     "undeclared-column": (lambda item: _mutate_json(item, _add_column), Code.SCHEMA_MISMATCH),
-    "int-as-text": (lambda item: _mutate_json(item, _set_first_value("int32", "12abc")), Code.UNDECODABLE_VALUE),
-    "int-overflow": (lambda item: _mutate_json(item, _set_first_value("int16", "99999999999999999999999")),
+    "int-as-text": (lambda item: _mutate_json(item, _set_first_value(_INTEGERS, "12abc")), Code.UNDECODABLE_VALUE),
+    # beyond every integer width (a smallint holding 10^23 was once emitted)
+    "int-overflow": (lambda item: _mutate_json(item, _set_first_value(_INTEGERS, "99999999999999999999999")),
                      Code.UNDECODABLE_VALUE),
 }
 

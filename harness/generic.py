@@ -57,14 +57,14 @@ def check_mutators(roundtrip: RoundTrip, generator: FormatGenerator, count: int,
     examples = _examples(generator, [example for example, _ in drawn], "mutated")
     applied: set[str] = set()
     for index, (example, (_, where)) in enumerate(zip(examples, drawn)):
-        name = names[index % len(names)]
-        items = example.expected
-        for offset in range(len(items)):  # the drawn position, else the next one the mutator applies to
-            mutated = generator.mutators[name].apply(items, (where + offset) % len(items))
-            if mutated is not None:
-                example.expected, example.label = mutated, f"{example.label} mutated by {name}"
-                applied.add(name)
-                break
+        # mutators in turn, those not yet applied first: some need a column type an example may lack
+        turn = names[index % len(names):] + names[:index % len(names)]
+        mutated = _first_mutation(generator, example.expected, where,
+                                  [n for n in turn if n not in applied] + [n for n in turn if n in applied])
+        if mutated is not None:
+            name, example.expected = mutated
+            example.label = f"{example.label} mutated by {name}"
+            applied.add(name)
     result = run_batch(roundtrip, generator.format_id, examples, seed)
     codes = {q["code"] for q in result.output.quarantine}
     for name in names:
@@ -74,6 +74,17 @@ def check_mutators(roundtrip: RoundTrip, generator: FormatGenerator, count: int,
         elif code is not None and code.value not in codes:
             result.failures.append(f"mutator {name} applied, but no record got {code.value}")
     return result
+
+
+def _first_mutation(generator: FormatGenerator, items: list, where: int, names: list[str]):
+    """(name, records) of the first mutator in `names` that applies, at the drawn position or the next
+    one it applies to; None when none applies to this example."""
+    for name in names:
+        for offset in range(len(items)):
+            mutated = generator.mutators[name].apply(items, (where + offset) % len(items))
+            if mutated is not None:
+                return name, mutated
+    return None
 
 
 def check_hostile(roundtrip: RoundTrip, generator: FormatGenerator) -> list[str]:
