@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from pyspark.sql.types import ArrayType, DataType, MapType, StructType
 
-from normalizer.model import EVENT_SCHEMA, QUARANTINE_SCHEMA
-
-EVENT_TYPE = EVENT_SCHEMA.simpleString()
-QUARANTINE_TYPE = QUARANTINE_SCHEMA.simpleString()
+from normalizer.model import EVENT_SCHEMA
 _REQUIRED = [f.name for f in EVENT_SCHEMA.fields if not f.nullable]
 _REQUIRED_TEXT = ("event_id", "format", "kind")
 
