@@ -246,7 +246,7 @@ def _position() -> str:
     """SQL Server orders the halves of a key change by event_serial_no; PostgreSQL and MySQL give both one
     log position, so `seq` orders them (keys.HALF_SEQ)."""
     connector = f"lower({_src('connector')})"
-    half_seq = f"CASE {_KEY_CHANGE_HALF} " + " ".join(f"WHEN '{role}' THEN '{seq}'" for role, seq in keys.HALF_SEQ.items()) + " END"
+    half_seq = "CASE key_change_half " + " ".join(f"WHEN '{role}' THEN '{seq}'" for role, seq in keys.HALF_SEQ.items()) + " END"
     sequence = f"from_json({_src('sequence')}, 'array<string>')"
     return f"""CASE
       WHEN {connector} = 'sqlserver' THEN named_struct(
@@ -269,7 +269,7 @@ def _pk_change() -> str:
     new_key_header, old_key_header = _header("__debezium.newkey"), _header("__debezium.oldkey")
     parts = {name: f"source_info.{name}" for name in ("system", "server", "database", "schema", "table")}
     parts.update(commit="position.commit", event="position.event")
-    return f"""CASE {_KEY_CHANGE_HALF}
+    return f"""CASE key_change_half
       WHEN 'OLD' THEN named_struct('group', {keys.group_sql(parts, 'key_raw', _key_map(new_key_header))}, 'role', 'OLD')
       WHEN 'NEW' THEN named_struct('group', {keys.group_sql(parts, _key_map(old_key_header), 'key_raw')}, 'role', 'NEW')
     END"""
@@ -325,6 +325,7 @@ def _events(converted: DataFrame) -> DataFrame:
     )
     return converted.selectExpr(
         "*", f"{_kind()} AS kind", f"{verdict(_QUARANTINE_RULES)} AS verdict",
+        f"{_KEY_CHANGE_HALF} AS key_change_half",  # read by the position and the pk_change
     ).selectExpr(
         "*", f"{source_info} AS source_info", f"{_position()} AS position",
     ).selectExpr(*events.record_output(f"array({event})", "verdict", FORMAT))

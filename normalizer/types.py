@@ -25,17 +25,11 @@ CONNECT = "connect"
 PASS_THROUGH = ("STRING", "UUID", "JSON", "XML", "ENUM", "INTERVAL")
 
 
-def _digits(logical: str) -> str:
-    """Fraction digits of TIME(n)/TIMESTAMP(n) as canonical text has them: 9 when n > 6, else 6."""
-    return f"IF(try_cast(regexp_extract({logical}, '\\\\(([0-9]+)\\\\)', 1) AS INT) > 6, 9, 6)"
-
-
 def _scale(logical: str) -> str:
     return f"try_cast(regexp_extract({logical}, ',([0-9]+)\\\\)$', 1) AS INT)"
 
 
 def _text_branches(raw: str, logical: str) -> list[tuple[str, str]]:
-    digits = _digits(logical)
     return [
         (f"{logical} = 'BYTES'", raw),
         (f"{logical} = 'INT32'", ct.integer_text(raw, "INT32")),
@@ -49,7 +43,9 @@ def _text_branches(raw: str, logical: str) -> list[tuple[str, str]]:
         (f"{logical} = 'FLOAT64'", ct.float64_text(raw)),
         (f"{logical} = 'FLOAT32'", ct.float32_text(raw)),
         (f"{logical} = 'DATE'", ct.date_text(raw)),
-        (f"{logical} LIKE 'TIME(%'", f"IF({digits} = 9, {ct.time_text(raw, 9)}, {ct.time_text(raw, 6)})"),
+        # source type tables give TIME(6) or TIME(9) only (canonical text has 6 digits, or 9)
+        (f"{logical} = 'TIME(6)'", ct.time_text(raw, 6)),
+        (f"{logical} = 'TIME(9)'", ct.time_text(raw, 9)),
         (f"{logical} = 'TIMESTAMP(9)'", ct.naive_timestamp_text(raw, 9)),
         (f"{logical} = 'TIMESTAMP_TZ'", ct.timestamp_tz_from_iso(raw)),
     ]
