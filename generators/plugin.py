@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from generators.history import History
 from generators.records import Expected
 from generators.values import LogicalType
-from normalizer.model import Code
+from normalizer.model import CODE_PHASE, Code
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,25 @@ def record_mutator(change: Callable[[Expected], Expected | None], code: Code) ->
     return Mutator(apply, code)
 
 
+def json_mutator(change: Callable[[dict], bool], code: Code) -> Mutator:
+    """A Mutator for JSON formats from `change(document) -> bool`, which edits the record's value in place
+    (False: the change does not apply to this record); the changed record expects `code`."""
+    import json
+    from dataclasses import replace
+
+    def apply(items: list[Expected], index: int) -> list[Expected] | None:
+        target = items[index]
+        if target.record.value is None:
+            return None
+        document = json.loads(target.record.value)
+        if not change(document):
+            return None
+        changed = replace(target, record=replace(target.record, value=json.dumps(document).encode()), events=[],
+                          events_at=None, quarantine=(CODE_PHASE[code].value, code.value))
+        return items[:index] + [changed] + items[index + 1:]
+    return Mutator(apply, code)
+
+
 @dataclass(frozen=True)
 class Hostile:
     """One hand-made hostile record and the code it must get (None: it is odd but valid, and must become
@@ -46,6 +65,28 @@ class Hostile:
     code: Code | None
     key: bytes | None = None
     headers: tuple[tuple[str, bytes | None], ...] = ()
+
+
+def profile_examples(profiles: Callable[[], st.SearchStrategy], value_types, **history_options):
+    """`examples` for a format whose example is (profile, history): a drawn profile and a history over
+    tables of `value_types` (`history_options`: generators.history.histories's)."""
+    from generators.history import histories, tables
+    from generators.values import KEY_TYPES
+
+    def examples() -> st.SearchStrategy:
+        history = histories(table_strategy=tables(key_types=KEY_TYPES, value_types=value_types), **history_options)
+        return st.tuples(profiles(), history)
+    return examples
+
+
+def profile_render(encode: Callable[..., list[Expected]]):
+    """`render` for (profile, history) examples: the profile's `topic` replaced, `encode(history, profile, index)`."""
+    from dataclasses import replace
+
+    def render(example, topic: str, index: int) -> list[Expected]:
+        profile, history = example
+        return encode(history, replace(profile, topic=topic), index)
+    return render
 
 
 @dataclass(frozen=True)
@@ -69,7 +110,7 @@ class FormatGenerator:
     `coverage(events, quarantine)`: problems when a property run missed what it must exercise (a format's
     own assertions about its examples). `shared_history(history, topic, index)`: the history rendered by the
     format's fullest profile, for the cross-format property; `value_types` and `history_features`
-    (snapshot, truncate, key-change) say which histories it can express.
+    (snapshot, truncate, key-change) say which histories it can express. `bench`: data for the benchmark.
     """
 
     format_id: str
@@ -83,3 +124,6 @@ class FormatGenerator:
     value_types: tuple[LogicalType, ...] = ()
     history_features: frozenset[str] = frozenset()
     bench: Bench | None = None
+    # True when `position` orders only the records of one partition (canal: the Kafka offset breaks ties
+    # within a second); the property tests then check the oracle's order per partition
+    ordered_within_partition: bool = False

@@ -1,6 +1,7 @@
 """Kafka records as producers write them, and Kafka's default partitioner (so keys land where they would)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from normalizer.model import CanonicalEvent, Origin
@@ -78,6 +79,9 @@ class Expected:
     # one of them, and `segment` ordering them as the normalizer does (index, then coordinates)
     logical: str | None = None
     segment: int = 0
+    # events that depend on the record's own offset (canal's position is the Kafka offset): built by
+    # with_coordinates once the offset is known; a mutator that quarantines the record clears it
+    events_at: Callable[[int], list[CanonicalEvent]] | None = None
 
 
 def with_coordinates(expected: list[Expected], start: dict | None = None) -> list[Expected]:
@@ -86,6 +90,8 @@ def with_coordinates(expected: list[Expected], start: dict | None = None) -> lis
     parts: dict[str, list[Expected]] = {}
     for item, offset in zip(expected, offsets):
         item.coordinates = (item.record.topic, item.record.partition, offset)
+        if item.events_at is not None and item.quarantine is None:
+            item.events = item.events_at(offset)
         if item.logical is not None:
             parts.setdefault(item.logical, []).append(item)
     for item in expected:

@@ -73,6 +73,7 @@ class _KafkaClientMixin:
             "enable.idempotence": True,
             "linger.ms": 5,
             "compression.type": "lz4",
+            "message.max.bytes": MAX_MESSAGE_BYTES,
         })
         delivered: list[Coordinates | None] = []
         failures: list[str] = []
@@ -115,6 +116,10 @@ class _KafkaClientMixin:
 _QUIET = logging.getLogger("cdc_conformance.librdkafka")
 _QUIET.addHandler(logging.NullHandler())
 _QUIET.propagate = False
+
+
+# Hostile records include 10 MB values: brokers and producers here take up to 16 MiB (Kafka's default is 1 MB).
+MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 
 
 def client_config(bootstrap_servers: str) -> dict:
@@ -180,6 +185,7 @@ class EmbeddedKafka(_KafkaClientMixin):
             "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
             f"log.dirs={self.workdir / 'data'}",
             "num.partitions=1",
+            f"message.max.bytes={MAX_MESSAGE_BYTES}",
             "auto.create.topics.enable=false",
             "offsets.topic.replication.factor=1",
             "offsets.topic.num.partitions=1",

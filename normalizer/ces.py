@@ -306,10 +306,7 @@ def _events(decoded: DataFrame, format_id: str) -> DataFrame:
 
     def position_of(part: int) -> str:
         """Both halves of a key change come from one record: `seq` puts the DELETE first (keys.HALF_SEQ)."""
-        if part == 0:
-            return "position"
-        seq = keys.HALF_SEQ["OLD" if part == 1 else "NEW"]
-        return f"IF(position IS NULL, NULL, named_struct('commit', position.commit, 'event', position.event, 'seq', '{seq}'))"
+        return "position" if part == 0 else f"IF(position IS NULL, NULL, {keys.half_position('position', part)})"
 
     def event(part: int) -> str:
         """Part 0: a plain change; 1 and 2: the DELETE of the old key and the INSERT of the new key."""
@@ -318,7 +315,7 @@ def _events(decoded: DataFrame, format_id: str) -> DataFrame:
         # the key comes from the row image; pkkey (as written) fills in where a partial image lacks it
         key = (f"transform(pk_names, n -> named_struct('name', coalesce(n, ''), 'value', "
                f"coalesce(try_element_at({key_image}, n), get(filter(source_doc.pkkey, k -> k.columnname = n), 0).value)))")
-        pk_change = None if part == 0 else f"named_struct('group', ct_group, 'role', '{'OLD' if part == 1 else 'NEW'}')"
+        pk_change = None if part == 0 else keys.pk_change_sql(part)
         return events.event(
             event_id=f"concat(first.topic, '/', first.partition, '/', first.offset, '#', {max(part - 1, 0)})",
             format=f"'{format_id}'", format_version="format_version", kind="'ROW'", op=op, snapshot="false",
@@ -329,8 +326,7 @@ def _events(decoded: DataFrame, format_id: str) -> DataFrame:
             # `ct.let` hides from Spark that an assembled group always has an origin
             commit_ts="commit_ts", origin="coalesce(origin, array())")
 
-    key_change = ct.let(group, "ct_group", f"array({event(1)}, {event(2)})")
-    event_array = f"IF(coalesce({key_changed}, false), {key_change}, array({event(0)}))"
+    event_array = keys.split_on_key_change(key_changed, group, event)
     # one projection for the shared parts and the verdict, one for the output (each one copies its row)
     return decoded.selectExpr("*", *shared, f"{verdict(_EVENT_RULES)} AS event_verdict").selectExpr(
         *events.group_output(event_array, "coalesce(head.rejection, event_verdict)", format_id))

@@ -13,6 +13,7 @@ import base64
 import hashlib
 import json
 import uuid
+from dataclasses import dataclass, field
 
 from pyspark.sql import DataFrame
 
@@ -60,9 +61,33 @@ PAYLOAD_FIELDS = {
     "message": "map<string,string>", "status": "string", "id": "string", "ddl": "string", "databaseName": "string",
     "tableChanges": "array<struct<type:string,id:string>>",
 }
-_PAYLOAD = ",".join(f"{name}:{kind}" for name, kind in PAYLOAD_FIELDS.items())
-VALUE_SCHEMA = with_corrupt_record(
-    f"schema:struct<type:string,name:string,fields:array<{_ENVELOPE_FIELD}>>,payload:struct<{_PAYLOAD}>,{_PAYLOAD}")
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """A producer that writes Debezium's envelope its own way (CloudCanal). `payload_types` overrides how
+    payload fields are read; `payload` rewrites fields of the parsed payload into Debezium's own form
+    (field -> SQL over `p`, the payload as read); everything after that is this module's."""
+
+    format_id: str
+    payload_types: dict[str, str] = field(default_factory=dict)
+    payload: dict[str, str] = field(default_factory=dict)
+
+    def value_schema(self) -> str:
+        fields = ",".join(f"{name}:{self.payload_types.get(name, kind)}" for name, kind in PAYLOAD_FIELDS.items())
+        return with_corrupt_record(
+            f"schema:struct<type:string,name:string,fields:array<{_ENVELOPE_FIELD}>>,payload:struct<{fields}>,{fields}")
+
+    def normalized(self, payload: str) -> str:
+        if not self.payload:
+            return payload
+        parts = ", ".join(f"'{name}', {self.payload[name].format(p=payload) if name in self.payload else f'{payload}.{name}'}"
+                          for name in PAYLOAD_FIELDS)
+        return f"IF({payload} IS NULL, NULL, named_struct({parts}))"
+
+
+DEBEZIUM = Dialect(FORMAT)
+VALUE_SCHEMA = DEBEZIUM.value_schema()
 KEY_SCHEMA = f"struct<schema:struct<type:string,name:string,fields:array<{_COLUMN}>>,payload:map<string,string>>"
 
 
@@ -118,11 +143,11 @@ def _key_map(text: str) -> str:
             f"CASE WHEN from_json({text}, '{KEY_SCHEMA}').schema IS NULL THEN from_json({text}, 'map<string,string>') END)")
 
 
-def _parse(raw: DataFrame) -> DataFrame:
+def _parse(raw: DataFrame, dialect: Dialect) -> DataFrame:
     bare_payload = ", ".join(f"'{name}', document.{name}" for name in PAYLOAD_FIELDS)
     return kafka_columns(raw).selectExpr(
         "*",
-        f"{parse_json('value_text', VALUE_SCHEMA)} AS document",
+        f"{parse_json('value_text', dialect.value_schema())} AS document",
         f"from_json(key_text, '{KEY_SCHEMA}') AS key_document",
         "from_json(key_text, 'map<string,string>') AS bare_key",
     ).selectExpr(
@@ -131,13 +156,13 @@ def _parse(raw: DataFrame) -> DataFrame:
         "(key_document.schema IS NOT NULL AND key_document.payload IS NOT NULL) AS key_wrapped",
     ).selectExpr(
         "*",
-        f"IF(wrapped, document.payload, named_struct({bare_payload})) AS payload",
+        f"IF(wrapped, document.payload, named_struct({bare_payload})) AS payload_as_read",
         "coalesce(get(filter(document.schema.fields, f -> f.field = 'after'), 0).fields,"
         " get(filter(document.schema.fields, f -> f.field = 'before'), 0).fields) AS declared_fields",
         "IF(key_wrapped, key_document.payload, bare_key) AS key_raw",
         "IF(key_wrapped, transform(key_document.schema.fields, f -> f.field), json_object_keys(key_text)) AS key_names",
     ).selectExpr(
-        "*", f"{_typed_fields('declared_fields')} AS row_fields",
+        "*", f"{dialect.normalized('payload_as_read')} AS payload", f"{_typed_fields('declared_fields')} AS row_fields",
         f"{_typed_fields('key_document.schema.fields')} AS key_fields",
     )
 
@@ -285,7 +310,7 @@ def _instant(seconds_micros: str, millis: str) -> str:
     return f"coalesce({ct.epoch_micros_to_timestamp(seconds_micros)}, {ct.epoch_millis_to_timestamp(millis)})"
 
 
-def _events(converted: DataFrame) -> DataFrame:
+def _events(converted: DataFrame, format_id: str) -> DataFrame:
     source_info = f"""CASE WHEN payload.source IS NOT NULL THEN named_struct(
         'system', lower({_src('connector')}), 'server', {_src('name')}, 'database', {_src('db')},
         'schema', nullif({_src('schema')}, ''), 'table', nullif({_src('table')}, ''))
@@ -298,42 +323,64 @@ def _events(converted: DataFrame) -> DataFrame:
                "'logical_type', f.logical, 'nullable', lower(f.optional) = 'true', "
                "'pk_position', CAST(nullif(array_position(key_names, f.field), 0) AS INT)))")
     key = "transform(key_cells, c -> named_struct('name', coalesce(c.name, ''), 'value', c.value))"
-    event = events.event(
-        event_id="concat(topic, '/', partition, '/', offset, '#0')",
-        format=f"'{FORMAT}'",
-        format_version=f"nullif(regexp_extract({_src('version')}, '^([0-9]+\\\\.[0-9]+)', 1), '')",
-        kind="kind",
-        op=f"CASE {_OP} WHEN 'c' THEN 'INSERT' WHEN 'r' THEN 'INSERT' WHEN 'u' THEN 'UPDATE' WHEN 'd' THEN 'DELETE' END",
-        snapshot=(f"IF(kind = 'ROW', {_OP} = 'r' OR coalesce(lower({_src('snapshot')}) IN "
-                  f"({', '.join(repr(s) for s in SNAPSHOT_MARKERS)}), false), NULL)"),
-        source="source_info",
-        columns=f"IF(kind = 'ROW', {columns}, NULL)",
-        key=f"IF(kind IN ('ROW', 'TOMBSTONE') AND key IS NOT NULL, {key}, NULL)",
-        before=f"IF(kind = 'ROW', {_image('before')}, NULL)",
-        after=f"IF(kind = 'ROW', {_image('after')}, NULL)",
-        pk_change=f"IF(kind = 'ROW', {_pk_change()}, NULL)",
-        position="position",
-        tx_id=("CASE WHEN kind IN ('TX_BEGIN', 'TX_END') THEN payload.id "
-               f"ELSE coalesce(try_element_at(payload.transaction, 'id'), {_src('txId')}) END"),
-        commit_ts=(f"CASE WHEN kind IN ('TX_BEGIN', 'TX_END') THEN {ct.epoch_millis_to_timestamp('payload.ts_ms')} "
-                   f"ELSE {_instant(_src('ts_us'), _src('ts_ms'))} END"),
-        emit_ts=f"IF(kind IN ('TX_BEGIN', 'TX_END'), NULL, {_instant('payload.ts_us', 'payload.ts_ms')})",
-        ddl=f"IF(kind = 'DDL', named_struct('statement', payload.ddl, 'change', {_ddl_change()}), NULL)",
-        message=("IF(kind = 'MESSAGE', named_struct('prefix', try_element_at(payload.message, 'prefix'), "
-                 "'content', try_element_at(payload.message, 'content')), NULL)"),
-        origin="origin",
-    )
+    # computed once, as columns: the events below (one, or two for a key change) refer to them
+    parts = [
+        f"nullif(regexp_extract({_src('version')}, '^([0-9]+\\\\.[0-9]+)', 1), '') AS format_version_out",
+        f"CASE {_OP} WHEN 'c' THEN 'INSERT' WHEN 'r' THEN 'INSERT' WHEN 'u' THEN 'UPDATE' WHEN 'd' THEN 'DELETE' END AS op_out",
+        (f"IF(kind = 'ROW', {_OP} = 'r' OR coalesce(lower({_src('snapshot')}) IN "
+         f"({', '.join(repr(s) for s in SNAPSHOT_MARKERS)}), false), NULL) AS snapshot_out"),
+        f"IF(kind = 'ROW', {columns}, NULL) AS columns_out",
+        f"IF(kind IN ('ROW', 'TOMBSTONE') AND key IS NOT NULL, {key}, NULL) AS key_out",
+        f"IF(kind = 'ROW', {_image('before')}, NULL) AS before_out",
+        f"IF(kind = 'ROW', {_image('after')}, NULL) AS after_out",
+        f"IF(kind = 'ROW', {_pk_change()}, NULL) AS pk_change_out",
+        ("CASE WHEN kind IN ('TX_BEGIN', 'TX_END') THEN payload.id "
+         f"ELSE coalesce(try_element_at(payload.transaction, 'id'), {_src('txId')}) END AS tx_out"),
+        (f"CASE WHEN kind IN ('TX_BEGIN', 'TX_END') THEN {ct.epoch_millis_to_timestamp('payload.ts_ms')} "
+         f"ELSE {_instant(_src('ts_us'), _src('ts_ms'))} END AS commit_out"),
+        f"IF(kind IN ('TX_BEGIN', 'TX_END'), NULL, {_instant('payload.ts_us', 'payload.ts_ms')}) AS emit_out",
+        f"IF(kind = 'DDL', named_struct('statement', payload.ddl, 'change', {_ddl_change()}), NULL) AS ddl_out",
+        ("IF(kind = 'MESSAGE', named_struct('prefix', try_element_at(payload.message, 'prefix'), "
+         "'content', try_element_at(payload.message, 'content')), NULL) AS message_out"),
+        # an update that changed the key (Debezium splits those itself; other producers of its envelope may not)
+        (f"coalesce({_OP} = 'u' AND payload.before IS NOT NULL AND size(key_names) > 0 AND "
+         "exists(key_names, n -> NOT (try_element_at(payload.before, n) <=> try_element_at(payload.after, n))), false) "
+         "AS update_changed_key"),
+    ]
+    group_parts = {name: f"source_info.{name}" for name in ("system", "server", "database", "schema", "table")}
+    group_parts.update(commit="position.commit", event="position.event")
+    group = keys.group_sql(group_parts, "map_filter(payload.before, (k, v) -> array_contains(key_names, k))", "key_raw")
+
+    def event(part: int) -> str:
+        """Part 0: the record's event; 1 and 2: the DELETE and INSERT an update that changed the key becomes."""
+        if part == 0:
+            op, key, before, after, pk_change, position = ("op_out", "key_out", "before_out", "after_out",
+                                                           "pk_change_out", "position")
+        else:
+            op = "'DELETE'" if part == 1 else "'INSERT'"
+            key = ("transform(key_names, n -> named_struct('name', coalesce(n, ''), 'value', try_element_at(before_out, n)))"
+                   if part == 1 else "key_out")
+            before, after = ("before_out", None) if part == 1 else (None, "after_out")
+            pk_change, position = keys.pk_change_sql(part), keys.half_position("position", part)
+        return events.event(
+            event_id=f"concat(topic, '/', partition, '/', offset, '#{max(part - 1, 0)}')", format=f"'{format_id}'",
+            format_version="format_version_out", kind="kind", op=op, snapshot="snapshot_out", source="source_info",
+            columns="columns_out", key=key, before=before, after=after, pk_change=pk_change, position=position,
+            tx_id="tx_out", commit_ts="commit_out", emit_ts="emit_out", ddl="ddl_out", message="message_out",
+            origin="origin")
+
     return converted.selectExpr(
         "*", f"{_kind()} AS kind", f"{verdict(_QUARANTINE_RULES)} AS verdict",
         f"{_KEY_CHANGE_HALF} AS key_change_half",  # read by the position and the pk_change
     ).selectExpr(
         "*", f"{source_info} AS source_info", f"{_position()} AS position",
-    ).selectExpr(*events.record_output(f"array({event})", "verdict", FORMAT))
+    ).selectExpr("*", *parts).selectExpr(
+        *events.record_output(keys.split_on_key_change("update_changed_key", group, event), "verdict", format_id))
 
 
-def decode(raw: DataFrame) -> DataFrame:
+def decode(raw: DataFrame, dialect: Dialect = DEBEZIUM) -> DataFrame:
     """Kafka source rows -> output rows (normalizer.events): the record's event, or its quarantine record."""
-    return _events(_convert_images(_parse(raw)))
+    return _events(_convert_images(_parse(raw, dialect)), dialect.format_id)
 
 
-DECODER = register(FormatDecoder(FORMAT, decode=decode))
+DECODER = register(FormatDecoder(FORMAT, decode=lambda raw: decode(raw)))

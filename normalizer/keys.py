@@ -32,3 +32,29 @@ def group(parts: dict[str, str | None], old_key: dict, new_key: dict) -> str:
 
     texts = [parts.get(name) or "" for name in PARTS] + [key_text(old_key), key_text(new_key)]
     return hashlib.sha256("|".join(texts).encode()).hexdigest()[:16]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Building the two events, for decoders whose record holds both halves (one position for both)
+# ---------------------------------------------------------------------------------------------------
+
+ROLES = {1: "OLD", 2: "NEW"}  # event parts: 0 the change as it is, 1 the DELETE of the old key, 2 the INSERT
+
+
+def half_position(position: str, part: int) -> str:
+    """`position` (SQL struct) with `seq` set for part 1 or 2, so that the DELETE sorts first."""
+    return (f"named_struct('commit', {position}.commit, 'event', {position}.event, "
+            f"'seq', '{HALF_SEQ[ROLES[part]]}')")
+
+
+def pk_change_sql(part: int) -> str:
+    """The pk_change of part 1 or 2; `ct_group` is bound by `split_on_key_change`."""
+    return f"named_struct('group', ct_group, 'role', '{ROLES[part]}')"
+
+
+def split_on_key_change(changed: str, group: str, event) -> str:
+    """SQL array of events: `event(0)`, or `event(1)` + `event(2)` sharing `group` when `changed` holds.
+
+    `event(part)` gives the SQL of one event; parts 1 and 2 may use `pk_change_sql` and `half_position`."""
+    pair = ct.let(group, "ct_group", f"array({event(1)}, {event(2)})")
+    return f"IF(coalesce({changed}, false), {pair}, array({event(0)}))"

@@ -71,6 +71,7 @@ class Code(str, Enum):
     SEGMENT_INCOMPLETE = "SEGMENT_INCOMPLETE"
     SEGMENT_DUPLICATE_CONFLICT = "SEGMENT_DUPLICATE_CONFLICT"
     UNPAIRED_UPDATE_HALF = "UNPAIRED_UPDATE_HALF"
+    UNMAPPED_CONTROL_EVENT = "UNMAPPED_CONTROL_EVENT"  # a documented control event the model has no kind for
 
 
 # The one table that gives each code its phase: decoders name a code, never a phase, and the linter
@@ -93,6 +94,7 @@ CODE_PHASE: dict[Code, Phase] = {
     Code.SEGMENT_INCOMPLETE: Phase.ASSEMBLE,
     Code.SEGMENT_DUPLICATE_CONFLICT: Phase.ASSEMBLE,
     Code.UNPAIRED_UPDATE_HALF: Phase.ASSEMBLE,
+    Code.UNMAPPED_CONTROL_EVENT: Phase.VALIDATE,
 }
 
 

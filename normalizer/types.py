@@ -182,3 +182,51 @@ def connect_logical_type(field_: str) -> str:
     return (f"coalesce(try_element_at({semantic}, {field_}.name), "
             f"IF({field_}.name = '{CONNECT_DECIMAL}', {decimal}, NULL), "
             f"{CONNECT_PRIMITIVE.logical_type(f'lower({field_}.type)', lambda n: 'NULL')}, upper({field_}.type))")
+
+# DataWorks maps every source type to six types and writes values as JSON: numbers, booleans, epoch
+# milliseconds for every date-time, base64 for bytes. That is Connect's JSON encoding (types.CONNECT).
+DATAWORKS = SourceTypes(
+    system="dataworks",
+    plain={"LONG": "INT64", "DOUBLE": "FLOAT64", "BOOLEAN": "BOOLEAN", "STRING": "STRING", "BYTES": "BYTES",
+           "DATE": "TIMESTAMP(3)"},
+)
+
+# MySQL column types as MySQL writes them (canal's `mysqlType`, CloudCanal's `dbValType`: `int(11)`,
+# `bigint(20) unsigned`, `decimal(10,2)`, `datetime(6)`), values as MySQL's text (types.TEXT). Signedness
+# matters: an unsigned type gets the logical type that holds its range. Keyed by the base name, plus
+# ' unsigned' when the type says so (mysql_base_name).
+MYSQL_TEXT = SourceTypes(
+    system="mysql",
+    plain={"tinyint": "INT16", "tinyint unsigned": "INT16", "smallint": "INT16", "smallint unsigned": "INT32",
+           "mediumint": "INT32", "mediumint unsigned": "INT32", "int": "INT32", "int unsigned": "INT64",
+           "integer": "INT32", "integer unsigned": "INT64", "bigint": "INT64", "bigint unsigned": "DECIMAL(20,0)",
+           "bit": "DECIMAL(20,0)", "year": "INT16", "float": "FLOAT32", "float unsigned": "FLOAT32",
+           "double": "FLOAT64", "double unsigned": "FLOAT64", "real": "FLOAT64", "date": "DATE",
+           "char": "STRING", "varchar": "STRING", "tinytext": "STRING", "text": "STRING", "mediumtext": "STRING",
+           "longtext": "STRING", "set": "STRING", "enum": "ENUM", "json": "JSON", "binary": "BYTES", "varbinary": "BYTES",
+           "tinyblob": "BYTES", "blob": "BYTES", "mediumblob": "BYTES", "longblob": "BYTES", "geometry": "BYTES"},
+    parameterized={"decimal": Decimal(10, 0), "decimal unsigned": Decimal(10, 0), "numeric": Decimal(10, 0),
+                   "time": Fractional("TIME", 0), "datetime": Fractional("TIMESTAMP", 0),
+                   "timestamp": Fractional("TIMESTAMP", 0)},
+)
+# java.sql.Types codes (canal's `sqlType`, CloudCanal's `jdbcType`): the fallback when the type text is
+# missing. They carry no precision or sign, so decimals and unsigned widths are not typed from them.
+JDBC = SourceTypes(
+    system="jdbc",
+    plain={"-6": "INT16", "5": "INT16", "4": "INT32", "-5": "INT64", "7": "FLOAT64", "6": "FLOAT64", "8": "FLOAT64",
+           "16": "BOOLEAN", "1": "STRING", "12": "STRING", "-1": "STRING", "-15": "STRING", "-9": "STRING",
+           "-16": "STRING", "2005": "STRING", "2011": "STRING", "91": "DATE", "92": "TIME(6)", "93": "TIMESTAMP(6)"},
+)
+
+
+def mysql_base_name(type_text: str) -> str:
+    """'bigint(20) unsigned' -> 'bigint unsigned'; 'decimal(10,2)' -> 'decimal'; 'ENUM('a')' -> 'enum'."""
+    base = f"lower(trim(regexp_extract({type_text}, '^\\\\s*([A-Za-z]+)', 1)))"
+    return f"IF(lower({type_text}) RLIKE '\\\\)?\\\\s*unsigned', concat({base}, ' unsigned'), {base})"
+
+
+def mysql_logical_type(type_text: str) -> str:
+    """The logical type of a MySQL type text (NULL for a type the table lacks)."""
+    def argument(n: int) -> str:
+        return f"try_cast(try_element_at(regexp_extract_all({type_text}, '[(,]\\\\s*([0-9]+)', 1), {n}) AS INT)"
+    return MYSQL_TEXT.logical_type(mysql_base_name(type_text), argument)

@@ -25,12 +25,12 @@ def _kafka_processes() -> list[int]:
 
 
 def test_starts_a_real_kafka_process_quickly_and_leaves_nothing_behind():
-    before = set(_kafka_processes())
     started = time.monotonic()
     broker = EmbeddedKafka().start()
     try:
         assert time.monotonic() - started < 30
-        assert broker.pid in _kafka_processes()
+        pid = broker.pid
+        assert pid in _kafka_processes()
         workdir = broker.workdir
         broker.create_topics({"lifecycle": 2})
         coordinates = broker.produce([KafkaRecord("lifecycle", 1, b"k", b"v", (("h", b"1"),))])
@@ -38,7 +38,8 @@ def test_starts_a_real_kafka_process_quickly_and_leaves_nothing_behind():
         assert broker.end_offsets("lifecycle") == {0: 0, 1: 1}
     finally:
         broker.stop()
-    assert set(_kafka_processes()) == before
+    # this broker's process, not "no other Kafka": another run on the machine may start one meanwhile
+    assert pid not in _kafka_processes()
     assert not workdir.exists()
 
 

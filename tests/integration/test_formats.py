@@ -19,7 +19,7 @@ pytestmark = pytest.mark.integration
 REGISTRY = Registry.load()
 FORMATS = REGISTRY.decoded_formats()
 EXAMPLES = int(os.environ.get("CDC_PROPERTY_EXAMPLES", "200"))
-MUTATED_EXAMPLES = int(os.environ.get("CDC_ADVERSARIAL_EXAMPLES", "100"))
+MUTATED_EXAMPLES = int(os.environ.get("CDC_ADVERSARIAL_EXAMPLES", "200"))
 
 
 @pytest.mark.parametrize("format_id", FORMATS)

@@ -1,0 +1,348 @@
+"""alibaba canal FlatMessage JSON (`canal-json`): encoder, profiles, oracle, mutators, hostile records.
+
+Messages are written as canal's MQMessageUtils builds them (docs/formats/canal-json.md): one message per
+rows event of one table (consecutive changes of one kind in a transaction are one multi-row statement
+here), every value MySQL's text, `old` with only the changed columns (accumulated over the rows of the
+message, as canal's `updateSet` is) or, in CloudCanal's flavour, all columns; no Kafka key, the
+partition fixed or hashed by table or by primary key over the `data` rows; `es` with second precision.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+from generators.history import Change, History, Table, Transaction
+from generators.plugin import FormatGenerator, Hostile, json_mutator, profile_examples, profile_render
+from generators.records import Expected, KafkaRecord
+from generators.values import LogicalType, canonical_text, java_double_text
+from normalizer import keys
+from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
+
+FORMAT = "canal-json"
+FORMAT_VERSION = "1.1"
+
+
+@dataclass(frozen=True)
+class Profile:
+    old_columns: str = "changed"       # canal: the changed columns; CloudCanal's flavour: all columns
+    partition_hash: str | None = None  # canal.mq.partitionHash: None (one partition), "table" or "pk"
+    partitions: int = 1
+    gtid: bool = True                  # canal >= 1.1.7 writes `gtid`
+    topic: str = "canal.shop"
+    database: str = "shop"
+
+
+def profiles():
+    return st.builds(Profile, old_columns=st.sampled_from(["changed", "all"]),
+                     partition_hash=st.sampled_from([None, "table", "pk"]), partitions=st.integers(1, 3),
+                     gtid=st.booleans())
+
+
+# logical kind -> MySQL column type as canal writes mysqlType, java.sql.Types code, canonical logical type
+MYSQL_TYPES = {"INT16": ("smallint(6)", 5, "INT16"), "INT32": ("int(11)", 4, "INT32"), "INT64": ("bigint(20)", -5, "INT64"),
+               "STRING": ("varchar(255)", 12, "STRING"), "FLOAT64": ("double", 8, "FLOAT64"), "DATE": ("date", 91, "DATE"),
+               "BYTES": ("varbinary(64)", -3, "BYTES")}
+VALUE_TYPES = [LogicalType(k) for k in MYSQL_TYPES] + [
+    LogicalType("TIME", 6), LogicalType("TIMESTAMP", 3), LogicalType("TIMESTAMP", 6), LogicalType("DECIMAL", 10, 2),
+    LogicalType("DECIMAL", 38, 10), LogicalType("DECIMAL", 65, 30), LogicalType("DECIMAL", 5, 0)]
+
+
+def mysql_type(logical: LogicalType) -> tuple[str, int, str]:
+    if logical.kind == "DECIMAL":
+        return f"decimal({logical.precision},{logical.scale})", 3, logical.name
+    if logical.kind == "TIME":
+        return "time(6)", 92, "TIME(6)"
+    if logical.kind == "TIMESTAMP":
+        return f"datetime({logical.precision})", 93, "TIMESTAMP(6)"
+    return MYSQL_TYPES[logical.kind]
+
+
+def value_text(logical: LogicalType, value) -> str | None:
+    """MySQL's text of a value, as canal's LogEventConvert writes it."""
+    if value is None:
+        return None
+    kind = logical.kind
+    if kind == "FLOAT64":
+        return java_double_text(value)  # String.valueOf(double)
+    if kind == "BYTES":
+        return value.decode("latin-1")  # new String(bytes, "ISO-8859-1")
+    if kind == "TIMESTAMP":
+        digits = 3 if logical.precision == 3 else 6
+        return value.strftime("%Y-%m-%d %H:%M:%S.%f")[: 20 + digits]
+    return canonical_text(logical, value)
+
+
+def _partition(text: str, partitions: int) -> int:
+    return hashlib.md5(text.encode()).digest()[0] % partitions
+
+
+@dataclass
+class CanalEncoder:
+    """canal's messages; CloudCanal's JSON (generators.cloudcanal) writes the same statements its own way."""
+
+    profile: Profile
+    table: Table
+    index: int = 0
+    batches: int = 0
+    format_id = FORMAT
+    format_version = FORMAT_VERSION
+
+    def _source(self) -> dict:
+        return {"system": "mysql", "server": None, "database": self.profile.database, "schema": None,
+                "table": self.table.name}
+
+    def _key_columns(self) -> list:
+        """The key the message names (pkNames)."""
+        return self.table.key_columns
+
+    def encode(self, history: History) -> list[Expected]:
+        out = []
+        for tx in history.transactions:
+            self.batches += 1
+            statement: list[Change] = []
+            for change in tx.changes:
+                if statement and (change.kind != statement[0].kind or change.kind == "TRUNCATE"):
+                    out += self._statement(statement, tx)
+                    statement = []
+                statement.append(change)
+            out += self._statement(statement, tx)
+        return out
+
+    def _es(self, tx: Transaction) -> int:
+        """The binlog header's time: seconds, in milliseconds."""
+        return int(tx.commit_time.timestamp()) * 1000
+
+    def _message(self, tx: Transaction, type_: str, rows: list[Change] | None, sql: str = "") -> dict:
+        columns = self.table.columns
+        ddl = rows is None
+        message = {
+            "data": None if ddl else [self._row(c.before if type_ == "DELETE" else c.after) for c in rows],
+            "database": self.profile.database, "es": self._es(tx), "id": self.batches, "isDdl": ddl,
+            "mysqlType": None if ddl else {c.name: mysql_type(c.logical)[0] for c in columns},
+            "old": self._old(rows) if type_ == "UPDATE" else None,
+            "pkNames": None if ddl else [c.name for c in self.table.key_columns], "sql": sql,
+            "sqlType": None if ddl else {c.name: mysql_type(c.logical)[1] for c in columns},
+            "table": self.table.name, "ts": self._es(tx) + tx.emit_lag_us // 1000, "type": type_}
+        if self.profile.gtid:
+            message["gtid"] = f"3e11fa47-71ca-11e1-9e33-c80aa9429562:{self.index * 1000 + self.batches}"
+        return message
+
+    def _row(self, row) -> dict:
+        return {c.name: value_text(c.logical, row[c.name]) for c in self.table.columns}
+
+    def _old(self, rows: list[Change]) -> list[dict]:
+        """canal: the before values of the columns updated so far in this message (its updateSet grows over
+        the rows and is never reset); CloudCanal's flavour: every column."""
+        changed: set[str] = set()
+        out = []
+        for change in rows:
+            changed |= {c.name for c in self.table.columns if change.before[c.name] != change.after[c.name]}
+            names = [c.name for c in self.table.columns if self.profile.old_columns == "all" or c.name in changed]
+            out.append({n: value_text(self._column(n).logical, change.before[n]) for n in names})
+        return out
+
+    def _column(self, name: str):
+        return next(c for c in self.table.columns if c.name == name)
+
+    def _statement(self, changes: list[Change], tx: Transaction) -> list[Expected]:
+        if not changes:
+            return []
+        kind = changes[0].kind
+        if kind == "TRUNCATE":
+            sql = f"TRUNCATE TABLE `{self.table.name}`"
+            message = self._message(tx, "TRUNCATE", None, sql)
+            return [self._expected(message, 0, lambda offset: [self._control(tx, offset, sql)])]
+        if self.profile.partition_hash != "pk":
+            partition = 0 if self.profile.partition_hash is None else _partition(self.table.name, self.profile.partitions)
+            return [self._rows_message(changes, tx, partition)]
+        # one message per partition, each with its rows (canal's messagePartition), in partition order
+        by_partition: dict[int, list[Change]] = {}
+        for change in changes:
+            row = change.before if kind == "DELETE" else change.after
+            key = "|".join(str(row[c.name]) for c in self.table.key_columns)
+            by_partition.setdefault(_partition(key, self.profile.partitions), []).append(change)
+        return [self._rows_message(rows, tx, p) for p, rows in sorted(by_partition.items())]
+
+    def _rows_message(self, changes: list[Change], tx: Transaction, partition: int) -> Expected:
+        type_ = changes[0].kind
+        message = self._message(tx, type_, changes)
+        return self._expected(message, partition, lambda offset: self._oracle(changes, tx, offset))
+
+    def _expected(self, message: dict, partition: int, events_at) -> Expected:
+        value = json.dumps(message, ensure_ascii=False).encode()
+        return Expected(KafkaRecord(self.profile.topic, partition, None, value), events_at=events_at)
+
+    # -- oracle --------------------------------------------------------------------------------------
+    def _base(self, tx: Transaction, offset: int, seq: int | None) -> dict:
+        es = dt.datetime.fromtimestamp(self._es(tx) / 1000, dt.UTC)
+        return dict(event_id="", format=self.format_id, format_version=self.format_version, origin=[],
+                    source=self._source(),
+                    position={"commit": f"{self._es(tx):020d}", "event": f"{offset:020d}",
+                              "seq": None if seq is None else f"{seq:020d}"},
+                    commit_ts=es, emit_ts=es + dt.timedelta(milliseconds=tx.emit_lag_us // 1000))
+
+    def _control(self, tx: Transaction, offset: int, sql: str) -> CanonicalEvent:
+        return CanonicalEvent(kind="TRUNCATE", ddl={"statement": sql, "change": "TRUNCATE"}, **self._base(tx, offset, None))
+
+    def _oracle(self, changes: list[Change], tx: Transaction, offset: int) -> list[CanonicalEvent]:
+        table, key_columns = self.table, self._key_columns()
+        columns = [Column(c.name, i + 1, mysql_type(c.logical)[0], mysql_type(c.logical)[2], None,
+                          c.pk_position if key_columns else None) for i, c in enumerate(table.columns)]
+
+        def image(values):
+            return {c.name: canonical_text(c.logical, values[c.name]) for c in table.columns}
+
+        def key(values):
+            return [(c.name, canonical_text(c.logical, values[c.name])) for c in key_columns] or None
+
+        out = []
+        for i, change in enumerate(changes):
+            row = dict(kind="ROW", snapshot=False, columns=columns, **self._base(tx, offset, 2 * i))
+            old, new = change.before, change.after
+            if change.kind == "INSERT":
+                out.append(CanonicalEvent(op="INSERT", key=key(new), after=image(new), **row))
+            elif change.kind == "DELETE":
+                out.append(CanonicalEvent(op="DELETE", key=key(old), before=image(old), **row))
+            elif not key_columns or table.key_of(old) == table.key_of(new):
+                out.append(CanonicalEvent(op="UPDATE", key=key(new), before=image(old), after=image(new), **row))
+            else:
+                position = row["position"]
+                source = self._source()
+                group = keys.group({"system": source["system"], "server": "", "database": source["database"],
+                                    "schema": source["schema"], "table": table.name, "commit": position["commit"],
+                                    "event": position["event"]}, dict(key(old)), dict(key(new)))
+                insert = {**row, "position": {**position, "seq": f"{2 * i + 1:020d}"}}
+                out += [CanonicalEvent(op="DELETE", key=key(old), before=image(old),
+                                       pk_change={"group": group, "role": "OLD"}, **row),
+                        CanonicalEvent(op="INSERT", key=key(new), after=image(new),
+                                       pk_change={"group": group, "role": "NEW"}, **insert)]
+        return out
+
+
+def encode(history: History, profile: Profile, index: int = 0) -> list[Expected]:
+    return CanalEncoder(profile, history.table, index).encode(history)
+
+
+# ------------------------------------------------------------------------------------------------
+# Mutators
+# ------------------------------------------------------------------------------------------------
+
+def _outcome(code: Code) -> tuple[str, str]:
+    return CODE_PHASE[code].value, code.value
+
+
+def longer_list(rows: str, operation: str):
+    """A change that repeats the last row of the update's `rows` list (canal `old`, CloudCanal `before`)."""
+    def change(message: dict) -> bool:
+        if message.get(operation) != "UPDATE" or not message.get(rows):
+            return False
+        message[rows].append(message[rows][-1])
+        return True
+    return change
+
+
+def undeclared_column(message: dict) -> bool:
+    if not message.get("data"):
+        return False
+    message["data"][-1]["undeclared_column"] = "x"
+    return True
+
+
+def _unknown_type(message: dict) -> bool:
+    if not message.get("mysqlType"):
+        return False
+    name = next(iter(message["mysqlType"]))
+    message["mysqlType"][name] = "geography"
+    message["sqlType"][name] = 10000  # CloudCanal's private "unknown"
+    return True
+
+
+def _delete_without_data(message: dict) -> bool:
+    if message["type"] != "DELETE":
+        return False
+    message["data"] = None
+    return True
+
+
+MUTATORS = {
+    "old-longer-than-data": json_mutator(longer_list("old", "type"), Code.SCHEMA_MISMATCH),
+    "row-names-undeclared-column": json_mutator(undeclared_column, Code.SCHEMA_MISMATCH),
+    "unknown-mysql-type": json_mutator(_unknown_type, Code.UNKNOWN_COLUMN_TYPE),
+    "delete-with-data-null": json_mutator(_delete_without_data, Code.MISSING_FIELD),
+}
+
+
+# ------------------------------------------------------------------------------------------------
+# Hostile records
+# ------------------------------------------------------------------------------------------------
+
+def hostile_message(n: int, type_: str = "INSERT", data="default", old=None, mysql_type=None, **fields) -> bytes:
+    message = {"data": [{"id": str(n), "v": "x"}] if data == "default" else data, "database": "shop",
+               "es": 1700000000000 + n * 1000, "id": n, "isDdl": False,
+               "mysqlType": mysql_type or {"id": "int(11)", "v": "varchar(32)"}, "old": old, "pkNames": ["id"],
+               "sql": "", "sqlType": {"id": 4, "v": 12}, "table": "t", "ts": 1700000000123 + n * 1000, "type": type_}
+    message.update(fields)
+    return json.dumps({k: v for k, v in message.items() if v != "<absent>"}).encode()
+
+
+def _many_rows(count: int) -> bytes:
+    return hostile_message(40, data=[{"id": str(i), "v": f"row {i}"} for i in range(count)])
+
+
+HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code) in {
+    "no value": (None, Code.MISSING_FIELD),
+    "not JSON": (b'{"type": "INSERT", ', Code.MALFORMED_JSON),
+    "not UTF-8": (b'{"type": "\xff"}', Code.NOT_UTF8),
+    "no type": (hostile_message(1, type_="<absent>"), Code.MISSING_FIELD),
+    "unknown type": (hostile_message(2, type_="UPSERT"), Code.UNKNOWN_OPERATION),
+    "GTID": (hostile_message(3, type_="GTID", data=None), Code.UNMAPPED_CONTROL_EVENT),
+    "DELETE with data null": (hostile_message(4, type_="DELETE", data=None), Code.MISSING_FIELD),
+    "old longer than data": (hostile_message(5, type_="UPDATE", old=[{"v": "a"}, {"v": "b"}]), Code.SCHEMA_MISMATCH),
+    "lists of different lengths": (hostile_message(6, type_="UPDATE", data=[{"id": "6", "v": "x"}, {"id": "7", "v": "y"}],
+                                                   old=[{"v": "a"}]), Code.SCHEMA_MISMATCH),
+    "row names an undeclared column": (hostile_message(7, data=[{"id": "7", "v": "x", "w": "y"}]), Code.SCHEMA_MISMATCH),
+    "unknown mysqlType": (hostile_message(8, mysql_type={"id": "int(11)", "v": "geography"}), Code.UNKNOWN_COLUMN_TYPE),
+    "int value not a number": (hostile_message(9, data=[{"id": "nine", "v": "x"}]), Code.UNDECODABLE_VALUE),
+    "binary above U+00FF": (hostile_message(10, mysql_type={"id": "int(11)", "v": "varbinary(8)"},
+                                            data=[{"id": "10", "v": "\u4e2d"}]), Code.UNDECODABLE_VALUE),
+    "unsigned bigint beyond INT64": (hostile_message(11, mysql_type={"id": "bigint(20) unsigned", "v": "varchar(8)"},
+                                                     data=[{"id": "18446744073709551615", "v": "x"}]), None),
+    "pkNames null": (hostile_message(12, pkNames=None), None),
+    "primary key not typed": (hostile_message(13, pkNames=["nope"]), Code.SCHEMA_MISMATCH),
+    "es not a number": (hostile_message(14, es="yesterday"), Code.UNDECODABLE_VALUE),
+    "10,000 rows in one message": (_many_rows(10_000), None),
+    "valid neighbour": (hostile_message(100), None),
+}.items()}
+
+
+# ------------------------------------------------------------------------------------------------
+# The plug-in declaration
+# ------------------------------------------------------------------------------------------------
+
+examples = profile_examples(profiles, VALUE_TYPES, allow_snapshot=False, max_changes=10)
+render = profile_render(encode)
+
+
+def coverage(events: list[dict], quarantine: list[dict]) -> list[str]:
+    multi_row = any(e["position"] and e["position"]["seq"] not in (None, f"{0:020d}", f"{1:020d}") for e in events)
+    problems = [] if multi_row else ["no message with several rows"]
+    return problems + ([] if any(e["pk_change"] for e in events) else ["no key change drawn"])
+
+
+GENERATOR = FormatGenerator(
+    format_id=FORMAT,
+    examples=examples,
+    render=render,
+    partitions=lambda example: example[0].partitions if example[0].partition_hash else 1,
+    mutators=MUTATORS,
+    hostile=HOSTILE,
+    coverage=coverage,
+    shared_history=lambda history, topic, index: render((Profile(), history), topic, index),
+    value_types=tuple(VALUE_TYPES),
+    history_features=frozenset({"key-change", "truncate"}),
+    ordered_within_partition=True,
+)

@@ -1,0 +1,94 @@
+"""DataWorks two-record updates in Structured Streaming: the halves of an update (on different partitions
+when the key changed) pair across micro-batch boundaries and across a restart from the checkpoint, and a
+half whose partner never comes is released as UNPAIRED_UPDATE_HALF after the pair timeout.
+(Streaming = batch for drawn examples is a generic test.)"""
+import itertools
+import os
+import time
+from dataclasses import replace
+
+import pytest
+
+from generators import dataworks
+from generators.history import histories, tables
+from generators.records import KafkaRecord, with_coordinates
+from generators.values import KEY_TYPES
+from harness.property import draw_examples, session_seed
+from harness.streaming import batch_rows, rendered, run_until_caught_up, stream_once
+from normalizer.kafka_source import read_stream
+from normalizer.pipeline import normalize_stream, split
+
+pytestmark = pytest.mark.integration
+_runs = itertools.count()
+
+
+def _updates(seed: int, topic: str, count: int = 2):
+    """Generated histories in two-record mode over 3 partitions (keyed by primary key)."""
+    strategy = histories(table_strategy=tables(key_types=KEY_TYPES, value_types=dataworks.VALUE_TYPES),
+                         allow_truncate=False, allow_snapshot=False, max_changes=4)
+    profile = dataworks.Profile(two_record_updates=True, partitions=3, topic=topic)
+    items = []
+    for index, history in enumerate(draw_examples(strategy, count, seed)):
+        items += dataworks.encode(history, replace(profile, database=f"db{index}"), index)
+    return with_coordinates(items)
+
+
+def _streamed(spark, tmp_path):
+    return rendered(spark.read.parquet(str(tmp_path / "out")).collect())
+
+
+def _with_halves(seed: int, topic: str):
+    """Drawn examples, the seed moved on until at least one update was drawn as two halves."""
+    for attempt in range(20):
+        items = _updates(seed + attempt, topic)
+        if any(item.segment == 1 for item in items):
+            return items
+    raise AssertionError("no update drawn in 20 attempts")
+
+
+def test_two_record_updates_stream_as_in_batch_one_record_per_micro_batch(spark, broker, tmp_path):
+    topic = f"dataworks-stream-{os.getpid()}-{next(_runs)}"
+    items = _with_halves(session_seed(), topic)
+    broker.create_topics({topic: 3})
+    broker.produce([item.record for item in items])
+    stream_once(spark, broker, dataworks.FORMAT, [topic], tmp_path / "out", tmp_path / "checkpoint", 1)
+    streamed = _streamed(spark, tmp_path)
+    assert streamed == batch_rows(spark, broker, dataworks.FORMAT, [topic])
+    assert not [row for kind, row in streamed if kind == "Q"]
+
+
+def test_restart_from_checkpoint_between_the_halves_loses_and_duplicates_nothing(spark, broker, tmp_path):
+    topic = f"dataworks-restart-{os.getpid()}-{next(_runs)}"
+    items = _with_halves(session_seed(), topic)
+    broker.create_topics({topic: 3})
+    cut = next(i for i, item in enumerate(items) if item.segment == 1)  # the first UPDATE_AFTER half
+    broker.produce([item.record for item in items[:cut]])
+    stream_once(spark, broker, dataworks.FORMAT, [topic], tmp_path / "out", tmp_path / "checkpoint", 2)
+    first_run = _streamed(spark, tmp_path)
+    broker.produce([item.record for item in items[cut:]])
+    stream_once(spark, broker, dataworks.FORMAT, [topic], tmp_path / "out", tmp_path / "checkpoint", 2)
+    streamed = _streamed(spark, tmp_path)
+    assert streamed == batch_rows(spark, broker, dataworks.FORMAT, [topic])
+    assert not [row for kind, row in streamed if kind == "Q"]  # the waiting half was not given up
+    assert len(first_run) < len(streamed)
+
+
+def test_a_half_whose_partner_never_comes_is_unpaired_after_the_timeout(spark, broker, tmp_path):
+    topic = f"dataworks-timeout-{os.getpid()}-{next(_runs)}"
+    lone = dataworks.hostile_record(1, op="UPDATE_BEFOR", before={"id": 1, "v": "x"}, after=None)
+    broker.create_topics({topic: 1})
+    broker.produce([KafkaRecord(topic, 0, None, lone)])
+    name = f"dataworks_timeout_{os.getpid()}"
+    stream = normalize_stream(read_stream(spark, broker.bootstrap_servers, [topic]), dataworks.FORMAT,
+                              pair_timeout_seconds=10)
+    query = (split(stream).quarantine.writeStream.format("memory").queryName(name)
+             .trigger(processingTime="500 milliseconds").start())
+    try:
+        run_until_caught_up(query, {topic: broker.end_offsets(topic)}, settle_batches=0)
+        assert spark.table(name).count() == 0  # held in state while its partner may still come
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and spark.table(name).count() < 1:
+            time.sleep(1)
+    finally:
+        query.stop()
+    assert [(r.phase, r.code) for r in spark.table(name).collect()] == [("ASSEMBLE", "UNPAIRED_UPDATE_HALF")]
