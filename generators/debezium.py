@@ -19,7 +19,7 @@ from generators.history import Change, History, Row, Table, Transaction, histori
 from generators.jsontext import dumps_bytes
 from generators.plugin import FormatGenerator, Hostile, Mutator, record_mutator
 from generators.records import Expected, KafkaRecord, default_partition
-from generators.values import ALL_TYPES, EPOCH, LogicalType, canonical_text, java_double_text, rescale
+from generators.values import ALL_TYPES, EPOCH, LogicalType, canonical_text, rescale
 from normalizer import keys
 from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
 
@@ -162,9 +162,8 @@ def schemaless_text(logical: LogicalType, value, zoned_fixed_width: bool, decima
         return "true" if encoded else "false"
     if isinstance(encoded, float):
         return canonical_text(logical, encoded)
-    if isinstance(encoded, Decimal):  # a NUMERIC decimal, as Spark's JSON reader has it: fractions via double
-        text = format(encoded, "f")
-        return text if "." not in text else java_double_text(float(text))
+    if isinstance(encoded, Decimal):  # a NUMERIC decimal: its JSON token, exactly as written
+        return format(encoded, "f")
     return str(encoded)
 
 

@@ -122,6 +122,23 @@ _QUIET.propagate = False
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 
 
+# One node's settings for tests, whatever runs it (embedded process or container): single replicas,
+# large messages, no topic auto-creation (a typo in a topic name must fail, not create an empty topic).
+TEST_BROKER_SETTINGS = {
+    "num.partitions": "1",
+    "message.max.bytes": str(MAX_MESSAGE_BYTES),
+    "auto.create.topics.enable": "false",
+    "offsets.topic.replication.factor": "1",
+    "offsets.topic.num.partitions": "1",
+    "transaction.state.log.replication.factor": "1",
+    "transaction.state.log.min.isr": "1",
+    "share.coordinator.state.topic.replication.factor": "1",
+    "share.coordinator.state.topic.min.isr": "1",
+    "group.initial.rebalance.delay.ms": "0",
+    "log.flush.interval.messages": "1000000",
+}
+
+
 def client_config(bootstrap_servers: str) -> dict:
     """librdkafka logs every refused connection while a broker starts; errors surface as exceptions."""
     return {"bootstrap.servers": bootstrap_servers, "logger": _QUIET}
@@ -159,6 +176,7 @@ class EmbeddedKafka(_KafkaClientMixin):
     bootstrap_servers: str = ""
     workdir: Path | None = None
     _process: subprocess.Popen | None = field(default=None, repr=False)
+    _config: Path | None = field(default=None, repr=False)
 
     @property
     def log_file(self) -> Path:
@@ -184,17 +202,7 @@ class EmbeddedKafka(_KafkaClientMixin):
             "inter.broker.listener.name=PLAINTEXT",
             "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
             f"log.dirs={self.workdir / 'data'}",
-            "num.partitions=1",
-            f"message.max.bytes={MAX_MESSAGE_BYTES}",
-            "auto.create.topics.enable=false",
-            "offsets.topic.replication.factor=1",
-            "offsets.topic.num.partitions=1",
-            "transaction.state.log.replication.factor=1",
-            "transaction.state.log.min.isr=1",
-            "share.coordinator.state.topic.replication.factor=1",
-            "share.coordinator.state.topic.min.isr=1",
-            "group.initial.rebalance.delay.ms=0",
-            "log.flush.interval.messages=1000000",
+            *(f"{name}={value}" for name, value in TEST_BROKER_SETTINGS.items()),
             "",
         ]))
         (self.workdir / "log4j2.properties").write_text(
@@ -215,25 +223,41 @@ class EmbeddedKafka(_KafkaClientMixin):
             return self
         self.workdir = Path(tempfile.mkdtemp(prefix="cdc-kafka-"))
         port, controller_port = _free_port(), _free_port()
-        config = self._write_config(port, controller_port)
+        self._config = self._write_config(port, controller_port)
         cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
         # `--cluster-id=ID`, not `-t ID`: a base64 id may start with '-' and would parse as an option
         formatted = subprocess.run(self._java("kafka.tools.StorageTool", "format", f"--cluster-id={cluster_id}",
-                                              "-c", str(config), "--ignore-formatted"),
+                                              "-c", str(self._config), "--ignore-formatted"),
                                    capture_output=True, text=True)
         if formatted.returncode != 0:
             self.stop()  # the error carries the tool's output; the temp dir goes (unless keep_dir)
             raise BrokerError(f"kafka storage format failed:\n{formatted.stdout}\n{formatted.stderr}")
         self.bootstrap_servers = f"127.0.0.1:{port}"
-        self._process = subprocess.Popen(self._java("kafka.Kafka", str(config)), stdout=subprocess.DEVNULL,
-                                         stderr=open(self.workdir / "stderr.log", "wb"),
+        self._launch()
+        return self
+
+    def _launch(self) -> None:
+        assert self.workdir is not None
+        self._process = subprocess.Popen(self._java("kafka.Kafka", str(self._config)), stdout=subprocess.DEVNULL,
+                                         stderr=open(self.workdir / "stderr.log", "ab"),
                                          start_new_session=True)
         try:
             self._wait_ready()  # its errors quote the broker log, so the temp dir need not stay
         except BaseException:
             self.stop()
             raise
-        return self
+
+    def crash(self) -> None:
+        """SIGKILL the broker (no shutdown, no flush); its storage stays for `recover`."""
+        process, self._process = self._process, None
+        if process is not None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
+
+    def recover(self) -> None:
+        """Start the broker again on the same storage and ports, as after a machine restart."""
+        if self._process is None:
+            self._launch()
 
     def _wait_ready(self) -> None:
         deadline = time.monotonic() + self.start_timeout
@@ -299,48 +323,133 @@ class ExternalKafka(_KafkaClientMixin):
         self.stop()
 
 
-# Testcontainers' Kafka module configures Confluent images (its KRaft set-up uses their env variables).
-DEFAULT_KAFKA_IMAGE = "confluentinc/cp-kafka:7.9.0"
+def kafka_env(settings: dict[str, str]) -> dict[str, str]:
+    """Server properties as the official apache/kafka image reads them from the environment:
+    `KAFKA_` + upper case, '.' -> '_', '_' -> '__', '-' -> '___' (docker/kafka's run script reverses it)."""
+    def name(prop: str) -> str:
+        return "KAFKA_" + prop.replace("_", "__").replace("-", "___").replace(".", "_").upper()
+    return {name(prop): value for prop, value in settings.items()}
+
+
+def kafka_node_settings(host_port: int) -> dict[str, str]:
+    """One KRaft node (broker and controller) in a container, reachable from the host at 127.0.0.1:host_port.
+    Clients get the host address; the node talks to itself on listeners that exist inside the container."""
+    return {
+        "node.id": "1",
+        "process.roles": "broker,controller",
+        "listeners": "PLAINTEXT://0.0.0.0:9092,BROKER://0.0.0.0:9091,CONTROLLER://0.0.0.0:9093",
+        "advertised.listeners": f"PLAINTEXT://127.0.0.1:{host_port},BROKER://localhost:9091",
+        "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,BROKER:PLAINTEXT,CONTROLLER:PLAINTEXT",
+        "inter.broker.listener.name": "BROKER",
+        "controller.listener.names": "CONTROLLER",
+        "controller.quorum.voters": "1@localhost:9093",
+        **TEST_BROKER_SETTINGS,
+    }
+
+
+STARTED_LINE = "Kafka Server started"  # KafkaRaftServer's last start-up line, in both images
 
 
 @dataclass
 class TestcontainersKafka(_KafkaClientMixin):
-    """Testcontainers' Kafka module in KRaft mode, for hosts with a Docker engine."""
+    """A Kafka node in a container, through Testcontainers' own lifecycle (create, wait strategy, ports,
+    removal). `image`: `official` (apache/kafka at the pom's Kafka version, for users), `local` (built
+    here from docker/kafka on Maven-resolved jars) or any image following apache/kafka's conventions.
+
+    The host port is chosen before the container starts and bound on 127.0.0.1 only, so the advertised
+    address is right from the first start and stays right when the container is stopped and started again.
+    """
 
     __test__ = False  # not a pytest test class despite the name
-    image: str = DEFAULT_KAFKA_IMAGE
+    image: str | None = None
     name: str = "testcontainers"
     bootstrap_servers: str = ""
+    start_timeout: float = 120.0
     _container: object | None = field(default=None, repr=False)
 
-    def container_class(self):
-        from testcontainers.community.kafka import KafkaContainer
-
-        return KafkaContainer
-
-    def container(self):
+    def container(self, image: str, host_port: int):
         """Building the container object already talks to Docker, so only `start` calls this."""
-        return self.container_class()(image=self.image).with_kraft()
+        from testcontainers.core.container import DockerContainer
+        from testcontainers.core.wait_strategies import LogMessageWaitStrategy
+
+        container = DockerContainer(image).with_envs(
+            CLUSTER_ID=base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=").replace("-", "A"),
+            **kafka_env(kafka_node_settings(host_port)))
+        container.ports["9092/tcp"] = ("127.0.0.1", host_port)  # docker's (ip, port) form: loopback only
+        return container.waiting_for(LogMessageWaitStrategy(STARTED_LINE).with_startup_timeout(int(self.start_timeout)))
 
     def start(self) -> TestcontainersKafka:
+        from harness import images
+
         docker_error = docker_unavailable_reason()
         if docker_error:
             raise BrokerError(f"the testcontainers backend needs a Docker engine: {docker_error}; "
                               "use --broker embedded (the default) or --broker external")
-        self._container = self.container().start()
-        self.bootstrap_servers = self._container.get_bootstrap_server()  # type: ignore[attr-defined]
+        _use_reaper_only_if_available()
+        port = _free_port()
+        container = self.container(images.resolve(self.image), port)
+        try:
+            container.start()
+        except BaseException as error:
+            container.stop()  # a container that never became ready is removed too
+            raise BrokerError(f"the Kafka container did not start: {str(error).splitlines()[0]}") from error
+        self._container = container
+        self.bootstrap_servers = f"127.0.0.1:{port}"
+        self._wait_ready()
         return self
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + self.start_timeout
+        while time.monotonic() < deadline:
+            try:
+                if self.admin().list_topics(timeout=2).brokers:
+                    return
+            except KafkaException:
+                time.sleep(0.3)
+        raise BrokerError(f"the Kafka container is not reachable at {self.bootstrap_servers}")
+
+    @property
+    def container_id(self) -> str | None:
+        return self._container.get_wrapped_container().id if self._container is not None else None  # type: ignore[attr-defined]
+
+    def crash(self) -> None:
+        """Kill the container's broker (SIGKILL); the container and its storage stay for `recover`."""
+        self._container.get_wrapped_container().kill()  # type: ignore[attr-defined]
+
+    def recover(self) -> None:
+        self._container.get_wrapped_container().start()  # type: ignore[attr-defined]
+        self._wait_ready()
 
     def stop(self) -> None:
         container, self._container = self._container, None
         if container is not None:
-            container.stop()  # type: ignore[attr-defined]
+            container.stop()  # type: ignore[attr-defined]  # removes the container and its volumes
 
     def __enter__(self):
         return self.start()
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def _use_reaper_only_if_available() -> None:
+    """Testcontainers' reaper (Ryuk) removes containers of a process that died; it is itself an image.
+    Where that image cannot be had (no registry), the reaper is disabled and `stop` is the only cleanup."""
+    from testcontainers.core.config import testcontainers_config as config
+
+    import docker
+
+    if config.ryuk_disabled:
+        return
+    client = docker.from_env()
+    try:
+        client.images.get(config.ryuk_image)
+    except docker.errors.ImageNotFound:
+        try:
+            client.images.pull(config.ryuk_image)
+        except docker.errors.APIError:
+            logging.getLogger(__name__).warning("no %s here: Testcontainers' reaper disabled", config.ryuk_image)
+            config.ryuk_disabled = True
 
 
 def docker_unavailable_reason() -> str | None:
@@ -363,5 +472,5 @@ def make_broker(backend: str, bootstrap_servers: str | None = None, image: str |
     if backend == "external":
         return ExternalKafka(bootstrap_servers=bootstrap_servers or "")
     if backend == "testcontainers":
-        return TestcontainersKafka(image=image or DEFAULT_KAFKA_IMAGE)
+        return TestcontainersKafka(image=image)
     raise ValueError(f"unknown broker backend {backend!r}; choose one of {', '.join(BACKENDS)}")

@@ -6,6 +6,7 @@ the installed ``pyspark.__version__``; the Kafka version lives only in jvm/kafka
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -62,9 +63,13 @@ def spark_connector_artifacts() -> ArtifactSet:
 
 
 def ensure(artifacts: ArtifactSet) -> list[Path]:
-    """Resolve the set once; later calls only check the completion marker (idempotent, offline)."""
-    if (artifacts.directory / _COMPLETE_MARKER).exists():
+    """Resolve the set once; later calls only check the completion marker (idempotent, offline). The marker
+    holds a digest of the pom and properties: an edited dependency list resolves again into a clean folder."""
+    digest = hashlib.sha256(artifacts.pom.read_bytes() + repr(sorted(artifacts.properties.items())).encode()).hexdigest()
+    marker = artifacts.directory / _COMPLETE_MARKER
+    if marker.exists() and marker.read_text().startswith(digest):
         return artifacts.jars()
+    shutil.rmtree(artifacts.directory, ignore_errors=True)
     mvn = shutil.which("mvn")
     if mvn is None:
         raise ArtifactError("Maven (mvn) is not on PATH; it is needed once to resolve the JVM artifacts")
@@ -77,7 +82,7 @@ def ensure(artifacts: ArtifactSet) -> list[Path]:
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         raise ArtifactError(f"mvn failed for {artifacts.name} {artifacts.version}:\n{result.stdout[-4000:]}")
-    (artifacts.directory / _COMPLETE_MARKER).write_text(" ".join(command))
+    marker.write_text(f"{digest} {' '.join(command)}")
     return artifacts.jars()
 
 

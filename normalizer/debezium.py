@@ -110,10 +110,22 @@ def _numeric_decimal(raw: str, field_: str, image: str) -> str:
     token is taken from the image's own text, unquoted, and accepted only if Spark's reading of it is
     what the parser gave: a token found in the wrong place can never become a wrong number.
     """
-    pattern = f"concat('\"\\\\Q', {field_}.field, '\\\\E\":(-?[0-9]+(\\\\.[0-9]+)?)[,}}]')"
+    return _number_token(raw, f"{field_}.field", image)
+
+
+def _number_token(raw: str, name: str, image: str) -> str:
+    """The JSON number token of member `name` of `image` as written, if Spark's reading of it is `raw`."""
+    pattern = f"concat('\"\\\\Q', {name}, '\\\\E\":(-?[0-9]+(\\\\.[0-9]+)?)[,}}]')"
     token = f"regexp_extract({_image_text(image)}, {pattern}, 1)"
     return ct.let(token, "ct_token", f"CASE WHEN ct_token != '' AND (ct_token = {raw} "
                                         f"OR CAST(CAST(ct_token AS DOUBLE) AS STRING) = {raw}) THEN ct_token END")
+
+
+def _schemaless_value(raw: str, name: str, image: str) -> str:
+    """A value without a schema keeps its JSON text. Spark's reader passes a fractional number through a
+    double (Jackson's copy of a float token), which loses digits of a NUMERIC decimal and, on JDK 17, may
+    print a non-shortest double (JDK-4511638): take such a number's own token instead."""
+    return f"IF({raw} RLIKE '^-?[0-9]+\\\\.[0-9]+(E-?[0-9]+)?$', coalesce({_number_token(raw, name, image)}, {raw}), {raw})"
 
 
 def convert_value(raw: str, field_: str, image: str) -> str:
@@ -193,7 +205,8 @@ def _image(image: str) -> str:
     cells = f"{image}_cells"
     keep = f"c -> c.present AND coalesce(c.raw NOT IN {_UNAVAILABLE}, true)"
     return (f"CASE WHEN payload.{image} IS NULL THEN NULL "
-            f"WHEN row_fields IS NULL THEN map_filter(payload.{image}, (k, v) -> coalesce(v NOT IN {_UNAVAILABLE}, true)) "
+            f"WHEN row_fields IS NULL THEN transform_values(map_filter(payload.{image}, (k, v) -> coalesce(v NOT IN {_UNAVAILABLE}, true)), "
+            f"(k, v) -> {_schemaless_value('v', 'k', image)}) "
             f"WHEN {_DUPLICATE_FIELDS} THEN NULL "  # quarantined; a map with a repeated key would stop the job
             f"ELSE map_from_entries(transform(filter({cells}, {keep}), c -> struct(c.name, c.value))) END")
 
