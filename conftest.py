@@ -17,6 +17,17 @@ def broker():
 
 
 @pytest.fixture(scope="session")
+def container_broker():
+    """Kafka in a container through Testcontainers (image: CDC_KAFKA_IMAGE, default the official one;
+    `make test` builds `local` where no registry is reachable). Fails, saying why, without an engine."""
+    from harness.broker import TestcontainersKafka
+
+    kafka = TestcontainersKafka().start()
+    yield kafka
+    kafka.stop()
+
+
+@pytest.fixture(scope="session")
 def spark():
     from harness.spark import spark_session
 

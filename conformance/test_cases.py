@@ -22,12 +22,21 @@ def test_every_decoded_format_has_cases():
     assert set(REGISTRY.decoded_formats()) <= {c.format for c in CASES}
 
 
-@pytest.fixture(scope="session")
-def suite(roundtrip, request):
-    runner = Runner(roundtrip, REGISTRY, load_known_failures(),
-                    update_golden=request.config.getoption("--update-golden"))
+# Every case runs on both broker backends: the embedded Kafka process and a container started by
+# Testcontainers (the rest of the integration tier keeps the faster embedded broker).
+BACKEND_FIXTURES = {"embedded": "broker", "testcontainers": "container_broker"}
+
+
+@pytest.fixture(scope="session", params=list(BACKEND_FIXTURES))
+def suite(spark, request):
+    from harness.roundtrip import RoundTrip
+
+    broker = request.getfixturevalue(BACKEND_FIXTURES[request.param])
+    # golden files are rewritten once, from the embedded run
+    update = request.config.getoption("--update-golden") and request.param == "embedded"
+    runner = Runner(RoundTrip(spark, broker), REGISTRY, load_known_failures(), update_golden=update)
     result = runner.run(CASES, CASES)
-    print(result.golden.summary())
+    print(f"{request.param}: {result.golden.summary()}")
     return result
 
 

@@ -80,8 +80,8 @@ class _KafkaClientMixin:
 
         def report(index: int):
             def on_delivery(error, message):
-                if error is not None:
-                    failures.append(f"record {index}: {error}")
+                if error is not None:  # where it was going, so a failed run says which topic-partition refused it
+                    failures.append(f"record {index} to {message.topic()}[{message.partition()}]: {error.str()}")
                 else:
                     delivered[index] = Coordinates(message.topic(), message.partition(), message.offset())
             return on_delivery
@@ -97,8 +97,10 @@ class _KafkaClientMixin:
                 except BufferError:
                     producer.poll(0.1)
         remaining = producer.flush(60)
-        if remaining or failures or any(c is None for c in delivered):
-            raise BrokerError(f"delivery failed: {remaining} undelivered; {failures[:5]}")
+        if failures:
+            raise BrokerError(f"delivery failed for {len(failures)} record(s); {'; '.join(failures[:3])}")
+        if remaining or any(c is None for c in delivered):
+            raise BrokerError(f"delivery failed: {remaining} record(s) still undelivered after 60 s")
         return delivered  # type: ignore[return-value]
 
     def end_offsets(self, topic: str) -> dict[int, int]:

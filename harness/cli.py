@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from harness.broker import BACKENDS
+from harness.broker import BACKENDS, BrokerError
 from harness.registry import Registry
 
 PROG = "cdc-conformance"
@@ -41,6 +41,8 @@ def _select(cases, case_ids, formats):
 @click.option("--format", "formats", multiple=True, metavar="FORMAT", help="Run only cases of this format.")
 @click.option("--broker", type=click.Choice(BACKENDS), default="embedded", show_default=True)
 @click.option("--bootstrap-servers", metavar="HOST:PORT", help="For --broker external.")
+@click.option("--kafka-image", metavar="IMAGE", help="For --broker testcontainers: 'official' (apache/kafka, the default), "
+              "'local' (built from docker/kafka on the Maven-resolved jars) or an image name [env: CDC_KAFKA_IMAGE].")
 @click.option("--normalizer", "normalizer_spec", default="normalizer.pipeline:normalize", show_default=True,
               metavar="MODULE:FUNCTION", help="The normalizer under test.")
 @click.option("--update-golden", is_flag=True, help="Rewrite the selected golden files (review with git diff); "
@@ -53,7 +55,7 @@ def _select(cases, case_ids, formats):
               help="Golden files [default: golden].")
 @click.option("--known-failures", "known_failures_file", type=click.Path(path_type=Path, dir_okay=False, exists=True),
               default=None, help="Known-failures list [default: conformance/known_failures.yaml].")
-def run(case_ids, formats, broker, bootstrap_servers, normalizer_spec, update_golden, keep_orphans, reports_dir,
+def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_spec, update_golden, keep_orphans, reports_dir,
         cases_dir, golden_dir, known_failures_file) -> None:
     """Run conformance cases through a real broker and Spark; print the summary; write reports."""
     from harness import golden
@@ -82,7 +84,7 @@ def run(case_ids, formats, broker, bootstrap_servers, normalizer_spec, update_go
     except (ValueError, ImportError, AttributeError) as error:
         raise Misuse(f"--normalizer {normalizer_spec}: {error}") from error
     settings = dict(update_golden=update_golden, keep_orphans=keep_orphans, golden_root=golden_dir or golden.GOLDEN_DIR,
-                    known_failures=known_failures)
+                    known_failures=known_failures, kafka_image=kafka_image)
     result = _run_cases(selected, cases, registry, broker, bootstrap_servers, function, settings)
     _print_result(result, reports_dir, normalizer_spec)
     sys.exit(1 if result.failed else 0)
@@ -94,7 +96,7 @@ def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, 
     from harness.runner import Runner
     from harness.spark import spark_session
 
-    broker = make_broker(backend, bootstrap_servers)
+    broker = make_broker(backend, bootstrap_servers, settings["kafka_image"])
     with broker:
         try:
             runner = Runner(RoundTrip(spark_session(), broker, function), registry, settings["known_failures"],
@@ -175,6 +177,31 @@ def bench(format_id, messages, repeat) -> None:
 
 
 @cli.command()
+@click.option("--records", type=click.IntRange(100, 10_000_000), default=10_000, show_default=True,
+              help="At least this many mutated records per format.")
+@click.option("--format", "formats", multiple=True, type=click.Choice(Registry.load().decoded_formats()),
+              help="Soak only this format (repeatable) [default: every decoded format].")
+@click.option("--seed", type=int, default=None, help="Draw the same records again [default: a fresh seed].")
+def soak(records, formats, seed) -> None:
+    """Many mutated records per format through Kafka and Spark; crashes, wrong events, unaccounted records must be 0."""
+    from harness import soak as soaking
+    from harness.broker import EmbeddedKafka
+    from harness.property import session_seed
+    from harness.roundtrip import RoundTrip
+    from harness.spark import spark_session
+
+    registry = Registry.load()
+    seed = session_seed() if seed is None else seed
+    rows = []
+    with EmbeddedKafka(heap="1g") as broker:
+        roundtrip = RoundTrip(spark_session(), broker)
+        for format_id in formats or registry.decoded_formats():
+            rows.append(soaking.soak(roundtrip, registry.generator(format_id), records, seed))
+    click.echo(soaking.table(rows))
+    sys.exit(0 if all(row.clean for row in rows) else 1)
+
+
+@cli.command()
 def jvm() -> None:
     """Resolve the JVM artifacts (Kafka broker, Spark connectors) with Maven into .cache/jvm."""
     from harness import jvm as artifacts
@@ -191,6 +218,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     except click.ClickException as error:
         click.echo(f"{PROG}: {error.format_message()}", err=True)
+        sys.exit(1)
+    except BrokerError as error:  # unreachable, refused or failed delivery: the first line says which
+        click.echo(f"{PROG}: {str(error).splitlines()[0]}", err=True)
         sys.exit(1)
     except click.Abort:
         sys.exit(130)

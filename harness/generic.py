@@ -54,6 +54,22 @@ def check_mutators(roundtrip: RoundTrip, generator: FormatGenerator, count: int,
     normalizes to the oracle, every record is accounted for, and every mutator's code is seen."""
     seed = session_seed() if seed is None else seed
     names = sorted(generator.mutators)
+    examples, applied = mutated_examples(generator, count, seed)
+    result = run_batch(roundtrip, generator.format_id, examples, seed, generator.ordered_within_partition)
+    codes = {q["code"] for q in result.output.quarantine}
+    for name in names:
+        code = generator.mutators[name].code
+        if name not in applied:
+            result.failures.append(f"mutator {name} applied to no example")
+        elif code is not None and code.value not in codes:
+            result.failures.append(f"mutator {name} applied, but no record got {code.value}")
+    return result
+
+
+def mutated_examples(generator: FormatGenerator, count: int, seed: int) -> tuple[list[Example], set[str]]:
+    """`count` drawn examples, each with one mutator applied where one applies (all of them in turn);
+    returns the examples and the names of the mutators applied."""
+    names = sorted(generator.mutators)
     drawn = draw_examples(st.tuples(generator.examples(), st.integers(0, 1000)), count, seed)
     examples = _examples(generator, [example for example, _ in drawn], "mutated")
     applied: set[str] = set()
@@ -66,15 +82,7 @@ def check_mutators(roundtrip: RoundTrip, generator: FormatGenerator, count: int,
             name, example.expected = mutated
             example.label = f"{example.label} mutated by {name}"
             applied.add(name)
-    result = run_batch(roundtrip, generator.format_id, examples, seed, generator.ordered_within_partition)
-    codes = {q["code"] for q in result.output.quarantine}
-    for name in names:
-        code = generator.mutators[name].code
-        if name not in applied:
-            result.failures.append(f"mutator {name} applied to no example")
-        elif code is not None and code.value not in codes:
-            result.failures.append(f"mutator {name} applied, but no record got {code.value}")
-    return result
+    return examples, applied
 
 
 def _first_mutation(generator: FormatGenerator, items: list, where: int, names: list[str]):

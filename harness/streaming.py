@@ -91,3 +91,26 @@ def stream_until_caught_up(spark, broker, format_id: str, topics: list[str], wor
     stream_once(spark, broker, format_id, topics, workdir / "out", workdir / "checkpoint", max_offsets_per_trigger,
                 **options)
     return rendered(spark.read.parquet(str(workdir / "out")).collect())
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m harness.streaming`: one streaming run in a driver of its own (the fault tests kill it)."""
+    import argparse
+
+    from harness.broker import ExternalKafka
+    from harness.spark import spark_session
+
+    parser = argparse.ArgumentParser(prog="python -m harness.streaming")
+    parser.add_argument("--bootstrap-servers", required=True)
+    parser.add_argument("--format", required=True)
+    parser.add_argument("--topic", action="append", required=True)
+    parser.add_argument("--sink", required=True)
+    parser.add_argument("--checkpoint", required=True)
+    parser.add_argument("--max-offsets-per-trigger", type=int, default=None)
+    args = parser.parse_args(argv)
+    broker = ExternalKafka(bootstrap_servers=args.bootstrap_servers).start()
+    stream_once(spark_session(), broker, args.format, args.topic, args.sink, args.checkpoint, args.max_offsets_per_trigger)
+
+
+if __name__ == "__main__":
+    main()

@@ -7,32 +7,16 @@ import os
 import time
 
 import pytest
-from hypothesis import strategies as st
 
 from generators import ces, ces_avro
-from generators.history import histories, tables
-from generators.records import with_coordinates
-from generators.values import KEY_TYPES
-from harness.property import draw_examples, session_seed
+from harness.property import session_seed
 from harness.streaming import batch_rows, rendered, run_until_caught_up, stream_once
 from normalizer.kafka_source import read_stream
 from normalizer.pipeline import normalize_stream, split
+from tests.integration.ces_events import split_events as _split_events
 
 pytestmark = pytest.mark.integration
 _runs = itertools.count()
-
-
-def _split_events(seed: int, topic: str, count: int = 3, encoding=ces):
-    """Generated CES events, every one split into several segments over 3 partitions."""
-    strategy = st.tuples(encoding.profiles(), histories(table_strategy=tables(key_types=KEY_TYPES, value_types=ces.VALUE_TYPES),
-                                                   allow_truncate=False, allow_snapshot=False, max_changes=2))
-    items = []
-    for index, (profile, history) in enumerate(draw_examples(strategy, count, seed)):
-        # every CES data text (JSON or Avro) is longer than 200 characters / 100 bytes, so every event is split
-        profile = ces.Profile(**{**profile.__dict__, "topic": topic, "partitions": 3, "segment_chars": 200 if encoding is ces else 100,
-                                 "stream_guid": f"00000000-0000-4000-8000-{index:012d}"})
-        items += encoding.encode(history, profile)
-    return with_coordinates(items)
 
 
 def _streamed(spark, tmp_path):

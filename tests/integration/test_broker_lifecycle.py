@@ -1,12 +1,17 @@
-"""The embedded backend is a real Kafka process: it starts fast, partitions like Java clients, stops clean."""
+"""Both broker backends through their lifecycle. Embedded: a real Kafka process that starts fast, partitions
+like Java clients and stops clean. Testcontainers: a container started, waited for, published on loopback
+and removed by Testcontainers, which leaves no container behind even when the start or the test fails."""
 import time
 from pathlib import Path
 
 import pytest
 from confluent_kafka import Producer
+from testcontainers.core.config import testcontainers_config
+from testcontainers.core.labels import LABEL_SESSION_ID, SESSION_ID
 
+import docker
 from generators.records import KafkaRecord, default_partition
-from harness.broker import EmbeddedKafka, client_config
+from harness.broker import BrokerError, EmbeddedKafka, TestcontainersKafka, client_config
 
 pytestmark = pytest.mark.integration
 
@@ -72,3 +77,43 @@ def test_cluster_ids_starting_with_a_dash_still_format(monkeypatch):
     monkeypatch.setattr(harness.broker.base64, "urlsafe_b64encode", lambda _: b"-AAAAAAAAAAAAAAAAAAAAA==")
     broker = EmbeddedKafka().start()
     broker.stop()
+
+
+def _session_containers() -> list:
+    return docker.from_env().containers.list(all=True, filters={"label": f"{LABEL_SESSION_ID}={SESSION_ID}"})
+
+
+def _round_trip(broker) -> None:
+    broker.create_topics({"lifecycle": 2})
+    coordinates = broker.produce([KafkaRecord("lifecycle", 1, b"k", b"v", (("h", b"1"),))])
+    assert (coordinates[0].partition, coordinates[0].offset) == (1, 0)
+    assert broker.end_offsets("lifecycle") == {0: 0, 1: 1}
+
+
+def test_testcontainers_starts_a_container_published_on_loopback_and_removes_it():
+    before = {c.id for c in _session_containers()}
+    broker = TestcontainersKafka().start()
+    try:
+        container = docker.from_env().containers.get(broker.container_id)
+        assert container.status == "running"
+        assert container.labels[LABEL_SESSION_ID] == SESSION_ID  # created by Testcontainers
+        bindings = container.attrs["HostConfig"]["PortBindings"]["9092/tcp"]
+        assert [b["HostIp"] for b in bindings] == ["127.0.0.1"]
+        assert broker.bootstrap_servers == f"127.0.0.1:{bindings[0]['HostPort']}"
+        _round_trip(broker)
+    finally:
+        broker.stop()
+    assert {c.id for c in _session_containers()} == before
+
+
+def test_without_its_reaper_testcontainers_still_leaves_no_container_when_a_test_or_a_start_fails():
+    before = {c.id for c in _session_containers()}
+    with pytest.raises(RuntimeError, match="the test failed"), TestcontainersKafka():
+        raise RuntimeError("the test failed")
+    with pytest.raises(BrokerError, match="did not start"):
+        TestcontainersKafka(start_timeout=1).start()  # the wait strategy gives up before the broker is up
+    assert {c.id for c in _session_containers()} == before
+    try:  # the reaper is disabled only where its image cannot be had
+        docker.from_env().images.get(testcontainers_config.ryuk_image)
+    except docker.errors.ImageNotFound:
+        assert testcontainers_config.ryuk_disabled

@@ -1,0 +1,22 @@
+"""CES events that are all split into segments over 3 partitions: the shape that needs state across
+micro-batches, restarts and crashes (tests of streaming and of faults share it)."""
+from hypothesis import strategies as st
+
+from generators import ces
+from generators.history import histories, tables
+from generators.records import with_coordinates
+from generators.values import KEY_TYPES
+from harness.property import draw_examples
+
+
+def split_events(seed: int, topic: str, count: int = 3, encoding=ces):
+    """Generated CES events, every one split into several segments over 3 partitions."""
+    strategy = st.tuples(encoding.profiles(), histories(table_strategy=tables(key_types=KEY_TYPES, value_types=ces.VALUE_TYPES),
+                                                   allow_truncate=False, allow_snapshot=False, max_changes=2))
+    items = []
+    for index, (profile, history) in enumerate(draw_examples(strategy, count, seed)):
+        # every CES data text (JSON or Avro) is longer than 200 characters / 100 bytes, so every event is split
+        profile = ces.Profile(**{**profile.__dict__, "topic": topic, "partitions": 3, "segment_chars": 200 if encoding is ces else 100,
+                                 "stream_guid": f"00000000-0000-4000-8000-{index:012d}"})
+        items += encoding.encode(history, profile)
+    return with_coordinates(items)
