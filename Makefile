@@ -1,13 +1,15 @@
 # Two entry points do all set-up on a fresh machine, idempotently:
 #   make run   - bootstrap, then run the conformance suite on the embedded defaults and print the summary
-#   make test  - bootstrap, then the tests (unit tier, then integration against the real broker and Spark)
+#   make test  - bootstrap, then the tests (unit tier, then integration against the real broker and Spark;
+#                the Testcontainers tests get a Docker engine from scripts/docker-engine.sh where none runs)
+#   make soak  - 10,000 mutated records per format through Kafka and Spark (CI runs a 2,000 slice in make test)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 JVM_READY := .cache/jvm/.ready
 
-.PHONY: bootstrap browser run test test-unit test-integration lint bench clean
+.PHONY: bootstrap browser run test test-unit test-integration lint bench soak docker-engine docker-engine-stop clean
 
 bootstrap: $(INSTALLED) $(JVM_READY)
 
@@ -40,13 +42,24 @@ lint: bootstrap
 
 test: bootstrap browser
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	scripts/docker-engine.sh run -- $(BIN)/python -m pytest
+
+soak: bootstrap
+	$(BIN)/cdc-conformance soak --records 10000
+
+# A Docker engine for the Testcontainers backend (started only where none answers; root with apt)
+docker-engine:
+	@scripts/docker-engine.sh start
+	@scripts/docker-engine.sh base-image
+
+docker-engine-stop:
+	@scripts/docker-engine.sh stop
 
 test-unit: bootstrap
 	$(BIN)/python -m pytest -m "not integration"
 
 test-integration: bootstrap browser
-	$(BIN)/python -m pytest -m integration
+	scripts/docker-engine.sh run -- $(BIN)/python -m pytest -m integration
 
 clean:
 	rm -rf reports/latest .pytest_cache .hypothesis

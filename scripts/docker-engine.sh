@@ -73,7 +73,10 @@ stop() {
   # containers first (a test that failed mid-way may have left one), then the engine and its children
   local left
   left=$(DOCKER_HOST="$DOCKER_HOST" timeout 20 docker ps -aq 2>/dev/null || true)
-  if [ -n "$left" ]; then DOCKER_HOST="$DOCKER_HOST" docker rm -f $left >/dev/null 2>&1 || true; fi
+  if [ -n "$left" ]; then
+    say "removing $(echo "$left" | wc -l) container(s) left behind"
+    DOCKER_HOST="$DOCKER_HOST" docker rm -f $left >/dev/null 2>&1 || true
+  fi
   kill "$DOCKERD_PID" 2>/dev/null || true
   for _ in $(seq 1 60); do kill -0 "$DOCKERD_PID" 2>/dev/null || break; sleep 0.5; done
   kill -9 "$DOCKERD_PID" 2>/dev/null || true
@@ -105,13 +108,14 @@ case "${1:-}" in
   base-image) base_image ;;
   run)
     shift; [ "${1:-}" = "--" ] && shift
-    trap stop EXIT
+    already=0; [ -f "$STATE" ] && already=1
     exports=$(start) || say "no engine could be started; the testcontainers tests will say why"
     eval "$exports"
+    [ "$already" = 1 ] || trap stop EXIT   # stop only what this call started
     status=0
     if [ -f "$STATE" ]; then
-      # an engine started here reaches no registry: the broker image's base comes from Debian packages
-      base_image && export CDC_KAFKA_BASE_IMAGE="$BASE_IMAGE" || status=$?
+      # an engine started here reaches no registry: the broker image is built here, on a base from Debian packages
+      base_image && export CDC_KAFKA_BASE_IMAGE="$BASE_IMAGE" CDC_KAFKA_IMAGE="${CDC_KAFKA_IMAGE:-local}" || status=$?
     fi
     if [ "$status" = 0 ]; then "$@" || status=$?; fi
     exit "$status" ;;

@@ -58,7 +58,7 @@ def own_broker(request):
 
 def test_a_broker_killed_mid_stream_and_restarted_loses_and_duplicates_nothing(spark, own_broker, tmp_path):
     topic = _topic("broker")
-    items = split_events(session_seed(), topic, count=4)
+    items = split_events(session_seed(), topic, count=3)
     cut = _cut_inside_a_split_event(items)
     own_broker.create_topics({topic: 3})
     coordinates = own_broker.produce([item.record for item in items[:cut]])
