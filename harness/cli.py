@@ -53,10 +53,12 @@ def _select(cases, case_ids, formats):
               help="Case files to run [default: conformance/cases].")
 @click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Golden files [default: golden].")
+@click.option("--shard", metavar="I/N", help="Run only shard I of N (1-based; cases split by id, the same way every "
+              "time): parallel CI jobs, combined by `cdc-conformance merge`.")
 @click.option("--known-failures", "known_failures_file", type=click.Path(path_type=Path, dir_okay=False, exists=True),
               default=None, help="Known-failures list [default: conformance/known_failures.yaml].")
 def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_spec, update_golden, keep_orphans, reports_dir,
-        cases_dir, golden_dir, known_failures_file) -> None:
+        cases_dir, golden_dir, shard, known_failures_file) -> None:
     """Run conformance cases through a real broker and Spark; print the summary; write reports."""
     from harness import golden
     from harness.cases import CASES_DIR, CaseError, load_cases
@@ -79,6 +81,11 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
     if problems:
         raise click.ClickException("the suite does not lint:\n" + "\n".join(map(str, problems)))
     selected = _select(cases, set(case_ids), set(formats))
+    shard_of = _parse_shard(shard) if shard else None
+    if shard_of:
+        selected = shard_cases(selected, *shard_of)
+        if update_golden:
+            raise Misuse("--update-golden applies to whole runs, not to a shard")
     try:
         function = load_normalizer(normalizer_spec)
     except (ValueError, ImportError, AttributeError) as error:
@@ -86,8 +93,22 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
     settings = dict(update_golden=update_golden, keep_orphans=keep_orphans, golden_root=golden_dir or golden.GOLDEN_DIR,
                     known_failures=known_failures, kafka_image=kafka_image)
     result = _run_cases(selected, cases, registry, broker, bootstrap_servers, function, settings)
-    _print_result(result, reports_dir, normalizer_spec)
+    _print_result(result, reports_dir, normalizer_spec, shard_of)
     sys.exit(1 if result.failed else 0)
+
+
+def _parse_shard(text: str) -> tuple[int, int]:
+    index, _, count = text.partition("/")
+    if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        raise Misuse(f"--shard {text}: expected I/N with 1 <= I <= N, e.g. 2/4")
+    return int(index), int(count)
+
+
+def shard_cases(cases, index: int, count: int):
+    """Shard `index` of `count`: every count-th case in id order, so shards never overlap and always cover
+    the selection, on any machine. The golden-orphan check needs the whole selection and is left to merge."""
+    ordered = sorted(cases, key=lambda c: c.id)
+    return [c for position, c in enumerate(ordered) if position % count == index - 1]
 
 
 def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, settings):
@@ -109,8 +130,8 @@ def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, 
             raise
 
 
-def _print_result(result, reports_dir: Path, normalizer_spec: str) -> None:
-    from harness.reports import run_facts, summary_table, write_all
+def _print_result(result, reports_dir: Path, normalizer_spec: str, shard: tuple[int, int] | None = None) -> None:
+    from harness.reports import Report, run_facts, summary_table, write_all
 
     for r in result.results:
         if r.status in ("FAIL", "ERROR", "XPASS"):
@@ -120,10 +141,121 @@ def _print_result(result, reports_dir: Path, normalizer_spec: str) -> None:
             click.echo(f"  replay: {r.replay}")
     for problem in result.suite_problems:
         click.echo(f"\nSUITE {problem}")
-    paths = write_all(result, reports_dir, run_facts({"normalizer": normalizer_spec}))
-    click.echo("\n" + summary_table(result))
+    facts = run_facts({"normalizer": normalizer_spec, **({"shard": f"{shard[0]}/{shard[1]}"} if shard else {})})
+    report = Report.of(result, facts)
+    paths = write_all(report, reports_dir)
+    click.echo("\n" + summary_table(report))
     click.echo(result.golden.summary())
     click.echo(f"reports: {', '.join(str(p) for p in paths.values())}")
+
+
+@cli.command()
+@click.argument("target", required=False, metavar="FORMAT@VERSION")
+@click.option("--check", "check_records", is_flag=True, help="Re-verify every certification record instead.")
+@click.option("--examples", type=click.IntRange(10, 1_000_000), default=2000, show_default=True,
+              help="Examples per generic check (property, mutators, streaming).")
+@click.option("--seed", type=int, default=None, help="Hypothesis seed [default: a fresh one, recorded].")
+@click.option("--normalizer", "normalizer_spec", default="normalizer.pipeline:normalize", show_default=True, metavar="MODULE:FUNCTION")
+@click.option("--certifications-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Where records are [default: reports/certifications].")
+@click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Golden files [default: golden].")
+def certify(target, check_records, examples, seed, normalizer_spec, certifications_dir, golden_dir) -> None:
+    """Certify FORMAT@VERSION (cases in its range + generic checks), writing a record; or --check every record."""
+    from harness import certify as certification
+    from harness import golden
+    from harness.broker import EmbeddedKafka
+    from harness.cases import load_cases
+    from harness.property import session_seed
+    from harness.reports import run_facts
+    from harness.roundtrip import RoundTrip, load_normalizer
+    from harness.runner import load_known_failures
+    from harness.spark import spark_session
+
+    if bool(target) == check_records:
+        raise Misuse("give either FORMAT@VERSION or --check")
+    registry, cases = Registry.load(), load_cases()
+    directory = certifications_dir or certification.CERTIFICATIONS_DIR
+    golden_root = golden_dir or golden.GOLDEN_DIR
+    if target:
+        format_id, _, version = target.partition("@")
+        fv = next((v for v in registry.versions(format_id) if v.version == version), None) if format_id in registry.formats else None
+        if fv is None:
+            raise Misuse(f"no format version {target} in the registry (see cdc-conformance formats)")
+        if not registry.decoded(format_id):
+            raise Misuse(f"{target} is planned: there is no decoder to certify")
+    records = certification.load_records(directory) if check_records else []
+    if check_records and not records:
+        click.echo(f"no certification records in {directory}")
+        return
+    try:
+        function = load_normalizer(normalizer_spec)
+    except (ValueError, ImportError, AttributeError) as error:
+        raise Misuse(f"--normalizer {normalizer_spec}: {error}") from error
+    with EmbeddedKafka(heap="1g") as broker:
+        roundtrip = RoundTrip(spark_session(), broker, function)
+        if check_records:
+            problems = [p for record in records
+                        for p in certification.check(roundtrip, registry, cases, record, load_known_failures(), golden_root)]
+            for problem in problems:
+                click.echo(problem)
+            click.echo(f"certifications: {len(records)} checked, {len(problems)} problem(s)")
+            sys.exit(1 if problems else 0)
+        seed = session_seed() if seed is None else seed
+        record, problems = certification.certify(roundtrip, registry, cases, fv, examples, seed, load_known_failures(),
+                                                 golden_root, run_facts({"normalizer": normalizer_spec}))
+    if problems:
+        click.echo("\n".join([f"{target} is not certified:", *problems]))
+        sys.exit(1)
+    paths = certification.write(record, directory)
+    click.echo(f"{target} certified: {len(record['cases'])} cases, {examples} examples per check, seed {seed}; "
+               f"record: {', '.join(map(str, paths))}")
+
+
+@cli.command()
+@click.argument("shards", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
+@click.option("--reports", "reports_dir", type=click.Path(path_type=Path), default=DEFAULT_REPORTS, show_default=True)
+def merge(shards, reports_dir) -> None:
+    """Combine shards' reports (their folders or results.jsonl files) into one JUnit file, results.jsonl and matrix."""
+    from harness.reports import Report, summary_table, write_all
+    from harness.reports import merge as merge_reports
+
+    try:
+        reports = [Report.load(path / "results.jsonl" if path.is_dir() else path) for path in shards]
+    except (ValueError, OSError) as error:
+        raise Misuse(str(error)) from error
+    commits = {report.facts.get("suite_commit") for report in reports}
+    if len(commits) > 1:
+        raise Misuse(f"the shards ran different suite commits: {', '.join(sorted(map(str, commits)))}")
+    merged = merge_reports(reports)
+    duplicated = len(merged.rows) - len({(r["case"], r["format_version"], r["mode"]) for r in merged.rows})
+    if duplicated:
+        raise Misuse(f"{duplicated} result row(s) appear in more than one shard")
+    paths = write_all(merged, reports_dir)
+    click.echo(summary_table(merged))
+    click.echo(f"reports: {', '.join(str(p) for p in paths.values())}")
+    sys.exit(1 if merged.failed else 0)
+
+
+@cli.command()
+@click.argument("results", type=click.Path(path_type=Path, exists=True))
+@click.option("--baseline", required=True, type=click.Path(path_type=Path, exists=True),
+              help="The results.jsonl (or its folder) to compare with: a committed one, or one from another commit.")
+def gate(results, baseline) -> None:
+    """Fail on regressions only (a passing case that now fails or errors, a certified version that fails)."""
+    from harness import gate as gating
+    from harness.reports import Report
+
+    def load(path: Path) -> Report:
+        try:
+            return Report.load(path / "results.jsonl" if path.is_dir() else path)
+        except (ValueError, OSError) as error:
+            raise Misuse(str(error)) from error
+
+    registry = Registry.load()
+    certified = {fv.label for f in registry.formats for fv in registry.versions(f) if fv.status == "certified"}
+    result = gating.compare(load(baseline), load(results), certified)
+    click.echo(gating.table(result))
+    sys.exit(0 if result.passed else 1)
 
 
 @cli.command("lint")

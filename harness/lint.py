@@ -32,6 +32,7 @@ RULES = {
     "registry-no-decoder": "a decoded format has no decoder module declaring its id",
     "registry-no-generator": "a decoded format has no generator module declaring its id",
     "registry-unregistered-decoder": "the normalizer has a decoder for a format the registry does not list",
+    "registry-certified-without-record": "a version says certified but reports/certifications has no record of it",
     "known-failure-orphan": "a known failure names no case",
     "known-failure-planned": "a known failure names a case of a planned format (already an expected failure)",
 }
@@ -109,6 +110,10 @@ def lint_registry(registry: Registry, root: Path = REPO_ROOT) -> list[Problem]:
         for fv in registry.versions(format_id):
             if fv.status not in STATUSES:
                 report("registry-bad-status", f"version {fv.version}: status {fv.status!r} (one of {', '.join(STATUSES)})")
+        for fv in registry.versions(format_id):
+            if fv.status == "certified" and not _has_record(root, fv.label):
+                report("registry-certified-without-record", f"version {fv.version} says certified, but there is no "
+                       f"reports/certifications/{fv.label}.json (run: cdc-conformance certify {fv.label})")
         doc = entry.get("doc")
         if not doc or not (root / doc).is_file():
             report("registry-missing-doc", f"doc page {doc!r} does not exist")
@@ -124,6 +129,14 @@ def lint_registry(registry: Registry, root: Path = REPO_ROOT) -> list[Problem]:
             problems.append(Problem("registry-unregistered-decoder", where,
                                     f"the normalizer decodes {format_id!r}, which the registry does not list"))
     return problems
+
+
+def _has_record(root: Path, label: str) -> bool:
+    path = root / "reports" / "certifications" / f"{label}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8")).get("label") == label
+    except (OSError, ValueError):
+        return False
 
 
 def _declared_id(registry: Registry, format_id: str, role: str, attribute: str) -> str | None:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -54,93 +55,140 @@ def rows(result: SuiteResult) -> list[dict]:
     return out
 
 
-def write_all(result: SuiteResult, directory: Path, facts: dict) -> dict[str, Path]:
+def _row_order(row: dict) -> tuple:
+    return row["format"], row["case"], row["version"] or "", row["mode"]
+
+
+@dataclass
+class Report:
+    """What every writer reads: the run's facts and its rows. Built from a run, or loaded from the
+    results.jsonl of one (so shards' reports merge into one, and `gate` compares two)."""
+
+    facts: dict
+    rows: list[dict]
+    suite_problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def __post_init__(self):
+        self.rows = sorted(self.rows, key=_row_order)  # one order, however the cases were split
+
+    @classmethod
+    def of(cls, result: SuiteResult, facts: dict) -> Report:
+        return cls(facts, rows(result), list(result.suite_problems), result.seconds)
+
+    @classmethod
+    def load(cls, path: Path) -> Report:
+        lines = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+        if not lines or lines[0].get("type") != "run":
+            raise ValueError(f"{path}: not a results.jsonl of cdc-conformance (no run line first)")
+        facts = {k: v for k, v in lines[0].items() if k not in ("suite_problems", "seconds")}
+        return cls(facts, [row for row in lines[1:] if row.get("type") == "case"], lines[0].get("suite_problems") or [],
+                   lines[0].get("seconds") or 0.0)
+
+    def cases(self) -> list[dict]:
+        """One row per case and mode (the rows repeat a case for each format version it covers)."""
+        seen, out = set(), []
+        for row in self.rows:
+            if (row["case"], row["mode"]) not in seen:
+                seen.add((row["case"], row["mode"]))
+                out.append(row)
+        return out
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.suite_problems) or any(row["status"] in FAILING_STATUSES for row in self.rows)
+
+
+def merge(reports: list[Report]) -> Report:
+    """Shards' reports as one: their rows together, their problems and times added up."""
+    facts = {**reports[0].facts, "shards": len(reports)}
+    facts.pop("shard", None)
+    problems = list(dict.fromkeys(p for report in reports for p in report.suite_problems))
+    return Report(facts, [row for report in reports for row in report.rows], problems,
+                  sum(report.seconds for report in reports))
+
+
+def write_all(report: Report, directory: Path) -> dict[str, Path]:
     directory.mkdir(parents=True, exist_ok=True)
     paths = {"results": directory / "results.jsonl", "junit": directory / "junit.xml",
              "summary": directory / "summary.md", "matrix": directory / "matrix.html"}
-    table = rows(result)
     with paths["results"].open("w", encoding="utf-8") as out:
-        out.write(json.dumps({**facts, "suite_problems": result.suite_problems}) + "\n")
-        for row in table:
+        out.write(json.dumps({**report.facts, "suite_problems": report.suite_problems,
+                              "seconds": round(report.seconds, 3)}) + "\n")
+        for row in report.rows:
             out.write(json.dumps(row, sort_keys=True) + "\n")
-    write_junit(result, paths["junit"])
-    paths["summary"].write_text(markdown_summary(result, table, facts), encoding="utf-8")
-    paths["matrix"].write_text(html_matrix(result, table, facts), encoding="utf-8")
+    write_junit(report, paths["junit"])
+    paths["summary"].write_text(markdown_summary(report), encoding="utf-8")
+    paths["matrix"].write_text(html_matrix(report), encoding="utf-8")
     return paths
 
 
-def write_junit(result: SuiteResult, path: Path) -> None:
+def write_junit(report: Report, path: Path) -> None:
     suites = ET.Element("testsuites", name="cdc-conformance")
     by_format: dict[str, list] = defaultdict(list)
-    for r in result.results:
-        by_format[r.case.format].append(r)
+    for row in report.cases():
+        by_format[row["format"]].append(row)
     for format_id, results in sorted(by_format.items()):
-        counts = Counter(r.status for r in results)
+        counts = Counter(r["status"] for r in results)
         suite = ET.SubElement(suites, "testsuite", name=format_id, tests=str(len(results)),
                               failures=str(counts["FAIL"] + counts["XPASS"]), errors=str(counts["ERROR"]),
                               skipped=str(counts["XFAIL"] + counts["SKIP"]),
-                              time=f"{sum(r.seconds for r in results):.3f}")
+                              time=f"{sum(r['seconds'] for r in results):.3f}")
         for r in results:
-            case = ET.SubElement(suite, "testcase", classname=f"{format_id}.{r.mode}", name=r.case.id,
-                                 time=f"{r.seconds:.3f}", file=r.case.relative_path)
-            text = "\n".join(r.problems + [f"replay: {r.replay}"])
-            if r.status in ("FAIL", "XPASS"):
-                ET.SubElement(case, "failure", message=(r.problems or [r.status])[0][:300]).text = text
-            elif r.status == "ERROR":
-                ET.SubElement(case, "error", message=(r.problems or ["error"])[0][:300]).text = text
-            elif r.status in ("XFAIL", "SKIP"):
-                ET.SubElement(case, "skipped", message=f"known failure: {r.known_failure_reason}")
-    if result.suite_problems:
+            case = ET.SubElement(suite, "testcase", classname=f"{format_id}.{r['mode']}", name=r["case"],
+                                 time=f"{r['seconds']:.3f}", file=r["case_file"])
+            text = "\n".join(r["problems"] + [f"replay: {r['replay']}"])
+            if r["status"] in ("FAIL", "XPASS"):
+                ET.SubElement(case, "failure", message=(r["problems"] or [r["status"]])[0][:300]).text = text
+            elif r["status"] == "ERROR":
+                ET.SubElement(case, "error", message=(r["problems"] or ["error"])[0][:300]).text = text
+            elif r["status"] in ("XFAIL", "SKIP"):
+                ET.SubElement(case, "skipped", message=f"known failure: {r['known_failure']}")
+    if report.suite_problems:
         suite = ET.SubElement(suites, "testsuite", name="suite", tests="1", failures="1")
         case = ET.SubElement(suite, "testcase", classname="suite", name="suite-integrity")
-        ET.SubElement(case, "failure", message=result.suite_problems[0][:300]).text = "\n".join(result.suite_problems)
+        ET.SubElement(case, "failure", message=report.suite_problems[0][:300]).text = "\n".join(report.suite_problems)
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
 
 
-def status_counts(result: SuiteResult) -> dict[str, Counter]:
-    """Per format: status -> number of cases."""
-    counts: dict[str, Counter] = defaultdict(Counter)
-    for r in result.results:
-        counts[r.case.format][r.status] += 1
-    return counts
-
-
-def summary_table(result: SuiteResult) -> str:
+def summary_table(report: Report) -> str:
     """The table `make run` prints: per format, then the total."""
-    counts = status_counts(result)
+    counts: dict[str, Counter] = defaultdict(Counter)
+    quarantined: Counter = Counter()
+    for row in report.cases():
+        counts[row["format"]][row["status"]] += 1
+        quarantined[row["format"]] += row["quarantined"]
     header = f"{'format':<22}{'cases':>6}{'pass':>6}{'fail':>6}{'xfail':>7}{'xpass':>7}{'error':>7}{'quarantined':>13}"
     lines = [header, "-" * len(header)]
     total: Counter = Counter()
-    quarantined_total = 0
     for format_id in sorted(counts):
         c = counts[format_id]
-        quarantined = sum(r.quarantined for r in result.results if r.case.format == format_id)
-        quarantined_total += quarantined
         total.update(c)
         lines.append(f"{format_id:<22}{sum(c.values()):>6}{c['PASS']:>6}{c['FAIL']:>6}{c['XFAIL']:>7}"
-                     f"{c['XPASS']:>7}{c['ERROR']:>7}{quarantined:>13}")
+                     f"{c['XPASS']:>7}{c['ERROR']:>7}{quarantined[format_id]:>13}")
     lines.append("-" * len(header))
     lines.append(f"{'total':<22}{sum(total.values()):>6}{total['PASS']:>6}{total['FAIL']:>6}{total['XFAIL']:>7}"
-                 f"{total['XPASS']:>7}{total['ERROR']:>7}{quarantined_total:>13}")
-    lines.append(f"time: {result.seconds:.1f} s")
+                 f"{total['XPASS']:>7}{total['ERROR']:>7}{sum(quarantined.values()):>13}")
+    lines.append(f"time: {report.seconds:.1f} s")
     return "\n".join(lines)
 
 
-def markdown_summary(result: SuiteResult, table: list[dict], facts: dict) -> str:
+def markdown_summary(report: Report) -> str:
+    facts = report.facts
     lines = ["# cdc-conformance results", "",
              f"Suite commit `{facts.get('suite_commit')}`, normalizer {facts.get('normalizer_version')}, "
              f"Spark {facts.get('spark_version')}, Kafka {facts.get('kafka_version')}, "
-             f"Python {facts.get('python_version')}.", "", "```", summary_table(result), "```", ""]
-    failing = [r for r in result.results if r.status in FAILING_STATUSES]
-    if result.suite_problems:
-        lines += ["## Suite problems", ""] + [f"- {p}" for p in result.suite_problems] + [""]
+             f"Python {facts.get('python_version')}.", "", "```", summary_table(report), "```", ""]
+    failing = [r for r in report.cases() if r["status"] in FAILING_STATUSES]
+    if report.suite_problems:
+        lines += ["## Suite problems", ""] + [f"- {p}" for p in report.suite_problems] + [""]
     if failing:
         lines += ["## Failures", ""]
         for r in failing:
-            lines += [f"### {r.case.id} ({r.status})", "", "```"] + r.problems + ["```", "", f"Replay: `{r.replay}`", ""]
-    xfail = [r for r in result.results if r.status == "XFAIL"]
+            lines += [f"### {r['case']} ({r['status']})", "", "```"] + r["problems"] + ["```", "", f"Replay: `{r['replay']}`", ""]
+    xfail = [r for r in report.cases() if r["status"] == "XFAIL"]
     if xfail:
-        lines += ["## Known failures", ""] + [f"- `{r.case.id}`: {r.known_failure_reason}" for r in xfail] + [""]
+        lines += ["## Known failures", ""] + [f"- `{r['case']}`: {r['known_failure']}" for r in xfail] + [""]
     return "\n".join(lines)
 
 
@@ -161,8 +209,9 @@ def _cell_status(statuses: Counter) -> str:
     return "none"
 
 
-def html_matrix(result: SuiteResult, table: list[dict], facts: dict) -> str:
+def html_matrix(report: Report) -> str:
     """Rows: features grouped by format; columns: format@version; cells: status with counts."""
+    table, facts = report.rows, report.facts
     columns = sorted({row["format_version"] for row in table})
     cells: dict[tuple[str, str, str], Counter] = defaultdict(Counter)
     failing: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
@@ -178,7 +227,7 @@ def html_matrix(result: SuiteResult, table: list[dict], facts: dict) -> str:
            f"<style>{_CSS}</style></head><body>", "<h1>cdc-conformance conformance matrix</h1>",
            f"<p>Suite commit <code>{html.escape(str(facts.get('suite_commit')))}</code>, Spark "
            f"{html.escape(str(facts.get('spark_version')))}, Kafka {html.escape(str(facts.get('kafka_version')))}."
-           "</p>", "<pre>" + html.escape(summary_table(result)) + "</pre>", "<table>",
+           "</p>", "<pre>" + html.escape(summary_table(report)) + "</pre>", "<table>",
            "<tr><th class='feature'>feature</th>" + "".join(f"<th>{html.escape(c)}</th>" for c in columns) + "</tr>"]
     details = []
     for format_id in sorted(features_by_format):

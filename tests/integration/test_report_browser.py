@@ -8,7 +8,7 @@ import pytest
 
 from harness.cases import load_cases
 from harness.registry import Registry
-from harness.reports import run_facts, write_all
+from harness.reports import Report, run_facts, write_all
 from harness.runner import Runner, SuiteResult
 
 pytestmark = pytest.mark.integration
@@ -37,7 +37,7 @@ def _suite() -> SuiteResult:
 
 def test_matrix_renders_in_headless_chromium(tmp_path):
     suite = _suite()
-    paths = write_all(suite, tmp_path, run_facts())
+    paths = write_all(Report.of(suite, run_facts()), tmp_path)
     failing = suite.results[0].case.id
     profile = tmp_path / "profile"
     dom = subprocess.run([_chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom",

@@ -1,0 +1,143 @@
+"""Certification of one format version: every case whose range includes it, and the generic property,
+mutator and streaming checks at a certification example count, recorded with what was run, on what, and
+hashes of the case and golden files involved. `check` re-verifies a record: a golden or case file that
+changed under it, a case that no longer passes, or a case added or removed in its range fails, by name.
+
+Records live in reports/certifications/<format>@<version>.json (with a rendered .md beside it) and are
+committed; the registry may say `certified` only for a version that has one (lint).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+from harness import golden
+from harness.cases import REPO_ROOT, Case
+from harness.generic import check_mutators, check_property, check_streaming
+from harness.registry import FormatVersion, Registry
+from harness.roundtrip import RoundTrip
+from harness.runner import PASS, Runner
+
+CERTIFICATIONS_DIR = REPO_ROOT / "reports" / "certifications"
+DEFAULT_EXAMPLES = 2000
+
+
+def record_path(label: str, directory: Path = CERTIFICATIONS_DIR) -> Path:
+    return directory / f"{label}.json"
+
+
+def cases_of(registry: Registry, cases: list[Case], fv: FormatVersion) -> list[Case]:
+    return [c for c in cases if c.format == fv.format and fv in registry.resolve(c.format, c.versions)]
+
+
+def _sha256(path: Path) -> str | None:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+
+
+def _shown(path: Path) -> str:
+    return str(path.relative_to(REPO_ROOT)) if path.is_relative_to(REPO_ROOT) else str(path)
+
+
+def fingerprint(cases: list[Case], golden_root: Path) -> dict[str, dict]:
+    """Per case: its file and golden file with their hashes (what a certification stands on)."""
+    out = {}
+    for case in sorted(cases, key=lambda c: c.id):
+        golden_file = golden.golden_path(case.format, case.id, golden_root)
+        out[case.id] = {"case_file": case.relative_path, "case_sha256": _sha256(case.path),
+                        "golden_file": _shown(golden_file), "golden_sha256": _sha256(golden_file)}
+    return out
+
+
+def _run_cases(roundtrip: RoundTrip, registry: Registry, cases: list[Case], all_cases: list[Case],
+               known_failures: dict[str, str], golden_root: Path) -> dict[str, tuple[str, list[str]]]:
+    result = Runner(roundtrip, registry, known_failures, golden_root=golden_root).run(cases, all_cases)
+    return {r.case.id: (r.status, r.problems) for r in result.results}
+
+
+def certify(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], fv: FormatVersion, examples: int, seed: int,
+            known_failures: dict[str, str], golden_root: Path, facts: dict) -> tuple[dict, list[str]]:
+    """(record, problems): the record is worth writing only when problems is empty."""
+    cases = cases_of(registry, all_cases, fv)
+    statuses = _run_cases(roundtrip, registry, cases, all_cases, known_failures, golden_root)
+    problems = [f"case {case_id}: {status}" + (f": {details[0]}" if details else "")
+                for case_id, (status, details) in sorted(statuses.items()) if status != PASS]
+    generator = registry.generator(fv.format)
+    checks = []
+    for name, run in (("property", lambda: check_property(roundtrip, generator, examples, seed).failures),
+                      ("mutators", lambda: check_mutators(roundtrip, generator, examples, seed).failures),
+                      ("streaming", lambda: _streaming(roundtrip, generator, examples, seed))):
+        failures = run()
+        checks.append({"check": name, "examples": examples, "seed": seed, "passed": not failures,
+                       "failures": [f.splitlines()[0] for f in failures[:3]]})
+        problems += [f"{name}: {failure.splitlines()[0]}" for failure in failures[:3]]
+    prints = fingerprint(cases, golden_root)
+    record = {
+        "format": fv.format, "version": fv.version, "label": fv.label,
+        "certified_on": datetime.now(UTC).date().isoformat(),
+        **{key: facts.get(key) for key in ("suite_commit", "normalizer", "normalizer_version", "spark_version",
+                                           "kafka_version", "python_version")},
+        "generator_profile": f"{generator.format_id}: every profile its generator draws (versions are not told apart)",
+        "cases": [{"id": case_id, "status": statuses[case_id][0], **prints[case_id]} for case_id in sorted(prints)],
+        "checks": checks,
+    }
+    return record, problems
+
+
+def _streaming(roundtrip: RoundTrip, generator, examples: int, seed: int) -> list[str]:
+    with tempfile.TemporaryDirectory(prefix="cdc-certify-") as workdir:
+        return check_streaming(roundtrip.spark, roundtrip.broker, generator, Path(workdir), examples, seed)
+
+
+def check(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], record: dict,
+          known_failures: dict[str, str], golden_root: Path) -> list[str]:
+    """What no longer holds of a record, each named; empty when the certification still stands."""
+    label = record["label"]
+    fv = next((v for v in registry.versions(record["format"]) if v.version == record["version"]), None)
+    if fv is None:
+        return [f"{label}: the registry no longer has this version"]
+    cases = cases_of(registry, all_cases, fv)
+    now, then = fingerprint(cases, golden_root), {c["id"]: c for c in record["cases"]}
+    problems = [f"{label}: case {case_id} is new in its range since certification (re-certify)"
+                for case_id in sorted(set(now) - set(then))]
+    problems += [f"{label}: case {case_id} is gone since certification" for case_id in sorted(set(then) - set(now))]
+    for case_id in sorted(set(now) & set(then)):
+        for kind in ("case", "golden"):
+            if now[case_id][f"{kind}_sha256"] != then[case_id][f"{kind}_sha256"]:
+                problems.append(f"{label}: {kind} file {now[case_id][f'{kind}_file']} changed since certification")
+    statuses = _run_cases(roundtrip, registry, cases, all_cases, known_failures, golden_root)
+    problems += [f"{label}: case {case_id} is {status} now" + (f": {details[0]}" if details else "")
+                 for case_id, (status, details) in sorted(statuses.items()) if status != PASS]
+    return problems
+
+
+def load_records(directory: Path = CERTIFICATIONS_DIR) -> list[dict]:
+    return [json.loads(path.read_text(encoding="utf-8")) for path in sorted(directory.glob("*.json"))]
+
+
+def write(record: dict, directory: Path = CERTIFICATIONS_DIR) -> tuple[Path, Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = record_path(record["label"], directory)
+    path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    page = path.with_suffix(".md")
+    page.write_text(markdown(record), encoding="utf-8")
+    return path, page
+
+
+def markdown(record: dict) -> str:
+    lines = [f"# Certification: {record['label']}", "",
+             f"Certified on {record['certified_on']} at suite commit `{record['suite_commit']}` with normalizer "
+             f"`{record['normalizer']}` {record['normalizer_version']}, Spark {record['spark_version']}, "
+             f"Kafka {record['kafka_version']}, Python {record['python_version']}.", "",
+             "| check | examples | seed | result |", "|---|---|---|---|"]
+    lines += [f"| {c['check']} | {c['examples']} | {c['seed']} | {'passed' if c['passed'] else 'failed'} |"
+              for c in record["checks"]]
+    lines += ["", f"Generator profile: {record['generator_profile']}.", "",
+              "| case | status | golden file (sha256) |", "|---|---|---|"]
+    lines += [f"| `{c['id']}` | {c['status']} | `{c['golden_file']}` (`{(c['golden_sha256'] or 'none')[:12]}`) |"
+              for c in record["cases"]]
+    lines += ["", "`cdc-conformance certify --check` re-verifies this record; it fails when a case or golden file "
+              "above changes, a case stops passing, or a case joins or leaves the version's range.", ""]
+    return "\n".join(lines)

@@ -1,0 +1,59 @@
+"""Certification end to end on the real broker and Spark: `certify debezium-json@3.2` writes a record; a golden
+value changed under it makes `certify --check` fail and name the file; restoring it passes again."""
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from harness import certify
+from harness.cases import load_cases
+from harness.golden import GOLDEN_DIR
+from harness.property import session_seed
+from harness.registry import Registry
+from harness.reports import run_facts
+from harness.runner import load_known_failures
+
+pytestmark = pytest.mark.integration
+LABEL = "debezium-json@3.2"
+
+
+def test_certify_writes_a_record_and_check_names_a_changed_golden_file(roundtrip, tmp_path):
+    registry, cases = Registry.load(), load_cases()
+    golden_root = tmp_path / "golden"
+    shutil.copytree(GOLDEN_DIR, golden_root)
+    fv = next(v for v in registry.versions("debezium-json") if v.version == "3.2")
+    seed = session_seed()
+    record, problems = certify.certify(roundtrip, registry, cases, fv, 20, seed, load_known_failures(), golden_root,
+                                       run_facts({"normalizer": "normalizer.pipeline:normalize"}))
+    assert problems == []
+    path, page = certify.write(record, tmp_path / "certifications")
+    written = json.loads(path.read_text())
+    assert written["label"] == LABEL and written["spark_version"] and written["kafka_version"] and written["suite_commit"]
+    assert {c["check"]: (c["examples"], c["seed"], c["passed"]) for c in written["checks"]} == {
+        name: (20, seed, True) for name in ("property", "mutators", "streaming")}
+    assert {c["id"] for c in written["cases"]} == {c.id for c in certify.cases_of(registry, cases, fv)}
+    assert all(c["status"] == "PASS" and c["golden_sha256"] for c in written["cases"])
+    assert f"# Certification: {LABEL}" in page.read_text()
+
+    def check():
+        return certify.check(roundtrip, registry, cases, written, load_known_failures(), golden_root)
+
+    changed = next(c for c in written["cases"] if c["id"] == "debezium-postgres-seed003-truncate-corrected")
+    golden_file = golden_root / "debezium-json" / f"{changed['id']}.json"
+    original = golden_file.read_text()
+    golden_file.write_text(original.replace('"2019-05-28T08:58:24.961000Z"', '"2019-05-28T08:58:24.962000Z"'))
+    problems = check()
+    assert any(f"golden file {golden_file} changed since certification" in p for p in problems), problems
+    assert any(f"case {changed['id']} is FAIL now" in p for p in problems), problems
+    golden_file.write_text(original)
+    assert check() == []
+
+
+@pytest.mark.parametrize("args, message", [([], "give either FORMAT@VERSION or --check"),
+                                           (["nope@1"], "no format version nope@1"),
+                                           (["debezium-json@3.2", "--check"], "give either")])
+def test_certify_misuse_is_one_line_and_exit_2(args, message):
+    result = subprocess.run([sys.executable, "-m", "harness", "certify", *args], capture_output=True, text=True)
+    assert result.returncode == 2 and message in result.stderr and len(result.stderr.strip().splitlines()) == 1
