@@ -367,6 +367,7 @@ class TestcontainersKafka(_KafkaClientMixin):
     name: str = "testcontainers"
     bootstrap_servers: str = ""
     start_timeout: float = 120.0
+    image_name: str = ""  # the image `image` resolved to
     _container: object | None = field(default=None, repr=False)
 
     def container(self, image: str, host_port: int):
@@ -389,7 +390,8 @@ class TestcontainersKafka(_KafkaClientMixin):
                               "use --broker embedded (the default) or --broker external")
         _use_reaper_only_if_available()
         port = _free_port()
-        container = self.container(images.resolve(self.image), port)
+        self.image_name = images.resolve(self.image)
+        container = self.container(self.image_name, port)
         try:
             container.start()
         except BaseException as error:

@@ -211,11 +211,200 @@ def certify(target, check_records, examples, seed, normalizer_spec, certificatio
                f"record: {', '.join(map(str, paths))}")
 
 
+def _reproducer(broker, normalizer_spec: str, format_id: str):
+    from harness.reproduce import Reproducer
+    from harness.roundtrip import RoundTrip, load_normalizer
+    from harness.spark import spark_session
+
+    try:
+        function = load_normalizer(normalizer_spec)
+    except (ValueError, ImportError, AttributeError) as error:
+        raise Misuse(f"--normalizer {normalizer_spec}: {error}") from error
+    spark = spark_session()
+    return Reproducer(RoundTrip(spark, broker, function), RoundTrip(spark, broker), format_id)
+
+
+def _load_capture(path: Path) -> dict:
+    from harness.reproduce import ReproduceError, load
+
+    try:
+        return load(path)
+    except ReproduceError as error:
+        raise Misuse(str(error)) from error
+
+
+def _epoch_ms(text: str | None) -> int | None:
+    from datetime import UTC, datetime
+
+    if text is None:
+        return None
+    if text.isdigit():
+        return int(text)
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError as error:
+        raise Misuse(f"not a time: {text!r} (ISO 8601, or epoch milliseconds)") from error
+    return int((moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp() * 1000)
+
+
+@cli.command()
+@click.option("--format", "format_id", required=True, type=click.Choice(Registry.load().decoded_formats()))
+@click.option("--out", "out_file", required=True, type=click.Path(path_type=Path, dir_okay=False), help="The capture file to write.")
+@click.option("--bootstrap-servers", metavar="HOST:PORT", help="A live cluster to capture from.")
+@click.option("--topic", help="With --bootstrap-servers: the topic.")
+@click.option("--partition", "partitions", multiple=True, type=click.IntRange(0), help="Only this partition (repeatable).")
+@click.option("--offsets", metavar="START:END", help="Offsets [START, END) in every chosen partition.")
+@click.option("--since", metavar="TIME", help="From the first record at or after TIME (ISO 8601 or epoch ms).")
+@click.option("--until", metavar="TIME", help="With --since: up to the first record at or after TIME.")
+@click.option("--group", help="From this consumer group's committed offsets.")
+@click.option("--count", type=click.IntRange(1), help="With --group: at most this many records per partition.")
+@click.option("--kcat-dump", type=click.Path(path_type=Path, exists=True, dir_okay=False), help="kcat -J output instead of a cluster.")
+def capture(format_id, out_file, bootstrap_servers, topic, partitions, offsets, since, until, group, count, kcat_dump) -> None:
+    """Capture exact records (bytes, headers, partition, offset) with their provenance into a capture file."""
+    from harness import reproduce
+
+    if bool(kcat_dump) == bool(bootstrap_servers):
+        raise Misuse("capture from either --bootstrap-servers (with --topic) or --kcat-dump")
+    try:
+        if kcat_dump:
+            records, provenance = reproduce.capture_from_kcat(kcat_dump)
+        else:
+            if not topic:
+                raise Misuse("--bootstrap-servers needs --topic")
+            if sum(x is not None for x in (offsets, since, group)) > 1:
+                raise Misuse("choose one range: --offsets, --since/--until or --group")
+            bounds = None
+            if offsets:
+                first, _, last = offsets.partition(":")
+                if not (first.isdigit() and last.isdigit() and int(first) < int(last)):
+                    raise Misuse(f"--offsets {offsets}: expected START:END with START < END")
+                bounds = (int(first), int(last))
+            records, provenance = reproduce.capture_from_cluster(
+                bootstrap_servers, topic, list(partitions) or None, bounds, _epoch_ms(since), _epoch_ms(until), group, count)
+    except reproduce.ReproduceError as error:
+        raise click.ClickException(str(error)) from error
+    if not records:
+        raise click.ClickException("no records in the chosen range; nothing written")
+    reproduce.save(reproduce.capture_document(format_id, records, provenance), out_file)
+    click.echo(f"captured {len(records)} records ({provenance['coordinates']}) into {out_file}")
+
+
+@cli.command()
+@click.argument("capture_file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--normalizer", "normalizer_spec", required=True, metavar="MODULE:FUNCTION", help="The normalizer that fails.")
+@click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), help="[default: overwrite CAPTURE_FILE]")
+def minimize(capture_file, normalizer_spec, out_file) -> None:
+    """Shrink a failing capture (records, then members inside them) to the smallest that fails the same way."""
+    from harness import reproduce
+    from harness.broker import EmbeddedKafka
+
+    document = _load_capture(capture_file)
+    with EmbeddedKafka() as broker:
+        try:
+            records, signature = reproduce.minimize(_reproducer(broker, normalizer_spec, document["format"]), document["records"])
+        except reproduce.ReproduceError as error:
+            raise click.ClickException(str(error)) from error
+    before = len(document["records"])
+    document["records"] = records
+    document.setdefault("provenance", {})["minimized"] = f"{before} -> {len(records)} records; fails with: {sorted(signature)}"
+    reproduce.save(document, out_file or capture_file)
+    click.echo(f"minimized {before} -> {len(records)} records, still failing with: {'; '.join(sorted(signature))}")
+
+
+@cli.command()
+@click.argument("capture_file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--normalizer", "normalizer_spec", required=True, metavar="MODULE:FUNCTION", help="The normalizer that fails.")
+@click.option("--column", "columns", multiple=True, metavar="NAME", help="Redact the values of this column (repeatable).")
+@click.option("--all-strings", is_flag=True, help="Redact every string value.")
+@click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), help="[default: overwrite CAPTURE_FILE]")
+def redact(capture_file, normalizer_spec, columns, all_strings, out_file) -> None:
+    """Replace values with stand-ins of the same shape; written only if the capture still fails the same way."""
+    from harness import reproduce
+    from harness.broker import EmbeddedKafka
+
+    if not columns and not all_strings:
+        raise Misuse("name what to redact: --column NAME (repeatable) or --all-strings")
+    document = _load_capture(capture_file)
+    with EmbeddedKafka() as broker:
+        try:
+            document["records"] = reproduce.redacted(_reproducer(broker, normalizer_spec, document["format"]),
+                                                     document["records"], set(columns), all_strings)
+        except reproduce.ReproduceError as error:
+            raise click.ClickException(str(error)) from error
+    document.setdefault("provenance", {})["redacted"] = "every string" if all_strings else ", ".join(sorted(columns))
+    reproduce.save(document, out_file or capture_file)
+    click.echo(f"redacted {len(document['records'])} records; the failure is unchanged")
+
+
+@cli.command()
+@click.argument("capture_file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--id", "case_id", required=True, help="The new case's id (its file name too).")
+@click.option("--feature", "features", multiple=True, required=True, help="A registry feature the case is about (repeatable).")
+@click.option("--title", default=None, help="[default: from the capture's provenance]")
+@click.option("--versions", default="*", show_default=True, help="PEP 440 range of the format's versions.")
+@click.option("--cases-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="[default: conformance/cases]")
+@click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="[default: golden]")
+def promote(capture_file, case_id, features, title, versions, cases_dir, golden_dir) -> None:
+    """Turn a capture into a case under <cases>/<format>/, its expectation and golden file from the reference normalizer."""
+    from harness import golden, reproduce
+    from harness.broker import EmbeddedKafka
+    from harness.cases import CASES_DIR, CaseError, load_case, load_cases
+    from harness.lint import lint
+    from harness.roundtrip import RoundTrip
+    from harness.runner import Runner, load_known_failures
+    from harness.spark import spark_session
+
+    document = _load_capture(capture_file)
+    cases_root, golden_root = cases_dir or CASES_DIR, golden_dir or golden.GOLDEN_DIR
+    path = cases_root / document["format"] / f"{case_id}.yaml"
+    if path.exists():
+        raise Misuse(f"case {case_id} exists already: {path}")
+    registry = Registry.load()
+    with EmbeddedKafka() as broker:
+        roundtrip = RoundTrip(spark_session(), broker)
+        partitions: dict[str, int] = {}
+        for item in document["records"]:
+            partitions[item["topic"]] = max(partitions.get(item["topic"], 1), item.get("partition", 0) + 1)
+        prefix = f"promote.{case_id}."
+        records = [reproduce.kafka_record(item, prefix + item["topic"]) for item in document["records"]]
+        output = roundtrip.run(records, document["format"], {prefix + t: n for t, n in partitions.items()})
+        for item in (*output.events, *output.quarantine):
+            for origin in item["origin"]:
+                origin["topic"] = origin["topic"][len(prefix):]
+        output.coordinates = [type(c)(c.topic[len(prefix):], c.partition, c.offset) for c in output.coordinates]
+        data = reproduce.case_document(document, case_id, title or f"captured: {document['provenance'].get('source', 'capture')}",
+                                       list(features), versions, output)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(yaml_dump(data), encoding="utf-8")
+        try:
+            case = load_case(path)
+            all_cases = load_cases(cases_root)
+            problems = [p for p in lint(all_cases, registry, load_known_failures()) if case_id in str(p)]
+        except CaseError as error:
+            problems = [str(error)]
+        if problems:
+            path.unlink()
+            raise click.ClickException("the promoted case does not lint; not written:\n" + "\n".join(map(str, problems)))
+        runner = Runner(roundtrip, registry, load_known_failures(), update_golden=True, keep_orphans=True, golden_root=golden_root)
+        result = runner.run([case], all_cases)
+    status = result.results[0]
+    if status.status != "PASS":
+        raise click.ClickException(f"the promoted case does not pass with the reference normalizer: {status.problems[:3]}")
+    click.echo(f"promoted {case_id}: {path} and {golden.golden_path(case.format, case_id, golden_root)}")
+
+
+def yaml_dump(data: dict) -> str:
+    import yaml
+
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
+
+
 @cli.command()
 @click.argument("shards", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True))
 @click.option("--reports", "reports_dir", type=click.Path(path_type=Path), default=DEFAULT_REPORTS, show_default=True)
 def merge(shards, reports_dir) -> None:
-    """Combine shards' reports (their folders or results.jsonl files) into one JUnit file, results.jsonl and matrix."""
+    """Combine reports (folders or results.jsonl files) into one JUnit file, results.jsonl and matrix: the shards of
+    one run, or runs of several normalizers (the matrix then compares them side by side)."""
     from harness.reports import Report, summary_table, write_all
     from harness.reports import merge as merge_reports
 
@@ -225,9 +414,9 @@ def merge(shards, reports_dir) -> None:
         raise Misuse(str(error)) from error
     commits = {report.facts.get("suite_commit") for report in reports}
     if len(commits) > 1:
-        raise Misuse(f"the shards ran different suite commits: {', '.join(sorted(map(str, commits)))}")
+        raise Misuse(f"the reports ran different suite commits: {', '.join(sorted(map(str, commits)))}")
     merged = merge_reports(reports)
-    duplicated = len(merged.rows) - len({(r["case"], r["format_version"], r["mode"]) for r in merged.rows})
+    duplicated = len(merged.rows) - len({(r["case"], r["format_version"], r["mode"], r.get("normalizer")) for r in merged.rows})
     if duplicated:
         raise Misuse(f"{duplicated} result row(s) appear in more than one shard")
     paths = write_all(merged, reports_dir)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import html
 import json
 import platform
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -56,7 +57,7 @@ def rows(result: SuiteResult) -> list[dict]:
 
 
 def _row_order(row: dict) -> tuple:
-    return row["format"], row["case"], row["version"] or "", row["mode"]
+    return row["format"], row["case"], row["version"] or "", row["mode"], str(row.get("normalizer"))
 
 
 @dataclass
@@ -74,7 +75,8 @@ class Report:
 
     @classmethod
     def of(cls, result: SuiteResult, facts: dict) -> Report:
-        return cls(facts, rows(result), list(result.suite_problems), result.seconds)
+        table = [{**row, "normalizer": facts.get("normalizer")} for row in rows(result)]
+        return cls(facts, table, list(result.suite_problems), result.seconds)
 
     @classmethod
     def load(cls, path: Path) -> Report:
@@ -103,6 +105,9 @@ def merge(reports: list[Report]) -> Report:
     """Shards' reports as one: their rows together, their problems and times added up."""
     facts = {**reports[0].facts, "shards": len(reports)}
     facts.pop("shard", None)
+    normalizers = sorted({str(report.facts.get("normalizer")) for report in reports})
+    if len(normalizers) > 1:
+        facts["normalizer"] = ", ".join(normalizers)
     problems = list(dict.fromkeys(p for report in reports for p in report.suite_problems))
     return Report(facts, [row for report in reports for row in report.rows], problems,
                   sum(report.seconds for report in reports))
@@ -197,6 +202,7 @@ body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d232a}
 h1{font-size:20px}table{border-collapse:collapse;margin:12px 0}
 th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:center}
 th.feature,td.feature{text-align:left}tr.format th{background:#eef2f6;text-align:left}
+tr.differs td{font-weight:600}td a{color:inherit}ul{list-style:none;padding-left:8px}
 .PASS{background:#d3f4dc}.FAIL,.ERROR,.XPASS{background:#ffd6d6}.XFAIL{background:#fff1c2}.none{color:#8c959f}
 pre{background:#f6f8fa;padding:8px;white-space:pre-wrap;text-align:left}
 """
@@ -209,50 +215,80 @@ def _cell_status(statuses: Counter) -> str:
     return "none"
 
 
+def _anchor(*parts: str) -> str:
+    return "c-" + "-".join(re.sub(r"[^A-Za-z0-9]+", "-", part) for part in parts).strip("-")
+
+
+def _cell(rows: list[dict], anchor: str) -> str:
+    """passed/total, coloured by the worst status, linking to the list of its cases."""
+    counts = Counter(row["status"] for row in rows)
+    return (f"<td class='{_cell_status(counts)}'><a href='#{anchor}' title='"
+            + html.escape(" ".join(f"{s} {counts[s]}" for s in STATUSES if counts[s]))
+            + f"'>{counts['PASS']}/{len(rows)}</a></td>")
+
+
 def html_matrix(report: Report) -> str:
-    """Rows: features grouped by format; columns: format@version; cells: status with counts."""
+    """Rows: features shared across formats; columns: format@version; a cell: passed/total of the cases with
+    that feature on that version, linking to them (each with its problems and replay command). When the
+    report merges several normalizers, a second table compares them side by side (as Bowtie does)."""
     table, facts = report.rows, report.facts
+    normalizers = sorted({row.get("normalizer") or str(facts.get("normalizer")) for row in table})
     columns = sorted({row["format_version"] for row in table})
-    cells: dict[tuple[str, str, str], Counter] = defaultdict(Counter)
-    failing: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
-    features_by_format: dict[str, set] = defaultdict(set)
+    features = sorted({feature for row in table for feature in row["features"]})
+    cells: dict[tuple, list[dict]] = defaultdict(list)
     for row in table:
         for feature in row["features"]:
-            features_by_format[row["format"]].add(feature)
-            key = (row["format"], feature, row["format_version"])
-            cells[key][row["status"]] += 1
-            if row["status"] in FAILING_STATUSES:
-                failing[key].append(row)
+            cells[(feature, row["format_version"], row.get("normalizer") or str(facts.get("normalizer")))].append(row)
     out = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>cdc-conformance matrix</title>",
            f"<style>{_CSS}</style></head><body>", "<h1>cdc-conformance conformance matrix</h1>",
            f"<p>Suite commit <code>{html.escape(str(facts.get('suite_commit')))}</code>, Spark "
-           f"{html.escape(str(facts.get('spark_version')))}, Kafka {html.escape(str(facts.get('kafka_version')))}."
-           "</p>", "<pre>" + html.escape(summary_table(report)) + "</pre>", "<table>",
-           "<tr><th class='feature'>feature</th>" + "".join(f"<th>{html.escape(c)}</th>" for c in columns) + "</tr>"]
-    details = []
-    for format_id in sorted(features_by_format):
-        out.append(f"<tr class='format'><th colspan='{len(columns) + 1}'>{html.escape(format_id)}</th></tr>")
-        for feature in sorted(features_by_format[format_id]):
+           f"{html.escape(str(facts.get('spark_version')))}, Kafka {html.escape(str(facts.get('kafka_version')))}; "
+           f"normalizer{'s' if len(normalizers) > 1 else ''} {html.escape(', '.join(normalizers))}. A cell is passed/total "
+           "for the cases with that feature on that format version.</p>",
+           "<pre>" + html.escape(summary_table(report)) + "</pre>"]
+    details: dict[str, tuple[str, list[dict]]] = {}
+    for normalizer in normalizers:
+        if len(normalizers) > 1:
+            out.append(f"<h2>{html.escape(normalizer)}</h2>")
+        out += ["<table class='matrix'>", "<tr><th class='feature'>feature</th>"
+                + "".join(f"<th>{html.escape(c)}</th>" for c in columns) + "</tr>"]
+        for feature in features:
             out.append(f"<tr><td class='feature'>{html.escape(feature)}</td>")
             for column in columns:
-                counts = cells.get((format_id, feature, column))
-                if not counts:
+                rows = cells.get((feature, column, normalizer))
+                if not rows:
                     out.append("<td class='none'>&middot;</td>")
                     continue
-                status = _cell_status(counts)
-                text = " ".join(f"{s} {counts[s]}" for s in STATUSES if counts[s])
-                anchor = f"f-{format_id}-{feature}-{column}".replace("@", "-").replace(".", "-")
-                if failing.get((format_id, feature, column)):
-                    text = f"<a href='#{anchor}'>{text}</a>"
-                    details.append((anchor, f"{feature} on {column}", failing[(format_id, feature, column)]))
-                out.append(f"<td class='{status}'>{text}</td>")
+                anchor = _anchor(feature, column, normalizer if len(normalizers) > 1 else "")
+                details[anchor] = (f"{feature} on {column}" + (f" ({normalizer})" if len(normalizers) > 1 else ""), rows)
+                out.append(_cell(rows, anchor))
             out.append("</tr>")
-    out.append("</table>")
-    for anchor, title, failed_rows in details:
-        out.append(f"<h2 id='{anchor}'>{html.escape(title)}</h2>")
-        for row in failed_rows:
-            out.append(f"<h3>{html.escape(row['case'])} ({row['status']})</h3><pre>"
-                       + html.escape("\n".join(row["problems"])) + "</pre>"
-                       + f"<p>Replay: <code>{html.escape(row['replay'])}</code></p>")
+        out.append("</table>")
+    if len(normalizers) > 1:
+        out += _side_by_side(table, facts, normalizers)
+    for anchor, (title, rows) in details.items():
+        out.append(f"<h3 id='{anchor}'>{html.escape(title)}</h3><ul>")
+        for row in rows:
+            line = f"<li class='{row['status']}'><code>{html.escape(row['case'])}</code> {row['status']}"
+            if row["status"] in FAILING_STATUSES:
+                line += ("<pre>" + html.escape("\n".join(row["problems"])) + "</pre>"
+                         + f"Replay: <code>{html.escape(row['replay'])}</code>")
+            out.append(line + "</li>")
+        out.append("</ul>")
     out.append("</body></html>")
     return "\n".join(out)
+
+
+def _side_by_side(table: list[dict], facts: dict, normalizers: list[str]) -> list[str]:
+    """One row per case and format version, one column per normalizer: where implementations disagree."""
+    by_case: dict[tuple, dict[str, str]] = defaultdict(dict)
+    for row in table:
+        by_case[(row["format_version"], row["case"])][row.get("normalizer") or str(facts.get("normalizer"))] = row["status"]
+    out = ["<h2>Implementations side by side</h2>", "<table class='side-by-side'><tr><th>format@version</th>"
+           "<th class='feature'>case</th>" + "".join(f"<th>{html.escape(n)}</th>" for n in normalizers) + "</tr>"]
+    for (column, case), statuses in sorted(by_case.items()):
+        differs = len(set(statuses.values())) > 1
+        out.append(f"<tr{' class=differs' if differs else ''}><td>{html.escape(column)}</td><td class='feature'>"
+                   f"{html.escape(case)}</td>" + "".join(
+                       f"<td class='{statuses.get(n, 'none')}'>{statuses.get(n, '&middot;')}</td>" for n in normalizers) + "</tr>")
+    return out + ["</table>"]

@@ -8,7 +8,7 @@ import pytest
 
 from harness.cases import load_cases
 from harness.registry import Registry
-from harness.reports import Report, run_facts, write_all
+from harness.reports import Report, merge, run_facts, write_all
 from harness.runner import Runner, SuiteResult
 
 pytestmark = pytest.mark.integration
@@ -46,7 +46,8 @@ def test_matrix_renders_in_headless_chromium(tmp_path):
     assert "cdc-conformance conformance matrix" in dom.stdout
     assert "debezium-json@2.7" in dom.stdout and "PASS 5" not in dom.stdout  # counts are per feature cell
     assert f"cdc-conformance run --case {failing}" in dom.stdout
-    assert "<a href=\"#f-debezium-json-" in dom.stdout  # the failing cell links to its details
+    assert "<a href=\"#c-" in dom.stdout and "<h3 id=\"c-" in dom.stdout  # cells link to their cases
+    assert "Implementations side by side" not in dom.stdout
     screenshot = REPO / "reports" / "matrix.png"
     screenshot.parent.mkdir(exist_ok=True)
     shot = subprocess.run([_chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--window-size=1200,900",
@@ -54,3 +55,18 @@ def test_matrix_renders_in_headless_chromium(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert shot.returncode == 0, shot.stderr[-2000:]
     assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and screenshot.stat().st_size > 10_000
+
+
+def test_merged_reports_of_two_normalizers_compare_side_by_side(tmp_path):
+    suite = _suite()
+    reference = Report.of(suite, {**run_facts(), "normalizer": "normalizer.pipeline:normalize"})
+    other = Report.of(suite, {**run_facts(), "normalizer": "mypkg.job:normalize"})
+    other.rows = [{**row, "status": "FAIL", "problems": ["differs"]} if row["case"] == other.rows[-1]["case"] else row
+                  for row in other.rows]
+    paths = write_all(merge([reference, other]), tmp_path)
+    dom = subprocess.run([_chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
+                          paths["matrix"].as_uri()], capture_output=True, text=True, timeout=120)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert "Implementations side by side" in dom.stdout
+    assert "<th>mypkg.job:normalize</th>" in dom.stdout and "<th>normalizer.pipeline:normalize</th>" in dom.stdout
+    assert dom.stdout.count('class="differs"') >= 1

@@ -4,6 +4,7 @@ import os
 
 import pytest
 
+from conftest import show
 from harness import soak
 from harness.property import session_seed
 from harness.registry import Registry
@@ -16,7 +17,6 @@ REGISTRY = Registry.load()
 def test_soak_every_format_without_crash_wrong_event_or_unaccounted_record(roundtrip, request):
     seed = session_seed()
     rows = [soak.soak(roundtrip, REGISTRY.generator(f), RECORDS, seed) for f in REGISTRY.decoded_formats()]
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    reporter.write_line(f"\nsoak, at least {RECORDS:,} mutated records per format:\n{soak.table(rows)}")
+    show(request, f"soak, at least {RECORDS:,} mutated records per format:\n{soak.table(rows)}")
     assert all(row.records >= RECORDS for row in rows)
     assert [row.format_id for row in rows if not row.clean] == [], soak.table(rows)
