@@ -348,55 +348,21 @@ def promote(capture_file, case_id, features, title, versions, cases_dir, golden_
     """Turn a capture into a case under <cases>/<format>/, its expectation and golden file from the reference normalizer."""
     from harness import golden, reproduce
     from harness.broker import EmbeddedKafka
-    from harness.cases import CASES_DIR, CaseError, load_case, load_cases
-    from harness.lint import lint
+    from harness.cases import CASES_DIR
     from harness.roundtrip import RoundTrip
-    from harness.runner import Runner, load_known_failures
     from harness.spark import spark_session
 
     document = _load_capture(capture_file)
     cases_root, golden_root = cases_dir or CASES_DIR, golden_dir or golden.GOLDEN_DIR
-    path = cases_root / document["format"] / f"{case_id}.yaml"
-    if path.exists():
-        raise Misuse(f"case {case_id} exists already: {path}")
-    registry = Registry.load()
+    if (cases_root / document["format"] / f"{case_id}.yaml").exists():
+        raise Misuse(f"case {case_id} exists already under {cases_root}")
     with EmbeddedKafka() as broker:
-        roundtrip = RoundTrip(spark_session(), broker)
-        partitions: dict[str, int] = {}
-        for item in document["records"]:
-            partitions[item["topic"]] = max(partitions.get(item["topic"], 1), item.get("partition", 0) + 1)
-        prefix = f"promote.{case_id}."
-        records = [reproduce.kafka_record(item, prefix + item["topic"]) for item in document["records"]]
-        output = roundtrip.run(records, document["format"], {prefix + t: n for t, n in partitions.items()})
-        for item in (*output.events, *output.quarantine):
-            for origin in item["origin"]:
-                origin["topic"] = origin["topic"][len(prefix):]
-        output.coordinates = [type(c)(c.topic[len(prefix):], c.partition, c.offset) for c in output.coordinates]
-        data = reproduce.case_document(document, case_id, title or f"captured: {document['provenance'].get('source', 'capture')}",
-                                       list(features), versions, output)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(yaml_dump(data), encoding="utf-8")
         try:
-            case = load_case(path)
-            all_cases = load_cases(cases_root)
-            problems = [p for p in lint(all_cases, registry, load_known_failures()) if case_id in str(p)]
-        except CaseError as error:
-            problems = [str(error)]
-        if problems:
-            path.unlink()
-            raise click.ClickException("the promoted case does not lint; not written:\n" + "\n".join(map(str, problems)))
-        runner = Runner(roundtrip, registry, load_known_failures(), update_golden=True, keep_orphans=True, golden_root=golden_root)
-        result = runner.run([case], all_cases)
-    status = result.results[0]
-    if status.status != "PASS":
-        raise click.ClickException(f"the promoted case does not pass with the reference normalizer: {status.problems[:3]}")
-    click.echo(f"promoted {case_id}: {path} and {golden.golden_path(case.format, case_id, golden_root)}")
-
-
-def yaml_dump(data: dict) -> str:
-    import yaml
-
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
+            path = reproduce.promote(RoundTrip(spark_session(), broker), document, case_id, list(features), versions, title,
+                                     cases_root, golden_root)
+        except reproduce.ReproduceError as error:
+            raise click.ClickException(str(error)) from error
+    click.echo(f"promoted {case_id}: {path} and {golden.golden_path(document['format'], case_id, golden_root)}")
 
 
 @cli.command()

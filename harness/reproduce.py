@@ -474,3 +474,43 @@ def case_document(document: dict, case_id: str, title: str, features: list[str],
 def _expected_event(event: dict) -> dict:
     """The fields a reader checks first; the golden file holds the rest."""
     return {k: event[k] for k in ("kind", "op", "key", "before", "after") if event.get(k) is not None}
+
+
+def promote(roundtrip: RoundTrip, document: dict, case_id: str, features: list[str], versions: str, title: str | None,
+            cases_root: Path, golden_root: Path) -> Path:
+    """Write the case file (expectation from the reference normalizer), lint it, write its golden file and
+    check it passes; any problem removes what was written and raises ReproduceError."""
+    from harness.cases import CaseError, load_case, load_cases
+    from harness.lint import lint
+    from harness.registry import Registry
+    from harness.runner import PASS, Runner, load_known_failures
+
+    partitions: dict[str, int] = {}
+    for item in document["records"]:
+        partitions[item["topic"]] = max(partitions.get(item["topic"], 1), item.get("partition", 0) + 1)
+    prefix = f"promote.{uuid.uuid4().hex[:8]}."
+    output = roundtrip.run([kafka_record(item, prefix + item["topic"]) for item in document["records"]], document["format"],
+                           {prefix + t: n for t, n in partitions.items()})
+    for item in (*output.events, *output.quarantine):
+        for origin in item["origin"]:
+            origin["topic"] = origin["topic"][len(prefix):]
+    output.coordinates = [type(c)(c.topic[len(prefix):], c.partition, c.offset) for c in output.coordinates]
+    data = case_document(document, case_id, title or f"captured: {document.get('provenance', {}).get('source', 'capture')}",
+                         features, versions, output)
+    path = cases_root / document["format"] / f"{case_id}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000), encoding="utf-8")
+    registry = Registry.load()
+    try:
+        case, all_cases = load_case(path), load_cases(cases_root)
+        problems = [str(p) for p in lint(all_cases, registry, load_known_failures()) if case_id in str(p)]
+    except CaseError as error:
+        problems = [str(error)]
+    if not problems:
+        runner = Runner(roundtrip, registry, load_known_failures(), update_golden=True, keep_orphans=True, golden_root=golden_root)
+        result = runner.run([case], all_cases).results[0]
+        problems = [] if result.status == PASS else [f"it does not pass with the reference normalizer: {p}" for p in result.problems[:3]]
+    if problems:
+        path.unlink()
+        raise ReproduceError("the promoted case is not written:\n" + "\n".join(problems))
+    return path

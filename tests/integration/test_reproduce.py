@@ -1,9 +1,10 @@
 """Reproducing a production parsing bug end to end, as a team would: 1,000 records on the embedded broker, a
-deliberately broken normalizer that mishandles three of them; `capture` takes the offset range, `minimize`
+deliberately broken normalizer that mishandles three of them; `capture` (the CLI) takes the offset range, `minimize`
 keeps what matters, `redact` keeps the failure (and refuses a redaction that loses it), `promote` writes a
 case that lints, fails with the broken normalizer and passes with the real one."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -12,6 +13,7 @@ import yaml
 
 from generators.records import KafkaRecord
 from harness import reproduce
+from harness.roundtrip import RoundTrip, load_normalizer
 
 pytestmark = pytest.mark.integration
 BROKEN = "tests.broken_normalizer:normalize_broken"
@@ -33,7 +35,7 @@ def _cli(*args, cwd):
                           env={**os.environ, "PYTHONPATH": os.getcwd()})
 
 
-def test_capture_minimize_redact_promote(broker, tmp_path):
+def test_capture_minimize_redact_promote(spark, broker, tmp_path):
     topic = f"prod-{os.getpid()}.public.customers"
     broker.create_topics({topic: 1})
     broker.produce([_record(topic, i) for i in range(1000)])
@@ -46,28 +48,25 @@ def test_capture_minimize_redact_promote(broker, tmp_path):
     assert len(document["records"]) == 1000 and document["provenance"]["cluster_id"]
     assert document["provenance"]["coordinates"] == f"{topic}[0]@0..999"
 
-    minimized = _cli("minimize", str(capture), "--normalizer", BROKEN, cwd=tmp_path)
-    assert minimized.returncode == 0, minimized.stdout + minimized.stderr
-    assert "minimized 1000 -> 1 records, still failing with: event field after.email" in minimized.stdout
-    (record,) = reproduce.load(capture)["records"]
+    # the Spark steps run in this session's Spark (the CLI commands are thin wrappers over these functions)
+    reproducer = reproduce.Reproducer(RoundTrip(spark, broker, load_normalizer(BROKEN)), RoundTrip(spark, broker), "debezium-json")
+    records, signature = reproduce.minimize(reproducer, document["records"])
+    assert len(records) == 1 and signature == {"event field after.email"}
+    (record,) = records
     assert "+news@" in record["value"] and record["offset"] in TAGGED
     assert len(record["value"]) < len(_record(topic, 0).value)  # members that do not matter are gone too
 
-    kept = capture.read_text()
-    refused = _cli("redact", str(capture), "--normalizer", BROKEN, "--all-strings", cwd=tmp_path)
-    assert refused.returncode == 1 and "no longer fail the same way" in refused.stderr
-    assert capture.read_text() == kept  # nothing written
-    redacted = _cli("redact", str(capture), "--normalizer", BROKEN, "--column", "email", cwd=tmp_path)
-    assert redacted.returncode == 0, redacted.stdout + redacted.stderr
-    (record,) = reproduce.load(capture)["records"]
-    assert "user" not in record["value"] and "xxxx9+xxxx@xxxxxxx.xxx" in record["value"]
+    with pytest.raises(reproduce.ReproduceError, match="no longer fail the same way"):
+        reproduce.redacted(reproducer, records, set(), every_string=True)  # "op": "c" becomes "x"
+    (record,) = reproduce.redacted(reproducer, records, {"email"})
+    email = json.loads(record["value"])["after"]["email"]
+    assert re.fullmatch(r"xxxx9+\+xxxx@xxxxxxx\.xxx", email), email  # same shape, '+tag' kept: still fails
 
     cases, golden = tmp_path / "cases", tmp_path / "golden"
-    promoted = _cli("promote", str(capture), "--id", "captured-email-plus-tag", "--feature", "insert",
-                    "--cases-dir", str(cases), "--golden-dir", str(golden), cwd=tmp_path)
-    assert promoted.returncode == 0, promoted.stdout + promoted.stderr
-    case = yaml.safe_load((cases / "debezium-json" / "captured-email-plus-tag.yaml").read_text())
-    assert case["expect"]["events"][0]["after"]["email"] == "xxxx9+xxxx@xxxxxxx.xxx"
+    path = reproduce.promote(RoundTrip(spark, broker), {**document, "records": [record]}, "captured-email-plus-tag", ["insert"],
+                             "*", None, cases, golden)
+    case = yaml.safe_load(path.read_text())
+    assert case["expect"]["events"][0]["after"]["email"] == email and "cluster_id" in case["provenance"]["source"]
     assert (golden / "debezium-json" / "captured-email-plus-tag.json").exists()
 
     common = ["run", "--cases-dir", str(cases), "--golden-dir", str(golden), "--reports", str(tmp_path / "r")]
@@ -75,6 +74,16 @@ def test_capture_minimize_redact_promote(broker, tmp_path):
     assert fails.returncode == 1 and "FAIL captured-email-plus-tag" in fails.stdout
     passes = _cli(*common, cwd=tmp_path)
     assert passes.returncode == 0, passes.stdout + passes.stderr
+
+
+def test_reproduce_commands_refuse_misuse_in_one_line(tmp_path):
+    not_a_capture = tmp_path / "x.yaml"
+    not_a_capture.write_text("just: text\n")
+    for args in (["capture", "--format", "debezium-json", "--out", str(tmp_path / "c.yaml")],
+                 ["minimize", str(not_a_capture), "--normalizer", BROKEN],
+                 ["redact", str(not_a_capture), "--normalizer", BROKEN]):
+        result = _cli(*args, cwd=tmp_path)
+        assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
 
 
 def test_capture_reads_kcat_json_dumps_and_names_a_bad_line(tmp_path):
