@@ -377,14 +377,9 @@ def _apply(records: list[dict], removals: list[tuple[int, tuple]]) -> list[dict]
 
 
 def _json_value(item: dict):
+    """The record's value as a JSON object or list, when it is one."""
     text = item.get("value")
-    if not isinstance(text, str):
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, (dict, list)) else None
+    return _parsed_container(text) if isinstance(text, str) else None
 
 
 def _with_value(item: dict, value) -> dict:
@@ -424,7 +419,7 @@ def redact(records: list[dict], columns: set[str], every_string: bool = False) -
 
 
 def _parsed_container(text: str):
-    if text[:1] not in "{[":
+    if text.lstrip()[:1] not in ("{", "["):
         return None
     try:
         value = json.loads(text)
