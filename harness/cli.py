@@ -25,6 +25,16 @@ def cli() -> None:
     """Conformance suite for CDC message formats on Kafka and the Spark normalizer it certifies."""
 
 
+def _normalizer(spec: str):
+    """The normalizer under test, or misuse naming the --normalizer value."""
+    from harness.roundtrip import load_normalizer
+
+    try:
+        return load_normalizer(spec)
+    except (ValueError, ImportError, AttributeError) as error:
+        raise Misuse(f"--normalizer {spec}: {error}") from error
+
+
 def _select(cases, case_ids, formats):
     known = {c.id for c in cases}
     unknown = [c for c in case_ids if c not in known]
@@ -63,7 +73,6 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
     from harness import golden
     from harness.cases import CASES_DIR, CaseError, load_cases
     from harness.lint import lint
-    from harness.roundtrip import load_normalizer
     from harness.runner import KNOWN_FAILURES_FILE, load_known_failures
 
     if broker == "external" and not bootstrap_servers:
@@ -86,10 +95,7 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
         selected = shard_cases(selected, *shard_of)
         if update_golden:
             raise Misuse("--update-golden applies to whole runs, not to a shard")
-    try:
-        function = load_normalizer(normalizer_spec)
-    except (ValueError, ImportError, AttributeError) as error:
-        raise Misuse(f"--normalizer {normalizer_spec}: {error}") from error
+    function = _normalizer(normalizer_spec)
     settings = dict(update_golden=update_golden, keep_orphans=keep_orphans, golden_root=golden_dir or golden.GOLDEN_DIR,
                     known_failures=known_failures, kafka_image=kafka_image)
     result = _run_cases(selected, cases, registry, broker, bootstrap_servers, function, settings)
@@ -167,7 +173,7 @@ def certify(target, check_records, examples, seed, normalizer_spec, certificatio
     from harness.cases import load_cases
     from harness.property import session_seed
     from harness.reports import run_facts
-    from harness.roundtrip import RoundTrip, load_normalizer
+    from harness.roundtrip import RoundTrip
     from harness.runner import load_known_failures
     from harness.spark import spark_session
 
@@ -187,10 +193,7 @@ def certify(target, check_records, examples, seed, normalizer_spec, certificatio
     if check_records and not records:
         click.echo(f"no certification records in {directory}")
         return
-    try:
-        function = load_normalizer(normalizer_spec)
-    except (ValueError, ImportError, AttributeError) as error:
-        raise Misuse(f"--normalizer {normalizer_spec}: {error}") from error
+    function = _normalizer(normalizer_spec)
     with EmbeddedKafka(heap="1g") as broker:
         roundtrip = RoundTrip(spark_session(), broker, function)
         if check_records:
@@ -213,13 +216,10 @@ def certify(target, check_records, examples, seed, normalizer_spec, certificatio
 
 def _reproducer(broker, normalizer_spec: str, format_id: str):
     from harness.reproduce import Reproducer
-    from harness.roundtrip import RoundTrip, load_normalizer
+    from harness.roundtrip import RoundTrip
     from harness.spark import spark_session
 
-    try:
-        function = load_normalizer(normalizer_spec)
-    except (ValueError, ImportError, AttributeError) as error:
-        raise Misuse(f"--normalizer {normalizer_spec}: {error}") from error
+    function = _normalizer(normalizer_spec)
     spark = spark_session()
     return Reproducer(RoundTrip(spark, broker, function), RoundTrip(spark, broker), format_id)
 
