@@ -9,7 +9,9 @@ examples stay small by construction.
 """
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,7 +32,23 @@ def session_seed() -> int:
     return int(chosen) if chosen else random.SystemRandom().randrange(2 ** 32)
 
 
+SUITE_PACKAGES = ("generators", "normalizer", "harness")
+
+
+def load_suite_modules() -> None:
+    """Import every module of the suite's own packages. Hypothesis mixes literals from the source of loaded
+    local modules into what it draws, so the same seed draws other examples once one more module is loaded
+    (a Spark run imports the decoders lazily). With all of them loaded first, a seed draws the same examples
+    in every process of one entry point: the CLI, or pytest (whose conftest.py is one more local module)."""
+    for package in SUITE_PACKAGES:
+        path = importlib.import_module(package).__path__
+        for module in pkgutil.walk_packages(path, f"{package}."):
+            if not module.name.endswith("__main__"):
+                importlib.import_module(module.name)
+
+
 def draw_examples(strategy, count: int, seed: int) -> list[Any]:
+    load_suite_modules()
     examples: list[Any] = []
 
     @hypothesis_seed(seed)

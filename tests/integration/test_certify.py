@@ -9,6 +9,7 @@ import pytest
 
 from harness import certify
 from harness.cases import load_cases
+from harness.generic import mutated_examples
 from harness.golden import GOLDEN_DIR
 from harness.property import session_seed
 from harness.registry import Registry
@@ -19,12 +20,22 @@ pytestmark = pytest.mark.integration
 LABEL = "debezium-json@3.2"
 
 
+def _seed_covering_every_mutator(generator, examples: int) -> int:
+    """The session's seed, or the first one after it under which each mutator applies to one of `examples`
+    drawn examples: at 20 examples about a third of seeds draw no schema'd integer column for the integer
+    mutators, and this test is about the record, not about mutator coverage (certify's 2,000 cover them)."""
+    seed = session_seed()
+    while set(generator.mutators) - mutated_examples(generator, examples, seed)[1]:
+        seed += 1
+    return seed
+
+
 def test_certify_writes_a_record_and_check_names_a_changed_golden_file(roundtrip, tmp_path):
     registry, cases = Registry.load(), load_cases()
     golden_root = tmp_path / "golden"
     shutil.copytree(GOLDEN_DIR, golden_root)
     fv = next(v for v in registry.versions("debezium-json") if v.version == "3.2")
-    seed = session_seed()
+    seed = _seed_covering_every_mutator(registry.generator("debezium-json"), 20)
     record, problems = certify.certify(roundtrip, registry, cases, fv, 20, seed, load_known_failures(), golden_root,
                                        run_facts({"normalizer": "normalizer.pipeline:normalize"}))
     assert problems == []
