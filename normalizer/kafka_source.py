@@ -7,6 +7,12 @@ from pyspark.sql import DataFrame, SparkSession
 
 OffsetRanges = dict[str, dict[int, tuple[int, int]]]  # topic -> partition -> [start, end)
 
+# Spark plans every read (a batch, or a micro-batch) up to offsets the broker already has, so a fetch never
+# needs to wait for more data; Kafka's default fetch.max.wait.ms (500 ms) was spent once per topic-partition
+# task anyway (measured: 24 topic-partitions of 5 records read in 7.1 s, and in 1.3 s with 0). Options given
+# by the caller still win.
+_READ_OPTIONS = {"kafka.fetch.max.wait.ms": "0"}
+
 
 def read_batch(spark: SparkSession, bootstrap_servers: str, ranges: OffsetRanges,
                extra_options: dict[str, str] | None = None) -> DataFrame:
@@ -20,7 +26,7 @@ def read_batch(spark: SparkSession, bootstrap_servers: str, ranges: OffsetRanges
               .option("endingOffsets", json.dumps(ending))
               .option("includeHeaders", "true")
               .option("failOnDataLoss", "true"))
-    for key, value in (extra_options or {}).items():
+    for key, value in {**_READ_OPTIONS, **(extra_options or {})}.items():
         reader = reader.option(key, value)
     return reader.load()
 
@@ -36,6 +42,6 @@ def read_stream(spark: SparkSession, bootstrap_servers: str, topics: list[str],
               .option("failOnDataLoss", "true"))
     if max_offsets_per_trigger:
         reader = reader.option("maxOffsetsPerTrigger", str(max_offsets_per_trigger))
-    for key, value in (extra_options or {}).items():
+    for key, value in {**_READ_OPTIONS, **(extra_options or {})}.items():
         reader = reader.option(key, value)
     return reader.load()
