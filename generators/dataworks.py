@@ -387,6 +387,7 @@ SHARED_PROFILE = Profile()  # two-record updates, one partition
 GENERATOR = FormatGenerator(
     format_id=FORMAT,
     examples=examples,
+    version_profile=lambda version: {"version": version},
     render=render,
     partitions=lambda example: example[0].partitions,
     mutators=MUTATORS,

@@ -68,11 +68,14 @@ class Profile:
         return f"{self.prefix}.{table.schema}.{table.name}"
 
 
+PRODUCER_VERSIONS = ("1.9.7.Final", "2.7.3.Final", "3.2.0.Final")  # one release per registry version
+
+
 def profiles(prefix: str = "dbserver1"):
     return st.builds(
         Profile,
         connector=st.sampled_from(["postgresql", "sqlserver"]),
-        version=st.sampled_from(["1.9.7.Final", "2.7.3.Final", "3.2.0.Final"]),
+        version=st.sampled_from(PRODUCER_VERSIONS),
         schemas_enable=st.booleans(),
         snapshot_style=st.sampled_from(["enum", "boolean"]),
         replica_identity=st.sampled_from(["FULL", "DEFAULT"]),
@@ -680,6 +683,7 @@ SHARED_PROFILE = Profile(connector="postgresql", version="3.2.0.Final", replica_
 GENERATOR = FormatGenerator(
     format_id=FORMAT,
     examples=examples,
+    version_profile=lambda version: {"version": next(v for v in PRODUCER_VERSIONS if v.startswith(f"{version}."))},
     render=render,
     partitions=lambda example: example[0].partitions,
     mutators=MUTATORS,

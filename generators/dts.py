@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from generators.history import Change, History, Table, Transaction
 from generators.oracle import update_events
-from generators.plugin import Bench, FormatGenerator, Hostile, profile_examples, profile_render, record_mutator
+from generators.plugin import NOT_EVERY_VERSION, Bench, FormatGenerator, Hostile, profile_examples, profile_render, record_mutator
 from generators.records import Expected, KafkaRecord
 from generators.values import LogicalType, canonical_text
 from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
@@ -437,13 +437,14 @@ render = profile_render(encode)
 
 def coverage(events: list[dict], quarantine: list[dict]) -> list[str]:
     problems = [] if any(e["pk_change"] for e in events) else ["no key change drawn"]
-    problems += [] if {e["format_version"] for e in events} >= {"2019", "2020"} else ["not both schema generations"]
+    problems += [] if {e["format_version"] for e in events} >= {"2019", "2020"} else [f"{NOT_EVERY_VERSION}: not both schema generations"]
     return problems + ([] if any(e["snapshot"] for e in events) else ["no INIT (snapshot) record drawn"])
 
 
 GENERATOR = FormatGenerator(
     format_id=FORMAT,
     examples=examples,
+    version_profile=lambda version: {"generation": int(version)},
     render=render,
     partitions=lambda example: 1,  # DTS topics have one partition (the SDK README)
     mutators=MUTATORS,

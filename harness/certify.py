@@ -64,7 +64,7 @@ def certify(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], fv:
     statuses = _run_cases(roundtrip, registry, cases, all_cases, known_failures, golden_root)
     problems = [f"case {case_id}: {status}" + (f": {details[0]}" if details else "")
                 for case_id, (status, details) in sorted(statuses.items()) if status != PASS]
-    generator = registry.generator(fv.format)
+    generator = registry.generator(fv.format).for_version(fv.version)
     checks = []
     for name, run in (("property", lambda: check_property(roundtrip, generator, examples, seed).failures),
                       ("mutators", lambda: check_mutators(roundtrip, generator, examples, seed).failures),
@@ -79,11 +79,18 @@ def certify(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], fv:
         "certified_on": datetime.now(UTC).date().isoformat(),
         **{key: facts.get(key) for key in ("suite_commit", "normalizer", "normalizer_version", "spark_version",
                                            "kafka_version", "python_version")},
-        "generator_profile": f"{generator.format_id}: every profile its generator draws (versions are not told apart)",
+        "generator_profile": _profile_text(registry.generator(fv.format), fv.version),
         "cases": [{"id": case_id, "status": statuses[case_id][0], **prints[case_id]} for case_id in sorted(prints)],
         "checks": checks,
     }
     return record, problems
+
+
+def _profile_text(generator, version: str) -> str:
+    if generator.version_profile is None:
+        return f"{generator.format_id}: every profile its generator draws (its versions are drawn alike)"
+    fixed = ", ".join(f"{k}={v}" for k, v in generator.version_profile(version).items())
+    return f"{generator.format_id} {version}: the generator's profiles with {fixed}"
 
 
 def _streaming(roundtrip: RoundTrip, generator, examples: int, seed: int) -> list[str]:

@@ -344,25 +344,53 @@ def redact(capture_file, normalizer_spec, columns, all_strings, out_file) -> Non
 @click.option("--versions", default="*", show_default=True, help="PEP 440 range of the format's versions.")
 @click.option("--cases-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="[default: conformance/cases]")
 @click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="[default: golden]")
-def promote(capture_file, case_id, features, title, versions, cases_dir, golden_dir) -> None:
-    """Turn a capture into a case under <cases>/<format>/, its expectation and golden file from the reference normalizer."""
+@click.option("--known-failure", "reason", default=None,
+              help="Behaviour not approved yet: list the case as a known failure, for this reason (needs --expect).")
+@click.option("--bug", default=None, help="Link to the bug, kept with the known failure.")
+@click.option("--expect", "expect_file", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
+              help="YAML: the expectation (a case's `expect`: events, quarantine) the case must meet once fixed.")
+@click.option("--known-failures", "known_failures_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="[default: conformance/known_failures.yaml]")
+def promote(capture_file, case_id, features, title, versions, cases_dir, golden_dir, reason, bug, expect_file,
+            known_failures_file) -> None:
+    """Turn a capture into a case under <cases>/<format>/: approved behaviour takes its expectation and golden file from
+    the reference normalizer and must pass; with --known-failure it takes --expect and is listed as a known failure."""
     from harness import golden, reproduce
     from harness.broker import EmbeddedKafka
     from harness.cases import CASES_DIR
     from harness.roundtrip import RoundTrip
     from harness.spark import spark_session
 
+    if (reason is None) != (expect_file is None) or (bug and reason is None):
+        raise Misuse("--known-failure and --expect go together (and --bug needs them)")
     document = _load_capture(capture_file)
     cases_root, golden_root = cases_dir or CASES_DIR, golden_dir or golden.GOLDEN_DIR
     if (cases_root / document["format"] / f"{case_id}.yaml").exists():
         raise Misuse(f"case {case_id} exists already under {cases_root}")
+    known_failure = reproduce.KnownFailure(_load_expectation(expect_file), reason, bug) if reason else None
     with EmbeddedKafka() as broker:
         try:
             path = reproduce.promote(RoundTrip(spark_session(), broker), document, case_id, list(features), versions, title,
-                                     cases_root, golden_root)
+                                     cases_root, golden_root, known_failure, known_failures_file)
         except reproduce.ReproduceError as error:
             raise click.ClickException(str(error)) from error
-    click.echo(f"promoted {case_id}: {path} and {golden.golden_path(document['format'], case_id, golden_root)}")
+    if known_failure:
+        click.echo(f"promoted {case_id} as a known failure: {path}, listed in known failures ({reason})")
+    else:
+        click.echo(f"promoted {case_id}: {path} and {golden.golden_path(document['format'], case_id, golden_root)}")
+
+
+def _load_expectation(path: Path) -> dict:
+    """A case's `expect` mapping; the case schema checks the rest when the case is loaded."""
+    import yaml
+
+    try:
+        expect = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        raise Misuse(f"{path}: not YAML ({str(error).splitlines()[0]})") from error
+    if not isinstance(expect, dict) or not expect:
+        raise Misuse(f"{path}: give a mapping of events and/or quarantine, as a case's expect")
+    return expect
 
 
 @cli.command()

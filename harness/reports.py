@@ -18,19 +18,27 @@ from harness.runner import FAILING_STATUSES, SuiteResult
 STATUSES = ("PASS", "FAIL", "XFAIL", "XPASS", "ERROR", "SKIP")
 
 
+def _suite_commit() -> str | None:
+    """HEAD, with "-dirty" when tracked files differ from it (a record must not claim a commit it did not run)."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], capture_output=True, text=True, cwd=Path(__file__).parent).stdout.strip()
+    try:
+        commit = git("rev-parse", "HEAD")
+        return (commit + ("-dirty" if git("status", "--porcelain", "--untracked-files=no") else "")) or None
+    except OSError:
+        return None
+
+
 def run_facts(extra: dict | None = None) -> dict:
     """The header line of results.jsonl: what ran, on what."""
+    import os
+
     import pyspark
 
     import normalizer
     from harness import jvm
 
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                                cwd=Path(__file__).parent).stdout.strip() or None
-    except OSError:
-        commit = None
-    import os
+    commit = _suite_commit()
 
     hypothesis = {"profile": os.environ.get("CDC_HYPOTHESIS_PROFILE", "default"),
                   "seed": os.environ.get("CDC_HYPOTHESIS_SEED")}  # null: each property run draws and prints its own

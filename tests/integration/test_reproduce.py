@@ -1,7 +1,8 @@
 """Reproducing a production parsing bug end to end, as a team would: 1,000 records on the embedded broker, a
 deliberately broken normalizer that mishandles three of them; `capture` (the CLI) takes the offset range, `minimize`
 keeps what matters, `redact` keeps the failure (and refuses a redaction that loses it), `promote` writes a
-case that lints, fails with the broken normalizer and passes with the real one."""
+case that lints, fails with the broken normalizer and passes with the real one. Promoted as a known failure of
+the broken normalizer instead, the case is listed with its reason and bug, and fails the run once it passes."""
 import json
 import os
 import re
@@ -13,7 +14,10 @@ import yaml
 
 from generators.records import KafkaRecord
 from harness import reproduce
+from harness.cases import load_case, load_cases
+from harness.registry import Registry
 from harness.roundtrip import RoundTrip, load_normalizer
+from harness.runner import XFAIL, XPASS, Runner, load_known_failures
 
 pytestmark = pytest.mark.integration
 BROKEN = "tests.broken_normalizer:normalize_broken"
@@ -75,13 +79,31 @@ def test_capture_minimize_redact_promote(spark, broker, tmp_path):
     passes = _cli(*common, cwd=tmp_path)
     assert passes.returncode == 0, passes.stdout + passes.stderr
 
+    # not approved yet: the broken normalizer is the one under test, the expectation is what the fix must give
+    broken, known_file, bug = RoundTrip(spark, broker, load_normalizer(BROKEN)), tmp_path / "known.yaml", "https://bugs.example/42"
+    known = reproduce.KnownFailure(case["expect"], "drops '+tag' from addresses", bug)
+    cases = tmp_path / "known-cases"  # the same records as the approved case: lint allows one case per input
+    listed = reproduce.promote(broken, {**document, "records": [record]}, "email-tag-dropped", ["insert"], "*", None, cases,
+                               golden, known, known_file)
+    assert load_known_failures(known_file) == {"email-tag-dropped": f"drops '+tag' from addresses (bug: {bug})"}
+    assert not (golden / "debezium-json" / "email-tag-dropped.json").exists()
+    statuses = {name: Runner(rt, Registry.load(), load_known_failures(known_file), golden_root=golden)
+                .run([load_case(listed)], load_cases(cases)).results[0].status
+                for name, rt in (("broken", broken), ("fixed", RoundTrip(spark, broker)))}
+    assert statuses == {"broken": XFAIL, "fixed": XPASS}  # once fixed, the listed case fails the run
+    with pytest.raises(reproduce.ReproduceError, match="meets the given expectation already"):
+        reproduce.promote(RoundTrip(spark, broker), {**document, "records": [record]}, "email-tag-kept", ["insert"], "*",
+                          None, cases, golden, known, known_file)
+    assert not (cases / "debezium-json" / "email-tag-kept.yaml").exists() and "email-tag-kept" not in load_known_failures(known_file)
+
 
 def test_reproduce_commands_refuse_misuse_in_one_line(tmp_path):
     not_a_capture = tmp_path / "x.yaml"
     not_a_capture.write_text("just: text\n")
     for args in (["capture", "--format", "debezium-json", "--out", str(tmp_path / "c.yaml")],
                  ["minimize", str(not_a_capture), "--normalizer", BROKEN],
-                 ["redact", str(not_a_capture), "--normalizer", BROKEN]):
+                 ["redact", str(not_a_capture), "--normalizer", BROKEN],
+                 ["promote", str(not_a_capture), "--id", "x-y", "--feature", "insert", "--known-failure", "why"]):
         result = _cli(*args, cwd=tmp_path)
         assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
 

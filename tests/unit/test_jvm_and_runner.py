@@ -47,3 +47,16 @@ def test_cases_of_a_planned_format_are_expected_failures_by_themselves():
     result = runner._result(case, ["normalizer failed: UnsupportedFormat"], None, 0, error=True)
     assert result.status == XFAIL and "planned" in result.known_failure_reason
     assert _runner({})._result(case, ["boom"], None, 0).status != XFAIL  # decoded: a failure is a failure
+
+
+def test_known_failures_are_added_and_removed_keeping_the_files_comment(tmp_path):
+    from harness.runner import KNOWN_FAILURES_FILE, add_known_failure, load_known_failures, remove_known_failure
+
+    path = tmp_path / "known_failures.yaml"
+    path.write_text(KNOWN_FAILURES_FILE.read_text())
+    add_known_failure("a-case", "drops the tag", "https://bugs.example/1", path)
+    add_known_failure("b-case", "no bug filed", None, path)
+    assert load_known_failures(path) == {"a-case": "drops the tag (bug: https://bugs.example/1)", "b-case": "no bug filed"}
+    remove_known_failure("a-case", path)
+    assert load_known_failures(path) == {"b-case": "no bug filed"}
+    assert path.read_text().startswith(KNOWN_FAILURES_FILE.read_text().split("known_failures:")[0])
