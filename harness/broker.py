@@ -54,6 +54,21 @@ class _KafkaClientMixin:
     def admin(self) -> AdminClient:
         return AdminClient(client_config(self.bootstrap_servers))
 
+    def _listed_within(self, timeout: float, failed=lambda: None) -> bool:
+        """Poll the metadata until it lists a broker (True) or `timeout` passes (False); a message from
+        `failed()` (the broker died meanwhile, say) ends the wait with a BrokerError."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if (why := failed()) is not None:
+                raise BrokerError(why)
+            try:
+                if self.admin().list_topics(timeout=2).brokers:
+                    return True
+            except KafkaException:
+                pass  # not listening yet
+            time.sleep(0.3)
+        return False
+
     def create_topics(self, partitions_by_topic: dict[str, int], timeout: float = 30.0) -> None:
         new = [NewTopic(topic, num_partitions=count, replication_factor=1)
                for topic, count in partitions_by_topic.items()]
@@ -262,18 +277,13 @@ class EmbeddedKafka(_KafkaClientMixin):
             self._launch()
 
     def _wait_ready(self) -> None:
-        deadline = time.monotonic() + self.start_timeout
-        while time.monotonic() < deadline:
-            if self._process is not None and self._process.poll() is not None:
-                raise BrokerError(f"kafka exited with {self._process.returncode} while starting; log:\n"
-                                  f"{self.log_tail()}")
-            try:
-                if self.admin().list_topics(timeout=2).brokers:
-                    return
-            except KafkaException:
-                pass  # not listening yet
-            time.sleep(0.3)
-        raise BrokerError(f"kafka not ready after {self.start_timeout}s; log:\n{self.log_tail()}")
+        if not self._listed_within(self.start_timeout, self._exit_message):
+            raise BrokerError(f"kafka not ready after {self.start_timeout}s; log:\n{self.log_tail()}")
+
+    def _exit_message(self) -> str | None:
+        if self._process is not None and self._process.poll() is not None:
+            return f"kafka exited with {self._process.returncode} while starting; log:\n{self.log_tail()}"
+        return None
 
     @property
     def pid(self) -> int | None:
@@ -403,14 +413,8 @@ class TestcontainersKafka(_KafkaClientMixin):
         return self
 
     def _wait_ready(self) -> None:
-        deadline = time.monotonic() + self.start_timeout
-        while time.monotonic() < deadline:
-            try:
-                if self.admin().list_topics(timeout=2).brokers:
-                    return
-            except KafkaException:
-                time.sleep(0.3)
-        raise BrokerError(f"the Kafka container is not reachable at {self.bootstrap_servers}")
+        if not self._listed_within(self.start_timeout):
+            raise BrokerError(f"the Kafka container is not reachable at {self.bootstrap_servers}")
 
     @property
     def container_id(self) -> str | None:

@@ -232,19 +232,13 @@ def _events(typed: DataFrame) -> DataFrame:
     def event(part: int) -> str:
         """Part 0: the change as it is; 1 and 2: the DELETE of the old key and the INSERT of the new key."""
         is_row = "kind = 'ROW'"
-        key_image = {0: "IF(op = 'DELETE', before_image, after_image)", 1: "before_image", 2: "after_image"}[part]
-        key = (f"IF({is_row} AND key_names IS NOT NULL, transform(key_names, n -> named_struct('name', coalesce(n, ''), "
-               f"'value', try_element_at({key_image}, n))), NULL)")
-        position = "position" if part == 0 else keys.half_position("position", part)
+        fields = keys.part_fields(part, op="op", is_row=is_row, key_names="key_names", before="before_image",
+                                  after="after_image", position="position")
+        fields["position"] = f"IF(sequence_id IS NULL, NULL, {fields['position']})"
         return events.event(
             event_id=f"concat(first.topic, '/', first.partition, '/', first.offset, '#', {max(part - 1, 0)})",
-            format=f"'{FORMAT}'", format_version="version", kind="kind",
-            op={0: "op", 1: "'DELETE'", 2: "'INSERT'"}[part], snapshot=f"IF({is_row}, false, NULL)",
-            source="source_out", columns="columns_out", key=key,
-            before=None if part == 2 else f"IF({is_row} AND op != 'INSERT', before_image, NULL)",
-            after=None if part == 1 else f"IF({is_row} AND op != 'DELETE', after_image, NULL)",
-            pk_change=None if part == 0 else keys.pk_change_sql(part),
-            position=f"IF(sequence_id IS NULL, NULL, {position})", commit_ts="commit_ts", emit_ts="emit_ts",
+            format=f"'{FORMAT}'", format_version="version", kind="kind", snapshot=f"IF({is_row}, false, NULL)",
+            source="source_out", columns="columns_out", commit_ts="commit_ts", emit_ts="emit_ts", **fields,
             ddl="IF(ddl_change IS NULL, NULL, named_struct('statement', payload.ddl.text, 'change', ddl_change))",
             origin="coalesce(origin, array())")
 

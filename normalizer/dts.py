@@ -310,20 +310,13 @@ def _events(typed: DataFrame) -> DataFrame:
         "map_filter(after_image, (k, v) -> array_contains(pk_names, k))")
 
     def event(part: int) -> str:
-        row = _ROW
-        key_image = {0: "IF(op = 'DELETE', before_image, after_image)", 1: "before_image", 2: "after_image"}[part]
-        key = (f"IF({row} AND pk_names IS NOT NULL, transform(pk_names, n -> named_struct('name', coalesce(n, ''), "
-               f"'value', try_element_at({key_image}, n))), NULL)")
-        position = "position" if part == 0 else keys.half_position("position", part)
+        fields = keys.part_fields(part, op="op", is_row=_ROW, key_names="pk_names", before="before_image",
+                                  after="after_image", position="position")
         return events.event(
             event_id=f"concat(topic, '/', partition, '/', offset, '#', {max(part - 1, 0)})",
-            format=f"'{FORMAT}'", format_version="generation", kind="kind",
-            op={0: "op", 1: "'DELETE'", 2: "'INSERT'"}[part], snapshot=f"IF({row}, snapshot_text = 'true', NULL)",
-            source="source_out", columns=f"IF({row}, columns_out, NULL)", key=key,
-            before=None if part == 2 else f"IF({row} AND op != 'INSERT', before_image, NULL)",
-            after=None if part == 1 else f"IF({row} AND op != 'DELETE', after_image, NULL)",
-            pk_change=None if part == 0 else keys.pk_change_sql(part),
-            position=position, tx_id="nullif(r.sourceTxid, '')", commit_ts="commit_ts",
+            format=f"'{FORMAT}'", format_version="generation", kind="kind", snapshot=f"IF({_ROW}, snapshot_text = 'true', NULL)",
+            source="source_out", columns=f"IF({_ROW}, columns_out, NULL)", tx_id="nullif(r.sourceTxid, '')",
+            commit_ts="commit_ts", **fields,
             ddl="IF(ddl_change IS NULL, NULL, named_struct('statement', r.afterImages.member0, 'change', ddl_change))",
             origin="origin")
 

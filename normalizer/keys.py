@@ -52,6 +52,22 @@ def pk_change_sql(part: int) -> str:
     return f"named_struct('group', ct_group, 'role', '{ROLES[part]}')"
 
 
+def part_fields(part: int, *, op: str, is_row: str, key_names: str, before: str, after: str, position: str) -> dict:
+    """The event fields that differ between the change as it is (part 0) and the DELETE (1) and INSERT (2) it
+    becomes when an update changed the key, for decoders holding images as maps (`before`, `after`) and the key's
+    column names as an array (`key_names`); `is_row` is the condition for a row change."""
+    key_image = {0: f"IF({op} = 'DELETE', {before}, {after})", 1: before, 2: after}[part]
+    return {
+        "op": {0: op, 1: "'DELETE'", 2: "'INSERT'"}[part],
+        "key": (f"IF({is_row} AND {key_names} IS NOT NULL, transform({key_names}, n -> named_struct('name', coalesce(n, ''), "
+                f"'value', try_element_at({key_image}, n))), NULL)"),
+        "before": None if part == 2 else f"IF({is_row} AND {op} != 'INSERT', {before}, NULL)",
+        "after": None if part == 1 else f"IF({is_row} AND {op} != 'DELETE', {after}, NULL)",
+        "pk_change": None if part == 0 else pk_change_sql(part),
+        "position": position if part == 0 else half_position(position, part),
+    }
+
+
 def split_on_key_change(changed: str, group: str, event) -> str:
     """SQL array of events: `event(0)`, or `event(1)` + `event(2)` sharing `group` when `changed` holds.
 
