@@ -93,8 +93,8 @@ def test_capture_minimize_redact_promote(spark, broker, tmp_path):
     assert statuses == {"broken": XFAIL, "fixed": XPASS}  # once fixed, the listed case fails the run
     with pytest.raises(reproduce.ReproduceError, match="meets the given expectation already"):
         reproduce.promote(RoundTrip(spark, broker), {**document, "records": [record]}, "email-tag-kept", ["insert"], "*",
-                          None, cases, golden, known, known_file)
-    assert not (cases / "debezium-json" / "email-tag-kept.yaml").exists() and "email-tag-kept" not in load_known_failures(known_file)
+                          None, tmp_path / "refused", golden, known, known_file)
+    assert not (tmp_path / "refused" / "debezium-json" / "email-tag-kept.yaml").exists() and "email-tag-kept" not in load_known_failures(known_file)
 
 
 def test_reproduce_commands_refuse_misuse_in_one_line(tmp_path):
