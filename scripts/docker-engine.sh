@@ -43,6 +43,7 @@ start() {
     apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker.io >/dev/null
   fi
+  clear_dead_engines
   mkdir -p "$CACHE/engine" "$RUNDIR"
   local started=$SECONDS
   # setsid: the engine outlives neither `stop` nor a killed shell's job control, and gets no terminal
@@ -63,6 +64,23 @@ start() {
   say "dockerd did not come up; its log:"; tail -20 "$CACHE/dockerd.log" >&2
   kill "$pid" 2>/dev/null || true
   return 1
+}
+
+# An engine of this script that died without stopping (a killed machine session) leaves its containers'
+# network namespaces mounted under its exec root, their veths still on docker0 with the addresses the next
+# engine hands out again: the same IP and MAC twice on one bridge, and connections to the new container reset
+# at random (seen: a suite passing one format, then every Kafka connection reset). Unmounting frees them.
+clear_dead_engines() {
+  local dir pid ns
+  for dir in /tmp/cdc-docker-*; do
+    [ -d "$dir" ] || continue
+    pid=$(cat "$dir/dockerd.pid" 2>/dev/null || true)
+    if [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = dockerd ]; then continue; fi  # alive
+    for ns in "$dir"/exec/netns/*; do
+      [ -e "$ns" ] || continue
+      umount "$ns" 2>/dev/null && say "released a network namespace of a dead engine: $ns"
+    done
+  done
 }
 
 stop() {
