@@ -9,6 +9,7 @@ examples stay small by construction.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import pkgutil
@@ -35,6 +36,7 @@ def session_seed() -> int:
 SUITE_PACKAGES = ("generators", "normalizer", "harness")
 
 
+@functools.cache  # once per process: every later call would walk the packages again for nothing
 def load_suite_modules() -> None:
     """Import every module of the suite's own packages. Hypothesis mixes literals from the source of loaded
     local modules into what it draws, so the same seed draws other examples once one more module is loaded
