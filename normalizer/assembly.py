@@ -26,6 +26,7 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql.streaming.state import GroupStateTimeout
 
+from normalizer.canonical_text import base64_text
 from normalizer.common import VERDICT_TYPE
 from normalizer.model import CODE_PHASE, Code
 
@@ -52,8 +53,8 @@ class Grouping:
 
     def _member(self, binary_as_text: bool = False) -> str:
         own = ", ".join(f"'{name}', {expression}" for name, (expression, _) in self.fields.items())
-        record = ("'key', base64(key), 'value', base64(value), "
-                  "'headers', transform(headers, h -> named_struct('key', h.key, 'value', base64(h.value)))"
+        record = (f"'key', {base64_text('key')}, 'value', {base64_text('value')}, "
+                  f"'headers', transform(headers, h -> named_struct('key', h.key, 'value', {base64_text('h.value')})))"
                   if binary_as_text else "'key', key, 'value', value, 'headers', headers")
         return f"named_struct({own}, 'topic', topic, 'partition', partition, 'offset', offset, {record}, 'rejection', rejection)"
 

@@ -10,7 +10,15 @@ from __future__ import annotations
 from pyspark.sql import DataFrame
 
 from normalizer import rows
-from normalizer.common import QuarantineRule, json_record_rules, kafka_columns, parse_json, with_corrupt_record
+from normalizer.common import (
+    QuarantineRule,
+    duplicate_key_rule,
+    json_record_rules,
+    kafka_columns,
+    parse_json,
+    repeats_a_key,
+    with_corrupt_record,
+)
 from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register
 
@@ -25,6 +33,7 @@ _TYPE = "m.type"
 _RULES = [
     QuarantineRule("value IS NULL", Code.MISSING_FIELD, "'record has no value'"),
     *json_record_rules("m"),
+    duplicate_key_rule(("m.mysqlType", "m.sqlType"), ("m.data", "m.old")),
     QuarantineRule(f"{_TYPE} IS NULL", Code.MISSING_FIELD, "'type is required'"),
     QuarantineRule(f"{_TYPE} IN {rows.UNMAPPED_EVENT_TYPES}", Code.UNMAPPED_CONTROL_EVENT,
                    f"concat('type ', {_TYPE}, ' has no canonical kind')"),
@@ -43,8 +52,10 @@ def _before_rows() -> str:
     """UPDATE: `old` (changed columns) over `data`; canal's `old` may hold all columns (CloudCanal), which
     merges the same. Without `old` the before rows are unknown. DELETE: `data` holds the old rows."""
     merged = "zip_with(m.data, m.old, (d, o) -> map_concat(map_filter(d, (k, v) -> NOT map_contains_key(o, k)), o))"
+    # map_concat fails the job on a key named twice (quarantined as DUPLICATE_KEY): not merged then
+    repeats = f"exists(m.old, o -> {repeats_a_key('o')})"
     return (f"CASE WHEN op = 'DELETE' THEN m.data "
-            f"WHEN op = 'UPDATE' AND m.old IS NOT NULL AND size(m.old) = size(m.data) THEN {merged} END")
+            f"WHEN op = 'UPDATE' AND m.old IS NOT NULL AND size(m.old) = size(m.data) AND NOT {repeats} THEN {merged} END")
 
 
 def _messages(raw: DataFrame) -> DataFrame:

@@ -17,6 +17,26 @@ def let(value: str, name: str, body: str) -> str:
     return f"element_at(transform(array({value}), {name} -> {body}), 1)"
 
 
+# The largest decimal scale any source here declares (PostgreSQL NUMERIC's display scale). A scale read
+# from a message is checked against it before any arithmetic: Spark 4 runs with ANSI mode on, where
+# `scale + 1` on 2147483647 raises ARITHMETIC_OVERFLOW and fails the job.
+MAX_DECIMAL_SCALE = 16_383
+
+
+def bounded_int(raw: str, low: int, high: int) -> str:
+    """`raw` as INT when it is an integer within [low, high], else NULL: the one way an integer taken
+    from a message reaches arithmetic (ANSI mode raises on overflow; the job must never fail on input)."""
+    return f"CASE WHEN try_cast({raw} AS INT) BETWEEN {low} AND {high} THEN try_cast({raw} AS INT) END"
+
+
+def base64_text(binary: str) -> str:
+    """Base64 of `binary` on one line, whatever the session says: Spark's `base64()` breaks its output
+    every 76 characters when `spark.sql.chunkBase64String.enabled` is on (the default), which would put
+    line breaks into every value over 57 bytes. The alphabet has neither CR nor LF, so removing them is
+    exact (chr(), not a '\\r' literal: escapes in SQL literals are a session setting too)."""
+    return f"translate(base64({binary}), concat(chr(13), chr(10)), '')"
+
+
 INTEGER_SQL_TYPES = {"INT8": "TINYINT", "INT16": "SMALLINT", "INT32": "INT", "INT64": "BIGINT"}
 
 
@@ -48,7 +68,8 @@ def strict_base64(b64: str) -> str:
     Spark's own decoding is lenient: it skips characters outside the alphabet, so a JSON number such as
     20000000000 decodes to bytes, a wrong number that nothing would quarantine.
     """
-    return f"CASE WHEN {b64} RLIKE '{_CANONICAL_BASE64}' AND base64(try_to_binary({b64}, 'base64')) = {b64} THEN {b64} END"
+    again = base64_text(f"try_to_binary({b64}, 'base64')")
+    return f"CASE WHEN {b64} RLIKE '{_CANONICAL_BASE64}' AND {again} = {b64} THEN {b64} END"
 
 
 def _plus_one_hex(hex_digits: str) -> str:
@@ -70,12 +91,12 @@ def _hex_to_decimal_digits(hex_digits: str) -> str:
 def _scaled_text(unsigned_digits: str, negative: str, scale: str) -> str:
     """Insert the decimal point: '1234', scale 2 -> '12.34'; exactly `scale` fraction digits."""
     # lpad truncates longer strings, so the width is never below the digits' own length
-    padded = f"lpad({unsigned_digits}, greatest(length({unsigned_digits}), {scale} + 1), '0')"
+    padded = f"lpad({unsigned_digits}, greatest(length({unsigned_digits}), try_add({scale}, 1)), '0')"
     body = let(padded, "ct_padded",
                f"concat(CASE WHEN {negative} THEN '-' ELSE '' END, "
                f"substr(ct_padded, 1, length(ct_padded) - {scale}), "
                f"CASE WHEN {scale} > 0 THEN concat('.', substr(ct_padded, length(ct_padded) - {scale} + 1)) ELSE '' END)")
-    return f"CASE WHEN {scale} >= 0 THEN {body} END"
+    return f"CASE WHEN {scale} BETWEEN 0 AND {MAX_DECIMAL_SCALE} THEN {body} END"
 
 
 def decimal_from_unscaled_base64(b64: str, scale: str) -> str:
@@ -130,7 +151,7 @@ def timestamp_from_epoch_units(raw: str, units_per_second: int, digits: int) -> 
                f"lpad(CAST({fraction} AS STRING), {digits}, '0')) END")
 
 
-_ISO_INSTANT = r"^([0-9]{4,}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(\\.([0-9]{1,9}))? ?(Z|[+-][0-9]{2}:?[0-9]{2})$"
+_ISO_INSTANT = r"^([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(\\.([0-9]{1,9}))? ?(Z|[+-][0-9]{2}:?[0-9]{2})$"
 
 
 def timestamp_tz_from_iso(raw: str) -> str:
@@ -161,6 +182,17 @@ def time_tz_from_iso(raw: str) -> str:
             f"'.', rpad({fraction}, {width}, '0'), 'Z') END")
 
 
+_MIN_INSTANT, _MAX_INSTANT = "TIMESTAMP'0001-01-01 00:00:00Z'", "TIMESTAMP'9999-12-31 23:59:59.999999Z'"
+
+
+def instant_from_text(raw: str) -> str:
+    """An ISO-8601 instant (CloudEvents `time`, CES `committime`) -> TIMESTAMP, NULL when it does not parse
+    or lies outside years 0001..9999: Spark accepts years 0 and 10000, and such a timestamp fails the
+    job later, when the output is collected or written."""
+    return let(f"try_to_timestamp({raw})", "ct_instant",
+               f"IF(ct_instant BETWEEN {_MIN_INSTANT} AND {_MAX_INSTANT}, ct_instant, NULL)")
+
+
 def epoch_millis_to_timestamp(raw: str) -> str:
     return let(f"try_cast({raw} AS BIGINT)", "ct_ms",
                f"CASE WHEN ct_ms BETWEEN {MIN_EPOCH_SECOND * 1000} AND {MAX_EPOCH_SECOND * 1000} "
@@ -173,9 +205,22 @@ def epoch_micros_to_timestamp(raw: str) -> str:
                f"THEN timestamp_micros(ct_us) END")
 
 
+def _significant_digits(raw: str) -> str:
+    return f"regexp_extract({raw}, '^0*([0-9]+)$', 1)"
+
+
 def fixed_width(raw: str, width: int = 20) -> str:
-    """Positions compare as strings, so numeric parts are left-padded to one width."""
-    return f"CASE WHEN {raw} RLIKE '^[0-9]+$' THEN lpad({raw}, {width}, '0') END"
+    """Positions compare as strings, so numeric parts are left-padded to one width. A part with more
+    digits than the width is NULL, never cut (lpad truncates: two records would share a position);
+    decoders quarantine it (`wider_than`)."""
+    digits = _significant_digits(raw)
+    return f"CASE WHEN {raw} RLIKE '^[0-9]+$' AND length({digits}) <= {width} THEN lpad({digits}, {width}, '0') END"
+
+
+def wider_than(raw: str, width: int = 20) -> str:
+    """Whether a numeric position part has more significant digits than its fixed width (20 holds any
+    unsigned 64-bit number: an LSN, a binlog offset, a sequence id)."""
+    return f"coalesce({raw} RLIKE '^[0-9]+$' AND length({_significant_digits(raw)}) > {width}, false)"
 
 
 def sorted_map_text(map_expr: str) -> str:
@@ -194,8 +239,8 @@ def decimal_text(raw: str, scale: str) -> str:
     integer = f"regexp_extract({raw}, {pattern}, 2)"
     sign = f"regexp_extract({raw}, {pattern}, 1)"
     kept = f"rpad(substr({fraction}, 1, {scale}), {scale}, '0')"
-    dropped = f"substr({fraction}, {scale} + 1)"
-    return (f"CASE WHEN {raw} RLIKE {pattern} AND {dropped} RLIKE '^0*$' AND {scale} >= 0 THEN "
+    dropped = f"substr({fraction}, try_add({scale}, 1))"
+    return (f"CASE WHEN {scale} BETWEEN 0 AND {MAX_DECIMAL_SCALE} AND {raw} RLIKE {pattern} AND {dropped} RLIKE '^0*$' THEN "
             f"concat(IF(ltrim('0', concat({integer}, {fraction})) = '', '', {sign}), "
             f"coalesce(nullif(ltrim('0', {integer}), ''), '0'), IF({scale} > 0, concat('.', {kept}), '')) END")
 

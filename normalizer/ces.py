@@ -17,6 +17,7 @@ from normalizer import assembly, events, keys, types
 from normalizer import canonical_text as ct
 from normalizer.common import (
     QuarantineRule,
+    duplicate_key_rule,
     json_record_rules,
     kafka_columns,
     parse_json,
@@ -48,9 +49,7 @@ def type_base(type_text: str) -> str:
 
 def logical_type(type_text: str) -> str:
     """The logical type of a SQL Server type as CES writes it (NULL: a type CES does not send)."""
-    def argument(n: int) -> str:
-        return f"try_cast(try_element_at(regexp_extract_all({type_text}, '[(,]\\\\s*([0-9]+)', 1), {n}) AS INT)"
-    return types.SQLSERVER.logical_type(type_base(type_text), argument)
+    return types.SQLSERVER.logical_type(type_base(type_text), lambda n: types.type_argument(type_text, n))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -99,10 +98,10 @@ def records(raw: DataFrame, encoding: Encoding = JSON) -> DataFrame:
     return kafka_columns(raw).selectExpr("*", f"{encoding.envelope} AS cloud_event").selectExpr(
         "*",
         # current attributes are 1-based (captures); legacy splitindex is 0-based, so it is shifted
-        "coalesce(try_cast(cloud_event.segmentindex AS INT), try_cast(cloud_event.splitindex AS INT) + 1) AS seg_index",
+        "coalesce(try_cast(cloud_event.segmentindex AS INT), try_add(try_cast(cloud_event.splitindex AS INT), 1)) AS seg_index",
         """CASE WHEN cloud_event.finalsegment IS NOT NULL THEN lower(cloud_event.finalsegment) = 'true'
                 WHEN cloud_event.splittotalcnt IS NOT NULL THEN try_cast(cloud_event.splittotalcnt AS INT) = 0
-                  OR try_cast(cloud_event.splitindex AS INT) + 1 = try_cast(cloud_event.splittotalcnt AS INT)
+                  OR try_add(try_cast(cloud_event.splitindex AS INT), 1) = try_cast(cloud_event.splittotalcnt AS INT)
            END AS seg_final""",
     ).selectExpr("*", f"{verdict([*encoding.decode_rules, *_COMMON_RECORD_RULES])} AS rejection")
 
@@ -159,7 +158,7 @@ def _summary(parts: str, sorted_segments: str, single: bool) -> str:
     else:
         conflict = f"size(array_distinct(transform({parts}, p -> p.seg_index))) < size({parts})"
         complete = f"""element_at({parts}, 1).seg_index IN (0, 1)
-           AND element_at({parts}, -1).seg_index - element_at({parts}, 1).seg_index + 1 = size({parts})
+           AND CAST(element_at({parts}, -1).seg_index AS BIGINT) - element_at({parts}, 1).seg_index + 1 = size({parts})
            AND element_at({parts}, -1).seg_final
            AND NOT exists(slice({parts}, 1, size({parts}) - 1), p -> p.seg_final)"""
         data = f"array_join(transform({parts}, p -> p.data), '')"
@@ -180,7 +179,8 @@ def assemble(grouped: DataFrame) -> DataFrame:
     Every later step that holds a higher-order function is a projection of its own that copies its
     whole input row, so steps are few and the segment texts do not ride along after this one.
     """
-    ordered = ("array_sort(members, (a, b) -> CASE WHEN a.seg_index != b.seg_index THEN a.seg_index - b.seg_index "
+    # comparisons, never differences: indices come from the message (2147483647 - -5 overflows)
+    ordered = ("array_sort(members, (a, b) -> CASE WHEN a.seg_index != b.seg_index THEN IF(a.seg_index < b.seg_index, -1, 1) "
                "WHEN a.topic != b.topic THEN IF(a.topic < b.topic, -1, 1) "
                "WHEN a.partition != b.partition THEN a.partition - b.partition "
                "ELSE CAST(signum(a.offset - b.offset) AS INT) END)")
@@ -202,7 +202,7 @@ def _decode_data(assembled: DataFrame, encoding: Encoding) -> DataFrame:
     functions over the columns are kept to four passes (type, convert, and one filter per image)."""
     carried = ["logicalid", "conflict", "complete", "segment_count", "origin", "head", "raw"]
     # names are never NULL past the rules (bad_columns); coalesce tells Spark, for the model's NOT NULL
-    column = ("named_struct('name', coalesce(c.name, ''), 'position', try_cast(c.index AS INT) + 1, 'source_type', c.type, "
+    column = ("named_struct('name', coalesce(c.name, ''), 'position', try_add(try_cast(c.index AS INT), 1), 'source_type', c.type, "
               f"'logical_type', {logical_type('c.type')}, 'nullable', CAST(NULL AS BOOLEAN), "
               "'pk_position', CAST(nullif(array_position(pk_names, c.name), 0) AS INT))")
     lookups = ("'old_present', map_contains_key(old_raw, c.name), 'old_raw', try_element_at(old_raw, c.name), "
@@ -260,7 +260,11 @@ _EVENT_RULES = [
     QuarantineRule("data_incomplete", Code.MISSING_FIELD, "'data needs eventsource.cols and eventrow'"),
     QuarantineRule("(old_text IS NOT NULL AND old_raw IS NULL) OR (current_text IS NOT NULL AND current_raw IS NULL)",
                    Code.MALFORMED_DATA, "'eventrow.old/current is not a JSON object'"),
+    duplicate_key_rule(("old_raw", "current_raw")),
     QuarantineRule("bad_columns", Code.SCHEMA_MISMATCH, "'eventsource.cols declares a column twice or without a name'"),
+    QuarantineRule("exists(source_doc.cols, c -> c.index IS NOT NULL AND NOT coalesce(try_cast(c.index AS INT) "
+                   "BETWEEN 0 AND 2147483646, false))", Code.SCHEMA_MISMATCH,
+                   "'eventsource.cols gives an index that is no column position'"),
     QuarantineRule("size(array_distinct(pk_names)) < size(pk_names) OR exists(pk_names, n -> n IS NULL)",
                    Code.SCHEMA_MISMATCH, "'eventsource.pkkey names a column twice or without a name'"),
     QuarantineRule(f"{_undeclared('old')} OR {_undeclared('current')}", Code.SCHEMA_MISMATCH,
@@ -272,6 +276,12 @@ _EVENT_RULES = [
     QuarantineRule("head.operation IN ('INS', 'UPD') AND size(current_raw) = 0", Code.MISSING_FIELD,
                    "'INS/UPD without current values'"),
     QuarantineRule("undecodable", Code.UNDECODABLE_VALUE, "'a value does not match its column type'"),
+    QuarantineRule(ct.wider_than("source_doc.transaction.sequencenumber"), Code.UNDECODABLE_VALUE,
+                   "'sequencenumber has more than 20 digits'"),
+    QuarantineRule(f"(source_doc.transaction.committime IS NOT NULL AND "
+                   f"{ct.instant_from_text('source_doc.transaction.committime')} IS NULL) OR "
+                   f"(head.time IS NOT NULL AND {ct.instant_from_text('head.time')} IS NULL)", Code.UNDECODABLE_VALUE,
+                   "'time and committime must be instants of years 0001-9999'"),
 ]
 
 
@@ -301,7 +311,8 @@ def _events(decoded: DataFrame, format_id: str) -> DataFrame:
         "named_struct('system', 'sqlserver', 'server', CAST(NULL AS STRING), 'database', source_doc.db, "
         "'schema', source_doc.schema, 'table', source_doc.tbl) AS source_out",
         "nullif(regexp_extract(head.type, 'V([0-9]+)$', 1), '') AS format_version",
-        "coalesce(try_to_timestamp(source_doc.transaction.committime), try_to_timestamp(head.time)) AS commit_ts",
+        f"coalesce({ct.instant_from_text('source_doc.transaction.committime')}, {ct.instant_from_text('head.time')}) "
+        "AS commit_ts",
     ]
 
     def position_of(part: int) -> str:

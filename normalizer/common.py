@@ -86,3 +86,18 @@ def json_record_rules(parsed: str, what: str = "value") -> list[QuarantineRule]:
         QuarantineRule(f"{what} IS NOT NULL AND ({parsed} IS NULL OR {parsed}.{CORRUPT_RECORD} IS NOT NULL)", code,
                        f"'{what} is not a JSON object'"),
     ]
+
+
+def repeats_a_key(map_expr: str) -> str:
+    """SQL: whether a map parsed by `from_json` names a key twice. Spark's JSON reader keeps both entries
+    (any later map operation then fails the job with DUPLICATED_MAP_KEY, or a second entry rides along);
+    JSON parsers disagree on which one wins, so the record is quarantined instead of picking one."""
+    return f"coalesce(size(map_keys({map_expr})) > size(array_distinct(map_keys({map_expr}))), false)"
+
+
+def duplicate_key_rule(maps: tuple[str, ...] = (), map_lists: tuple[str, ...] = ()) -> QuarantineRule:
+    """DECODE/DUPLICATE_KEY for a record any of whose `maps` (map columns) or maps in `map_lists`
+    (arrays of maps: row lists) names a member twice."""
+    tests = [repeats_a_key(m) for m in maps] + [f"coalesce(exists({a}, r -> {repeats_a_key('r')}), false)"
+                                                 for a in map_lists]
+    return QuarantineRule(" OR ".join(tests), Code.DUPLICATE_KEY, "'an object names a member twice'")

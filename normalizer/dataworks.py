@@ -15,6 +15,7 @@ from normalizer import assembly, events, keys, rows, types
 from normalizer import canonical_text as ct
 from normalizer.common import (
     QuarantineRule,
+    duplicate_key_rule,
     json_record_rules,
     kafka_columns,
     parse_json,
@@ -50,6 +51,18 @@ VALUE_SCHEMA = with_corrupt_record(DOCUMENT_TYPE[len("struct<"):-1])
 _OP = "document.payload.op"
 
 
+def _time(name: str, payload: str = "document.payload") -> str:
+    """payload.timestamp.<name> (epoch ms) as TIMESTAMP; -1 is DataWorks' "no time" (a record without a
+    binlog time), NULL like an absent one."""
+    raw = f"{payload}.timestamp.{name}"
+    return f"IF({raw} = '-1', NULL, {ct.epoch_millis_to_timestamp(raw)})"
+
+
+def _time_undecodable(name: str) -> str:
+    raw = f"document.payload.timestamp.{name}"
+    return f"({raw} IS NOT NULL AND {raw} != '-1' AND {ct.epoch_millis_to_timestamp(raw)} IS NULL)"
+
+
 def _in(expression: str, values) -> str:
     return f"{expression} IN ({', '.join(repr(v) for v in values)})"
 
@@ -61,16 +74,17 @@ def _in(expression: str, values) -> str:
 _RECORD_RULES = [
     QuarantineRule("value IS NULL", Code.MISSING_FIELD, "'record has no value'"),
     *json_record_rules("document"),
+    duplicate_key_rule(("document.payload.before.dataColumn", "document.payload.after.dataColumn")),
     QuarantineRule(f"{_OP} IS NULL", Code.MISSING_FIELD, "'payload.op is required'"),
     QuarantineRule(f"NOT {_in(_OP, KNOWN)}", Code.UNKNOWN_OPERATION, f"concat('op ', {_OP})"),
     QuarantineRule(_in(_OP, UNMAPPED), Code.UNMAPPED_CONTROL_EVENT,
                    f"concat('op ', {_OP}, ' has no canonical kind')"),
     QuarantineRule("document.payload.timestamp.eventTime IS NULL", Code.MISSING_FIELD,
                    "'payload.timestamp.eventTime is required'"),
-    QuarantineRule("try_cast(document.payload.timestamp.eventTime AS BIGINT) IS NULL OR "
-                   "(document.payload.timestamp.systemTime IS NOT NULL AND "
-                   "try_cast(document.payload.timestamp.systemTime AS BIGINT) IS NULL)",
-                   Code.UNDECODABLE_VALUE, "'eventTime/systemTime are not epoch milliseconds'"),
+    QuarantineRule(f"{_time_undecodable('eventTime')} OR {_time_undecodable('systemTime')}", Code.UNDECODABLE_VALUE,
+                   "'eventTime/systemTime are not epoch milliseconds of years 0001-9999 (or -1)'"),
+    QuarantineRule(ct.wider_than("document.payload.sequenceId"), Code.UNDECODABLE_VALUE,
+                   "'sequenceId has more than 20 digits'"),
     QuarantineRule("half IS NOT NULL AND (document.payload.sequenceId IS NULL OR document.schema.source IS NULL)",
                    Code.MISSING_FIELD, "'an update half needs sequenceId and schema.source to be paired'"),
     QuarantineRule(f"{_in(_OP, BEFORE_HALF)} AND document.payload.after IS NOT NULL", Code.UNEXPECTED_IMAGE,
@@ -102,7 +116,7 @@ def pairs_ready(members: list[dict]) -> bool:
 PAIRS = assembly.Grouping(
     # identical records (at-least-once re-sends) share a group and become one event (DESIGN invariant 3)
     group_key=(f"IF(half IS NOT NULL, concat('H|', {_table_identity('document.schema.source')}, '|', "
-               "document.payload.sequenceId), concat('C|', sha2(concat_ws('|', base64(key), base64(value)), 256)))"),
+               f"document.payload.sequenceId), concat('C|', sha2(concat_ws('|', {ct.base64_text('key')}, {ct.base64_text('value')}), 256)))"),
     fields={"half": ("half", "string"), "document": ("document", DOCUMENT_TYPE)},
     ready=pairs_ready,
     fingerprint=("half", "value"),
@@ -219,8 +233,8 @@ def _events(typed: DataFrame) -> DataFrame:
         f"'database', {source}.dbName, 'schema', {source}.schemaName, 'table', {source}.tableName)) AS source_out",
         f"named_struct('commit', {ct.fixed_width('sequence_id')}, 'event', CAST(NULL AS STRING), "
         "'seq', CAST(NULL AS STRING)) AS position",
-        "timestamp_millis(try_cast(payload.timestamp.eventTime AS BIGINT)) AS commit_ts",
-        "timestamp_millis(try_cast(payload.timestamp.systemTime AS BIGINT)) AS emit_ts",
+        f"{_time('eventTime', 'payload')} AS commit_ts",
+        f"{_time('systemTime', 'payload')} AS emit_ts",
         "origin[0] AS first",
     ]
     group = keys.group_sql(

@@ -22,6 +22,7 @@ from normalizer import events, keys, types
 from normalizer.common import (
     QuarantineRule,
     accept_when,
+    duplicate_key_rule,
     json_record_rules,
     kafka_columns,
     parse_json,
@@ -222,6 +223,17 @@ def _unknown_columns(image: str) -> str:
 
 
 _OP = "payload.op"
+
+
+def _src(name: str) -> str:
+    return f"try_element_at(payload.source, '{name}')"
+
+
+# PostgreSQL's commit LSN: the first of source.sequence, a JSON text of [last commit LSN, LSN]
+_SEQUENCE_COMMIT = f"get(from_json({_src('sequence')}, 'array<string>'), 0)"
+# the source's numeric position parts and their fixed widths (`_position`)
+_POSITION_PARTS = ((_src("lsn"), 20), (_src("pos"), 20), (_src("row"), 10), (_src("event_serial_no"), 20),
+                   (_SEQUENCE_COMMIT, 20))
 _ROW_OPS = ", ".join(repr(op) for op in ROW_OPS)
 # Records without op that Debezium does write: transaction metadata, schema changes, heartbeats.
 _IS_CONTROL_RECORD = ("coalesce(payload.status IN ('BEGIN', 'END'), false) OR payload.ddl IS NOT NULL"
@@ -234,7 +246,9 @@ _QUARANTINE_RULES = [
     QuarantineRule("key IS NOT NULL AND NOT is_valid_utf8(key_text)", Code.NOT_UTF8, "'key is not UTF-8'"),
     _VALUE_NOT_JSON,
     QuarantineRule("key IS NOT NULL AND bare_key IS NULL", Code.MALFORMED_KEY, "'key is not a JSON object'"),
+    duplicate_key_rule(("key_raw",)),
     accept_when("value IS NULL"),  # a tombstone: never quarantined
+    duplicate_key_rule(tuple(f"payload.{name}" for name, kind in PAYLOAD_FIELDS.items() if kind.startswith("map<"))),
     QuarantineRule("wrapped AND payload IS NULL", Code.MISSING_FIELD, "'payload is null'"),
     QuarantineRule(f"{_OP} IS NULL AND NOT ({_IS_CONTROL_RECORD}) AND (payload.before IS NOT NULL OR payload.after IS NOT NULL"
                    " OR payload.source IS NOT NULL OR payload.transaction IS NOT NULL)", Code.MISSING_FIELD,
@@ -244,6 +258,8 @@ _QUARANTINE_RULES = [
     QuarantineRule(f"{_OP} IS NOT NULL AND {_OP} NOT IN ({_ROW_OPS}, 't', 'm')", Code.UNKNOWN_OPERATION,
                    f"concat('unknown op ', {_OP})"),
     QuarantineRule(f"{_OP} IS NOT NULL AND payload.source IS NULL", Code.MISSING_FIELD, "'payload.source is missing'"),
+    QuarantineRule(" OR ".join(ct.wider_than(part, width) for part, width in _POSITION_PARTS), Code.UNDECODABLE_VALUE,
+                   "'a source position part (lsn, pos, row, event_serial_no, sequence) has too many digits'"),
     QuarantineRule(f"{_OP} IN ('c', 'r', 'u') AND payload.after IS NULL", Code.MISSING_FIELD,
                    f"concat('op ', {_OP}, ' without after')"),
     QuarantineRule(f"{_OP} = 'm' AND payload.message IS NULL", Code.MISSING_FIELD, "'op m without message'"),
@@ -272,10 +288,6 @@ def _kind() -> str:
     END"""
 
 
-def _src(name: str) -> str:
-    return f"try_element_at(payload.source, '{name}')"
-
-
 _KEY_CHANGE_HALF = (f"CASE WHEN {_OP} = 'd' AND {_header('__debezium.newkey')} IS NOT NULL THEN 'OLD' "
                     f"WHEN {_OP} IN ('c', 'r') AND {_header('__debezium.oldkey')} IS NOT NULL THEN 'NEW' END")
 
@@ -285,14 +297,13 @@ def _position() -> str:
     log position, so `seq` orders them (keys.HALF_SEQ)."""
     connector = f"lower({_src('connector')})"
     half_seq = "CASE key_change_half " + " ".join(f"WHEN '{role}' THEN '{seq}'" for role, seq in keys.HALF_SEQ.items()) + " END"
-    sequence = f"from_json({_src('sequence')}, 'array<string>')"
     return f"""CASE
       WHEN {connector} = 'sqlserver' THEN named_struct(
         'commit', upper(regexp_replace({_src('commit_lsn')}, ':', '')),
         'event', upper(regexp_replace({_src('change_lsn')}, ':', '')),
         'seq', {ct.fixed_width(_src('event_serial_no'))})
       WHEN {connector} = 'postgresql' THEN named_struct(
-        'commit', {ct.fixed_width(f'get({sequence}, 0)')},
+        'commit', {ct.fixed_width(_SEQUENCE_COMMIT)},
         'event', {ct.fixed_width(_src('lsn'))},
         'seq', {half_seq})
       WHEN {connector} = 'mysql' THEN named_struct(

@@ -145,7 +145,7 @@ def _raw_text(v: str, logical: str) -> str:
                f"lpad(CAST({v}.member4.millis AS STRING), 6, '0'), 'Z'), NULL)")
     return f"""CASE
         WHEN {v}.member0 IS NOT NULL THEN {v}.member0.value
-        WHEN {v}.member1 IS NOT NULL THEN IF({logical} = 'BYTES', base64({v}.member1.value), {_character_text(f'{v}.member1')})
+        WHEN {v}.member1 IS NOT NULL THEN IF({logical} = 'BYTES', {ct.base64_text(f'{v}.member1.value')}, {_character_text(f'{v}.member1')})
         WHEN {v}.member2 IS NOT NULL THEN {v}.member2.value
         WHEN {v}.member3 IS NOT NULL THEN CAST({v}.member3.value AS STRING)
         WHEN {v}.member4 IS NOT NULL THEN {instant}
@@ -153,9 +153,9 @@ def _raw_text(v: str, logical: str) -> str:
             WHEN {logical} LIKE 'TIME(%' THEN {time} WHEN {logical} = 'INT16' THEN CAST({dt}.year AS STRING)
             ELSE concat({date}, ' ', {time}) END
         WHEN {v}.member6 IS NOT NULL THEN {tz_text}
-        WHEN {v}.member7 IS NOT NULL THEN base64({v}.member7.value)
+        WHEN {v}.member7 IS NOT NULL THEN {ct.base64_text(f'{v}.member7.value')}
         WHEN {v}.member8 IS NOT NULL THEN {v}.member8.value
-        WHEN {v}.member9 IS NOT NULL THEN base64({v}.member9.value)
+        WHEN {v}.member9 IS NOT NULL THEN {ct.base64_text(f'{v}.member9.value')}
         WHEN {v}.member10 IS NOT NULL THEN {v}.member10.value
     END"""
 

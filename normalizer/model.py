@@ -72,6 +72,7 @@ class Code(str, Enum):
     SEGMENT_DUPLICATE_CONFLICT = "SEGMENT_DUPLICATE_CONFLICT"
     UNPAIRED_UPDATE_HALF = "UNPAIRED_UPDATE_HALF"
     UNMAPPED_CONTROL_EVENT = "UNMAPPED_CONTROL_EVENT"  # a documented control event the model has no kind for
+    DUPLICATE_KEY = "DUPLICATE_KEY"              # a JSON object names one member twice (parsers disagree on which wins)
 
 
 # The one table that gives each code its phase: decoders name a code, never a phase, and the linter
@@ -95,6 +96,7 @@ CODE_PHASE: dict[Code, Phase] = {
     Code.SEGMENT_DUPLICATE_CONFLICT: Phase.ASSEMBLE,
     Code.UNPAIRED_UPDATE_HALF: Phase.ASSEMBLE,
     Code.UNMAPPED_CONTROL_EVENT: Phase.VALIDATE,
+    Code.DUPLICATE_KEY: Phase.DECODE,
 }
 
 

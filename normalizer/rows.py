@@ -70,7 +70,8 @@ def _cells(rows: str) -> str:
     LogEventConvert; anything above U+00FF cannot be such a byte), then the converter, whose branches
     then read a field instead of repeating the computation."""
     raw = "try_element_at(r, c.name)"
-    as_base64 = f"IF({raw} RLIKE '[^\\\\x00-\\\\xFF]', NULL, base64(encode({raw}, 'ISO-8859-1')))"
+    latin1 = f"encode({raw}, 'ISO-8859-1')"
+    as_base64 = f"IF({raw} RLIKE '[^\\\\x00-\\\\xFF]', NULL, {ct.base64_text(latin1)})"
     text = (f"named_struct('name', c.name, 'logical', c.logical_type, 'present', map_contains_key(r, c.name), "
             f"'raw', {raw}, 'text', IF(c.logical_type = 'BYTES', {as_base64}, {raw}))")
     value = (f"named_struct('name', x.name, 'present', x.present, 'raw', x.raw, "

@@ -26,7 +26,8 @@ PASS_THROUGH = ("STRING", "UUID", "JSON", "XML", "ENUM", "INTERVAL")
 
 
 def _scale(logical: str) -> str:
-    return f"try_cast(regexp_extract({logical}, ',([0-9]+)\\\\)$', 1) AS INT)"
+    """The scale of `DECIMAL(p,s)`, NULL when out of range (then no value of the column converts)."""
+    return ct.bounded_int(f"regexp_extract({logical}, ',([0-9]+)\\\\)$', 1)", 0, ct.MAX_DECIMAL_SCALE)
 
 
 def _text_branches(raw: str, logical: str) -> list[tuple[str, str]]:
@@ -66,7 +67,7 @@ def _connect_branches(raw: str, logical: str) -> list[tuple[str, str]]:
         (f"{logical} LIKE 'DECIMAL(%'", ct.decimal_from_unscaled_base64(raw, _scale(logical))),
         # VariableScaleDecimal: a struct {scale, value} of its own per value
         (f"{logical} = 'DECIMAL'", ct.decimal_from_unscaled_base64(
-            f"get_json_object({raw}, '$.value')", f"try_cast(get_json_object({raw}, '$.scale') AS INT)")),
+            f"get_json_object({raw}, '$.value')", ct.bounded_int(f"get_json_object({raw}, '$.scale')", 0, ct.MAX_DECIMAL_SCALE))),
         (f"{logical} = 'DATE'", ct.date_from_epoch_days(raw)),
         (f"{logical} = 'TIMESTAMP_TZ'", ct.timestamp_tz_from_iso(raw)),
         (f"{logical} = 'TIME_TZ'", ct.time_tz_from_iso(raw)),
@@ -130,10 +131,14 @@ class SourceTypes:
         branches = []
         for name, kind in self.parameterized.items():
             if isinstance(kind, Decimal):
-                value = (f"concat('DECIMAL(', coalesce({argument(1)}, {kind.default_precision}), ',', "
-                         f"coalesce({argument(2)}, {kind.default_scale}), ')')")
+                precision = f"coalesce({argument(1)}, {kind.default_precision})"
+                scale = f"coalesce({argument(2)}, {kind.default_scale})"
+                # an argument out of range (-1) or a scale above the precision: no such type
+                value = (f"IF({precision} >= 1 AND {scale} BETWEEN 0 AND {precision}, "
+                         f"concat('DECIMAL(', {precision}, ',', {scale}, ')'), NULL)")
             else:
-                value = (f"concat('{kind.logical}(', IF(coalesce({argument(1)}, {kind.default_digits}) > 6, 9, 6), ')')")
+                digits = f"coalesce({argument(1)}, {kind.default_digits})"
+                value = f"IF({digits} >= 0, concat('{kind.logical}(', IF({digits} > 6, 9, 6), ')'), NULL)"
             branches.append(f"WHEN {base} = '{name}' THEN {value}")
         if not branches:
             return f"try_element_at({plain}, {base})"
@@ -225,8 +230,14 @@ def mysql_base_name(type_text: str) -> str:
     return f"IF(lower({type_text}) RLIKE '\\\\)?\\\\s*unsigned', concat({base}, ' unsigned'), {base})"
 
 
+def type_argument(type_text: str, n: int) -> str:
+    """SQL: the n-th numeric argument of a type text ('decimal(10,2)', 2 -> 2) as INT; NULL when absent,
+    and -1 when present but outside 0..MAX_DECIMAL_SCALE (a type no source declares: the caller gives
+    it no logical type, rather than a default the type did not say)."""
+    text = f"try_element_at(regexp_extract_all({type_text}, '[(,]\\\\s*([0-9]+)', 1), {n})"
+    return f"CASE WHEN {text} IS NOT NULL THEN coalesce({ct.bounded_int(text, 0, ct.MAX_DECIMAL_SCALE)}, -1) END"
+
+
 def mysql_logical_type(type_text: str) -> str:
     """The logical type of a MySQL type text (NULL for a type the table lacks)."""
-    def argument(n: int) -> str:
-        return f"try_cast(try_element_at(regexp_extract_all({type_text}, '[(,]\\\\s*([0-9]+)', 1), {n}) AS INT)"
-    return MYSQL_TEXT.logical_type(mysql_base_name(type_text), argument)
+    return MYSQL_TEXT.logical_type(mysql_base_name(type_text), lambda n: type_argument(type_text, n))
