@@ -22,8 +22,9 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e ".[test]"
 	touch $@
 
-# Maven resolves the Kafka broker and Spark's connectors (at the installed PySpark's version) once.
-$(JVM_READY): $(INSTALLED) jvm/kafka-broker/pom.xml jvm/spark-connectors/pom.xml jvm/settings.xml
+# Maven resolves the Kafka broker and Spark's connectors (at the installed PySpark's version) once, and builds the
+# normalizer's Avro guard (jvm/avro-guard).
+$(JVM_READY): $(INSTALLED) jvm/kafka-broker/pom.xml jvm/spark-connectors/pom.xml jvm/settings.xml jvm/avro-guard/pom.xml $(wildcard jvm/avro-guard/src/main/java/io/cdcconformance/*.java)
 	$(BIN)/cdc-conformance jvm
 	touch $@
 

@@ -518,7 +518,7 @@ def soak(records, formats, seed) -> None:
 
 @cli.command()
 def jvm() -> None:
-    """Resolve the JVM artifacts (Kafka broker, Spark connectors) with Maven into .cache/jvm."""
+    """Resolve the JVM artifacts (Kafka broker, Spark connectors) and build the Avro guard with Maven into .cache/jvm."""
     from harness import jvm as artifacts
 
     artifacts.main()

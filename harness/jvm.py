@@ -86,6 +86,33 @@ def ensure(artifacts: ArtifactSet) -> list[Path]:
     return artifacts.jars()
 
 
+GUARD_DIR = JVM_DIR / "avro-guard"
+
+
+def avro_guard_jar() -> Path:
+    """The normalizer's Avro guard (jvm/avro-guard), built by Maven once per change of its pom or source;
+    the build happens in the cache, never in the tree."""
+    sources = sorted(GUARD_DIR.rglob("*.java")) + [GUARD_DIR / "pom.xml"]
+    digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
+    directory = CACHE_DIR / "avro-guard"
+    jar, marker = directory / "cdc-conformance-avro-guard.jar", directory / _COMPLETE_MARKER
+    if jar.exists() and marker.exists() and marker.read_text() == digest:
+        return jar
+    shutil.rmtree(directory, ignore_errors=True)
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise ArtifactError("Maven (mvn) is not on PATH; it is needed once to build the Avro guard")
+    build = directory / "build"
+    command = [mvn, "-q", "-B", "-s", str(JVM_DIR / "settings.xml"), "-f", str(GUARD_DIR / "pom.xml"), "package",
+               f"-Dguard.build.dir={build}"]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise ArtifactError(f"mvn failed to build the Avro guard:\n{result.stdout[-4000:]}{result.stderr[-2000:]}")
+    shutil.copy(next(build.glob("*.jar")), jar)
+    marker.write_text(digest)
+    return jar
+
+
 def _artifact_id(jar: Path) -> str:
     """`kafka-clients-3.9.0.jar` -> `kafka-clients` (the version is whatever follows the last '-<digit>')."""
     return re.sub(r"-\d[^-]*$", "", jar.stem)
@@ -96,7 +123,8 @@ def spark_connector_jars() -> list[Path]:
     import pyspark
 
     bundled = {_artifact_id(jar) for jar in (Path(pyspark.__file__).parent / "jars").glob("*.jar")}
-    return [jar for jar in ensure(spark_connector_artifacts()) if _artifact_id(jar) not in bundled]
+    connectors = [jar for jar in ensure(spark_connector_artifacts()) if _artifact_id(jar) not in bundled]
+    return [*connectors, avro_guard_jar()]
 
 
 def kafka_broker_classpath() -> str:
@@ -118,6 +146,7 @@ def main() -> None:
     for artifacts in (kafka_broker_artifacts(), spark_connector_artifacts()):
         jars = ensure(artifacts)
         print(f"{artifacts.name} {artifacts.version}: {len(jars)} jars in {artifacts.directory}")
+    print(f"avro guard: {avro_guard_jar()}")
 
 
 if __name__ == "__main__":

@@ -8,11 +8,9 @@ support (`from_avro`, from the Maven-resolved spark-avro) decodes both levels; d
 """
 from __future__ import annotations
 
-import json
-
 from pyspark.sql import DataFrame
 
-from normalizer import assembly, ces
+from normalizer import assembly, avro_guard, ces
 from normalizer import canonical_text as ct
 from normalizer.common import QuarantineRule
 from normalizer.model import Code
@@ -43,9 +41,10 @@ DATA_SCHEMA = {"name": "Data", "type": "record", "fields": [
 
 
 def _from_avro(binary: str, schema: dict) -> str:
-    # PERMISSIVE: bytes that are not a datum give a struct of NULLs instead of failing the job. Every
-    # field of both schemas is mandatory, so a NULL required field marks such a record.
-    return f"from_avro({binary}, '{json.dumps(schema)}', map('mode', 'PERMISSIVE'))"
+    # Bytes that are not exactly one datum give NULL (the guard) or a struct of NULLs (PERMISSIVE) instead
+    # of failing the job or the JVM. Every field of both schemas is mandatory, so a NULL required field
+    # marks such a record.
+    return avro_guard.from_avro(binary, schema)
 
 
 _ENVELOPE = ct.let(_from_avro("value", CHANGE_EVENT_SCHEMA), "ct_a", """named_struct(

@@ -9,12 +9,10 @@ turned into text and typed through the shared converter. docs/formats/dts-avro.m
 """
 from __future__ import annotations
 
-import json
-
 from pyspark.sql import DataFrame
 
+from normalizer import avro_guard, events, keys, rows, types
 from normalizer import canonical_text as ct
-from normalizer import events, keys, rows, types
 from normalizer.common import QuarantineRule, kafka_columns, verdict
 from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register
@@ -85,8 +83,8 @@ def record_schema(generation: int) -> dict:
 
 
 def _from_avro(schema: dict) -> str:
-    # PERMISSIVE: bytes that are not a datum of the schema give NULL instead of failing the job
-    return f"from_avro(value, '{json.dumps(schema)}', map('mode', 'PERMISSIVE'))"
+    # bytes that are not exactly one datum of the schema give NULL instead of failing the job (or the JVM)
+    return avro_guard.from_avro("value", schema)
 
 
 # ---------------------------------------------------------------------------------------------------
