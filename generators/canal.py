@@ -315,6 +315,17 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
     "primary key not typed": (hostile_message(13, pkNames=["nope"]), Code.SCHEMA_MISMATCH),
     "es not a number": (hostile_message(14, es="yesterday"), Code.UNDECODABLE_VALUE),
     "10,000 rows in one message": (_many_rows(10_000), None),
+    # issue 18: what a message may say that must never fail the job or give a wrong value
+    "decimal scale 2147483647": (hostile_message(15, mysql_type={"id": "int(11)", "v": "decimal(10,2147483647)"},
+                                                 data=[{"id": "15", "v": "1.5"}]), Code.UNKNOWN_COLUMN_TYPE),
+    "old names a member twice": (b'{"data":[{"id":"16","v":"b"}],"old":[{"v":"a","v":"b"}],"database":"shop",'
+                                 b'"es":1700000016000,"ts":1700000016000,"table":"t","pkNames":["id"],"type":"UPDATE",'
+                                 b'"mysqlType":{"id":"int(11)","v":"varchar(3)"}}', Code.DUPLICATE_KEY),
+    "data row names the key twice": (b'{"data":[{"id":"17","id":"18"}],"database":"shop","es":1700000017000,'
+                                     b'"ts":1700000017000,"table":"t","pkNames":["id"],"type":"INSERT",'
+                                     b'"mysqlType":{"id":"int(11)"}}', Code.DUPLICATE_KEY),
+    "es int64 max": (hostile_message(18, es=2 ** 63 - 1), Code.UNDECODABLE_VALUE),
+    "es int64 min": (hostile_message(19, es=-2 ** 63), Code.UNDECODABLE_VALUE),
     "valid neighbour": (hostile_message(100), None),
 }.items()}
 

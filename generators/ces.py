@@ -345,6 +345,20 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
     "not JSON": (b"{" * 5000, Code.MALFORMED_JSON),
     "not UTF-8": (b'{"type":"\xff"}', Code.NOT_UTF8),
     "no value": (None, Code.MISSING_FIELD),
+    # issue 18: integers and times from the message, at their type's extremes
+    "decimal scale 2147483647": (hostile_event(20, hostile_data(20, cols=[_INT_COL, {"name": "d", "type": "decimal(10,2147483647)",
+                                                                                      "index": 1}])), Code.UNKNOWN_COLUMN_TYPE),
+    "column index int32 max": (hostile_event(21, hostile_data(21, cols=[{**_INT_COL, "index": 2147483647}])),
+                               Code.SCHEMA_MISMATCH),
+    "splitindex int32 max without segmentindex": (hostile_event(22, segmentindex=None, finalsegment=None,
+                                                                splitindex=2147483647, splittotalcnt=2), Code.MISSING_FIELD),
+    "segmentindex int32 max": (hostile_event(23, segmentindex=2147483647, logicalid="L-23-24"), Code.SEGMENT_INCOMPLETE),
+    "segmentindex -5 of the same event": (hostile_event(24, segmentindex=-5, finalsegment=False, logicalid="L-23-24"),
+                                          Code.SEGMENT_INCOMPLETE),
+    "time in year 0": (hostile_event(25, time="0000-06-01T00:00:00Z"), Code.UNDECODABLE_VALUE),
+    "time in year 10000": (hostile_event(26, time="10000-01-01T00:00:00Z"), Code.UNDECODABLE_VALUE),
+    "current names a member twice": (hostile_event(27, hostile_data(27, current='{"id":"27","id":"28"}')),
+                                     Code.DUPLICATE_KEY),
     "valid neighbour": (hostile_event(100), None),
 }.items()}
 

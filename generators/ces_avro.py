@@ -99,6 +99,18 @@ def hostile_event(n: int, data: bytes | None = None, **attributes) -> bytes:
     return write(CHANGE_EVENT, record)
 
 
+def _cols_count_bomb() -> bytes:
+    """A valid event whose `data` declares 2,147,483,639 columns in `cols` (generators.dts.ITEM_COUNT_BOMB)."""
+    from generators.dts import ITEM_COUNT_BOMB
+
+    data = read(CHANGE_EVENT, hostile_event(7))["data"]
+    # db, schema and tbl are Avro strings (zig-zag length, bytes); `cols` starts with its item count
+    source = read(DATA, data)["eventsource"]
+    start = sum(1 + len(source[name].encode()) for name in ("db", "schema", "tbl"))
+    assert data[start] == 2 * len(source["cols"])  # one-byte zig-zag count
+    return hostile_event(7, data=data[:start] + ITEM_COUNT_BOMB + data[start + 1:])
+
+
 _VALID = hostile_event(1)
 HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code) in {
     "empty value": (b"", Code.MALFORMED_AVRO),
@@ -110,6 +122,8 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
     "unknown operation": (hostile_event(4, operation="MRG"), Code.UNKNOWN_OPERATION),
     "segment 2 of 2 only": (hostile_event(5, segmentindex=2), Code.SEGMENT_INCOMPLETE),
     "no value": (None, Code.MISSING_FIELD),
+    "cols item count 2,147,483,639": (_cols_count_bomb(), Code.MALFORMED_DATA),
+    "time in year 10000": (hostile_event(8, time="10000-01-01T00:00:00Z"), Code.UNDECODABLE_VALUE),
     "valid neighbour": (_VALID, None),
 }.items()}
 

@@ -128,6 +128,13 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
     "DDL flag spelled ddl": (hostile_message(10, action="ALTER", data=[], isDdl="<absent>", ddl=True,
                                              sql="alter table t add w int"), None),
     "10,000 rows in one message": (hostile_message(11, data=[{"id": str(i), "v": "x"} for i in range(10_000)]), None),
+    # issue 18: extremes and duplicate members
+    "decimal scale 2147483647": (hostile_message(30, db_types={"id": "int(11)", "v": "decimal(10,2147483647)"}),
+                                 Code.UNKNOWN_COLUMN_TYPE),
+    "execTs int64 max": (hostile_message(31, execTs=2 ** 63 - 1), Code.UNDECODABLE_VALUE),
+    "data row names a member twice": (b'{"action":"INSERT","data":[{"id":"32","v":"a","v":"b"}],"db":"d","table":"t",'
+                                      b'"dbValType":{"id":"int(11)","v":"varchar(2)"},"pks":["id"],"execTs":1,"sendTs":1}',
+                                      Code.DUPLICATE_KEY),
     "valid neighbour": (hostile_message(100), None),
 }.items()}
 

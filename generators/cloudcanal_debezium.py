@@ -156,6 +156,9 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code, key) for name, (value,
     "DDL without op, tableChanges an object": (hostile_record(5, op="<absent>", after="<absent>", before="<absent>",
                                                               ddl="alter table t add w int", tableChanges=_DDL), None, None),
     "update changing the key": (hostile_record(6, op="u", before={"id": "5", "v": "x"}), None, b'{"id":"6"}'),
+    "binlog pos of 25 digits": (hostile_record(20, source={"ts_ms": 1, "db": "d", "table": "t", "connector": "MySQL",
+                                                        "file": "mysql-bin.000003", "pos": 10 ** 24}),
+                                Code.UNDECODABLE_VALUE, None),
     "valid neighbour": (hostile_record(100), None, b'{"id":"100"}'),
 }.items()}
 

@@ -328,6 +328,16 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
     "a JSON array": (b"[1, 2, 3]", Code.MALFORMED_JSON),
     "hostile ddlMeta (never deserialized)": (hostile_record(25, op="ALTER", after=None, ddl=_ALTER), None),
     "ten megabyte value": (hostile_record(26, after={"id": 26, "v": "x" * 10_000_000}), None),
+    # issue 18: times and positions at their type's extremes, duplicate members
+    "eventTime int64 max": (hostile_record(27, timestamp={"eventTime": 2 ** 63 - 1, "systemTime": 1}), Code.UNDECODABLE_VALUE),
+    "eventTime int64 min": (hostile_record(28, timestamp={"eventTime": -2 ** 63, "systemTime": 1}), Code.UNDECODABLE_VALUE),
+    "eventTime in year 10000": (hostile_record(29, timestamp={"eventTime": 253402300800000}), Code.UNDECODABLE_VALUE),
+    "eventTime -1 (no binlog time)": (hostile_record(30, timestamp={"eventTime": -1, "systemTime": 1620457896977}), None),
+    "sequenceId of 24 digits": (hostile_record(31, sequenceId="1" * 24), Code.UNDECODABLE_VALUE),
+    "after names a member twice": (b'{"schema":{"dataColumn":[{"name":"id","type":"LONG"}],"primaryKey":["id"],'
+                                   b'"source":{"dbType":"MySQL","dbName":"shop","tableName":"t"}},"payload":{"before":null,'
+                                   b'"after":{"dataColumn":{"id":32,"id":33}},"sequenceId":"32","timestamp":{"eventTime":1},'
+                                   b'"op":"INSERT"},"version":"0.0.1"}', Code.DUPLICATE_KEY),
     "valid neighbour": (hostile_record(100), None),
 }.items()}
 

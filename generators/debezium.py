@@ -646,6 +646,21 @@ HOSTILE: dict[str, Hostile] = {
     "column without a name": Hostile(
         _date_schema('[{"type":"int32"}]') + b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"a":1}}}',
         Code.SCHEMA_MISMATCH),
+    # issue 18: integers from the message reach no arithmetic unchecked; positions are never cut
+    "decimal scale 2147483647": Hostile(
+        _date_schema('[{"type":"bytes","name":"org.apache.kafka.connect.data.Decimal",'
+                     '"parameters":{"scale":"2147483647","connect.decimal.precision":"10"},"field":"x"}]') +
+        b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"x":"AQ=="}}}', Code.UNDECODABLE_VALUE),
+    "variable scale 2147483647": Hostile(
+        _date_schema('[{"type":"struct","name":"io.debezium.data.VariableScaleDecimal","field":"x"}]') +
+        b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"x":{"scale":2147483647,"value":"AQ=="}}}}',
+        Code.UNDECODABLE_VALUE),
+    "lsn of 21 digits": Hostile(b'{"op":"c","source":{"connector":"postgresql","lsn":123456789012345678901},"after":{"a":1}}',
+                                Code.UNDECODABLE_VALUE),
+    "after names a member twice": Hostile(b'{"op":"c","source":{"connector":"postgresql"},"after":{"v":"first","v":"last"}}',
+                                          Code.DUPLICATE_KEY),
+    "key names a member twice": Hostile(b'{"op":"c","source":{"connector":"postgresql"},"after":{"id":1}}',
+                                        Code.DUPLICATE_KEY, key=b'{"id":1,"id":2}'),
     # accepted as events: the shapes are valid, however odd (nothing to quarantine, nothing to fail on)
     "schemaless insert with empty source": Hostile(b'{"op":"c","source":{},"after":{"a":1}}', None),
     "NUL characters and odd numbers": Hostile(

@@ -359,6 +359,19 @@ def _character(charset: str, value: bytes):
     return f"{NS}.Character", {"charset": charset, "value": value}
 
 
+# An Avro block count that cannot fit in the bytes left: zig-zag varint ee ff ff ff 0f is 2,147,483,639
+# items (Integer.MAX_VALUE - 8, the largest Avro's own limit lets through), in five bytes.
+ITEM_COUNT_BOMB = bytes.fromhex("eeffffff0f")
+
+
+def _count_bomb() -> bytes:
+    """A valid datum whose `fields` array (one Field) declares 2,147,483,639 items instead of 1."""
+    valid = hostile_record(30, fields=[{"name": "id", "dataTypeNumber": 3}], after=[_integer("30")])
+    fields = b"\x04\x02\x04id\x06\x00"  # union branch 2 (the array), 1 item, name "id", type code 3, end
+    assert valid.count(fields) == 1
+    return valid.replace(fields, b"\x04" + ITEM_COUNT_BOMB + fields[2:])
+
+
 _ID_AND_TIME = [{"name": "id", "dataTypeNumber": 3}, {"name": "t", "dataTypeNumber": 11}]
 HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code) in {
     "no value": (None, Code.MISSING_FIELD),
@@ -396,6 +409,11 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
     "EmptyObject NONE": (hostile_record(20, after=[_integer("20"), "NONE"]), None),
     "objectName with an escaped dot": (hostile_record(21, objectName="shop\\u002Eeu.t"), None),
     "ten megabyte Character": (hostile_record(22, after=[_integer("22"), _character("utf8mb4", b"x" * 10_000_000)]), None),
+    "fields item count 2,147,483,639": (_count_bomb(), Code.MALFORMED_AVRO),
+    "Decimal scale 2147483647": (hostile_record(31, fields=[{"name": "id", "dataTypeNumber": 3}, {"name": "d", "dataTypeNumber": 246}],
+                                                after=[_integer("31"), (f"{NS}.Decimal", {"value": "1.5", "precision": 10,
+                                                                                         "scale": 2147483647})]),
+                                 Code.UNDECODABLE_VALUE),
     "valid neighbour": (hostile_record(100), None),
 }.items()}
 
