@@ -17,6 +17,7 @@ import fastavro
 from hypothesis import strategies as st
 
 from generators import ces
+from generators.extremes import avro_variants
 from generators.history import History, Transaction
 from generators.plugin import FormatGenerator, Hostile
 from generators.records import Expected
@@ -127,8 +128,17 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
     "valid neighbour": (_VALID, None),
 }.items()}
 
+def extremes(value: bytes) -> list[tuple[str, bytes]]:
+    """The envelope's integers, then those of the `data` datum inside it."""
+    envelope = read(CHANGE_EVENT, value)
+    inner = avro_variants(envelope["data"], lambda v: read(DATA, v), lambda datum: write(DATA, datum))
+    return [*avro_variants(value, lambda v: read(CHANGE_EVENT, v), lambda datum: write(CHANGE_EVENT, datum)),
+            *((f"data.{label}", write(CHANGE_EVENT, {**envelope, "data": data})) for label, data in inner)]
+
+
 GENERATOR = FormatGenerator(
     format_id=FORMAT,
+    extremes=extremes,
     examples=ces.examples_of(profiles),
     render=ces.render_with(encode),
     partitions=lambda example: example[0].partitions,

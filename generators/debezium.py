@@ -661,6 +661,16 @@ HOSTILE: dict[str, Hostile] = {
                                           Code.DUPLICATE_KEY),
     "key names a member twice": Hostile(b'{"op":"c","source":{"connector":"postgresql"},"after":{"id":1}}',
                                         Code.DUPLICATE_KEY, key=b'{"id":1,"id":2}'),
+    # a PostgreSQL insert with its schema and every source position (the envelope-extremes tier varies it)
+    "valid neighbour": Hostile(
+        _date_schema('[{"type":"int32","optional":false,"field":"id"},{"type":"bytes","optional":true,"field":"p",'
+                     '"name":"org.apache.kafka.connect.data.Decimal","parameters":{"scale":"2",'
+                     '"connect.decimal.precision":"10"}},{"type":"int64","optional":true,"field":"t",'
+                     '"name":"io.debezium.time.MicroTimestamp"}]') +
+        b'"payload":{"before":null,"after":{"id":3,"p":"BM4=","t":1700000000000000},"source":{"version":"2.7.3.Final",'
+        b'"connector":"postgresql","name":"pg","ts_ms":1700000000000,"ts_us":1700000000000000,"snapshot":"false",'
+        b'"db":"shop","sequence":"[\\"100\\",\\"200\\"]","schema":"public","table":"t","txId":7,"lsn":200,'
+        b'"xmin":null},"op":"c","ts_ms":1700000000100,"ts_us":1700000000100000}}', None, key=b'{"id":3}'),
     # accepted as events: the shapes are valid, however odd (nothing to quarantine, nothing to fail on)
     "schemaless insert with empty source": Hostile(b'{"op":"c","source":{},"after":{"a":1}}', None),
     "NUL characters and odd numbers": Hostile(

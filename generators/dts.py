@@ -18,6 +18,7 @@ from pathlib import Path
 import fastavro
 from hypothesis import strategies as st
 
+from generators.extremes import avro_variants
 from generators.history import Change, History, Table, Transaction
 from generators.oracle import update_events
 from generators.plugin import NOT_EVERY_VERSION, Bench, FormatGenerator, Hostile, profile_examples, profile_render, record_mutator
@@ -459,9 +460,15 @@ def coverage(events: list[dict], quarantine: list[dict]) -> list[str]:
     return problems + ([] if any(e["snapshot"] for e in events) else ["no INIT (snapshot) record drawn"])
 
 
+def extremes(value: bytes) -> list[tuple[str, bytes]]:
+    generation, _ = read(value)
+    return avro_variants(value, lambda v: read(v)[1], lambda datum: write(generation, datum))
+
+
 GENERATOR = FormatGenerator(
     format_id=FORMAT,
     examples=examples,
+    extremes=extremes,
     version_profile=lambda version: {"generation": int(version)},
     render=render,
     partitions=lambda example: 1,  # DTS topics have one partition (the SDK README)

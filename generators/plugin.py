@@ -101,6 +101,7 @@ class Bench:
 
 
 NOT_EVERY_VERSION = "not every version drawn"
+VALID_NEIGHBOUR = "valid neighbour"  # the hostile record every format declares: a valid one among the rest
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,7 @@ class FormatGenerator:
     own assertions about its examples). `shared_history(history, topic, index)`: the history rendered by the
     format's fullest profile, for the cross-format property; `value_types` and `history_features`
     (snapshot, truncate, key-change) say which histories it can express. `bench`: data for the benchmark.
+    The hostile record named "valid neighbour" is the record the envelope-extremes tier varies.
     """
 
     format_id: str
@@ -133,6 +135,16 @@ class FormatGenerator:
     # registry version -> the profile fields its producer fixes (Debezium "3.2": version "3.2.0.Final"), for
     # examples that are (profile, history); None when the format's versions are drawn alike
     version_profile: Callable[[str], dict] | None = None
+    # the envelope-extremes variants of a valid record (generators.extremes): every integer it carries at its
+    # type's edges; None for a JSON format (json_variants walks any JSON), the reader/writer pair for Avro
+    extremes: Callable[[bytes], list[tuple[str, bytes]]] | None = None
+
+    def extreme_records(self) -> list[tuple[str, bytes]]:
+        """(label, value): the valid neighbour with one integer at a time at an extreme (generators.extremes)."""
+        from generators.extremes import json_variants
+
+        neighbour = self.hostile[VALID_NEIGHBOUR].value
+        return (self.extremes or json_variants)(neighbour)
 
     def for_version(self, version: str) -> FormatGenerator:
         """This generator drawing only what `version`'s producer writes (certify runs a version under it); a

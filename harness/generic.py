@@ -115,6 +115,20 @@ def check_hostile(roundtrip: RoundTrip, generator: FormatGenerator) -> list[str]
     return problems
 
 
+def check_extremes(roundtrip: RoundTrip, generator: FormatGenerator) -> tuple[int, list[str]]:
+    """The envelope-extremes tier: every integer of the valid neighbour at each of its type's extremes, all in
+    one job. The job must finish and account for every record (events or quarantine); collecting the output
+    proves that no event carries a time outside years 0001-9999. Returns (records sent, problems)."""
+    topic = _topic("extremes", generator.format_id, 1)
+    variants = generator.extreme_records()
+    records = [KafkaRecord(topic, 0, None, value, ()) for _, value in variants]
+    try:
+        output = roundtrip.run(records, generator.format_id, {topic: 1})
+    except Exception as error:  # noqa: BLE001 - the job failing on input is the finding itself
+        return len(records), [f"the job failed on the extremes: {str(error).splitlines()[0][:300]}"]
+    return len(records), output.accounting_problems()
+
+
 def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, count: int, seed: int | None = None,
                     micro_batches: int = 12) -> list[str]:
     """Structured Streaming over Spark's Kafka source, cut into about `micro_batches` micro-batches (so

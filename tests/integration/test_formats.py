@@ -3,6 +3,7 @@
 - property: generated examples through Kafka and Spark normalize to the oracle (>= 200 per format);
 - mutators: every mutator's records get its code, the rest still normalize, everything is accounted for;
 - hostile: each hand-made hostile record gets exactly its code, and none stops the job;
+- extremes: every integer of a valid record at int32/int64 min and max, -1 and 0 never stops the job;
 - streaming: Structured Streaming, two records per micro-batch, gives exactly the batch output;
 - cross-format: one history rendered by every format that can express it normalizes alike.
 
@@ -40,6 +41,13 @@ def test_hostile_records_get_their_exact_codes(roundtrip, format_id):
     generator = REGISTRY.generator(format_id)
     assert generator.hostile, f"{format_id} declares no hostile records"
     assert generic.check_hostile(roundtrip, generator) == []
+
+
+@pytest.mark.parametrize("format_id", FORMATS)
+def test_envelope_extremes_never_fail_the_job(roundtrip, format_id):
+    sent, problems = generic.check_extremes(roundtrip, REGISTRY.generator(format_id))
+    assert sent >= 12, f"{format_id}: only {sent} extreme variants (the valid neighbour carries too few integers)"
+    assert problems == []
 
 
 @pytest.mark.parametrize("format_id", FORMATS)

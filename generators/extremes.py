@@ -1,0 +1,78 @@
+"""Envelope extremes: every integer a record carries, driven to its type's edges (issue 18's hostile tier).
+
+A decoder reads integers from a message as counts, indices, scales, positions and times, and Spark 4 runs
+with ANSI mode on: arithmetic on such a value that overflows raises and fails the job. These variants take
+one valid record and replace one integer at a time (a JSON number, a digit string, a number inside a JSON
+text nested in a string, an Avro int or long) by each of `EXTREMES`. Whatever a variant means, the job must
+finish and account for it: as events or as a quarantine record.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+INT32_MIN, INT32_MAX, INT64_MIN, INT64_MAX = -2 ** 31, 2 ** 31 - 1, -2 ** 63, 2 ** 63 - 1
+EXTREMES = (INT32_MIN, INT32_MAX, INT64_MIN, INT64_MAX, -1, 0)
+_DIGITS = re.compile(r"^-?[0-9]+$")
+_NESTED = object()  # a path step into a JSON text held in a string
+
+
+def _integer_leaves(node: Any, path: tuple = ()) -> Iterator[tuple[tuple, type]]:
+    """(path, kind) of every integer-like leaf: int, float, or a digit string (kind says how to write it)."""
+    if isinstance(node, dict):
+        for name, child in node.items():
+            yield from _integer_leaves(child, (*path, name))
+    elif isinstance(node, list):
+        for index, child in enumerate(node):
+            yield from _integer_leaves(child, (*path, index))
+    elif isinstance(node, bool) or node is None:
+        return
+    elif isinstance(node, (int, float)):
+        yield path, int
+    elif isinstance(node, str):
+        if _DIGITS.match(node):
+            yield path, str
+        elif node[:1] in ("{", "["):
+            try:
+                nested = json.loads(node)
+            except ValueError:
+                return
+            yield from _integer_leaves(nested, (*path, _NESTED))
+
+
+def _replaced(node: Any, path: tuple, value: Any) -> Any:
+    if not path:
+        return value
+    step, rest = path[0], path[1:]
+    if step is _NESTED:
+        return json.dumps(_replaced(json.loads(node), rest, value))
+    copy = dict(node) if isinstance(node, dict) else list(node)
+    copy[step] = _replaced(node[step], rest, value)
+    return copy
+
+
+def _label(path: tuple) -> str:
+    return ".".join("<json>" if step is _NESTED else str(step) for step in path)
+
+
+def json_variants(value: bytes) -> list[tuple[str, bytes]]:
+    """(label, value) for every integer leaf of a JSON record and every extreme."""
+    document = json.loads(value)
+    return [(f"{_label(path)}={extreme}", json.dumps(_replaced(document, path, kind(extreme))).encode())
+            for path, kind in _integer_leaves(document) for extreme in EXTREMES]
+
+
+def avro_variants(value: bytes, read: Callable[[bytes], Any], write: Callable[[Any], bytes]) -> list[tuple[str, bytes]]:
+    """The same for an Avro datum, through the format's own reader and writer; an extreme that the field's
+    type cannot hold (a long in an int) is not writable, so it is not a datum a producer could send."""
+    datum = read(value)
+    variants = []
+    for path, kind in _integer_leaves(datum):
+        for extreme in EXTREMES:
+            try:
+                variants.append((f"{_label(path)}={extreme}", write(_replaced(datum, path, kind(extreme)))))
+            except (ValueError, TypeError, OverflowError):
+                continue
+    return variants
