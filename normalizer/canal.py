@@ -62,7 +62,7 @@ def _messages(raw: DataFrame) -> DataFrame:
     parsed = kafka_columns(raw).selectExpr("*", f"{parse_json('value_text', VALUE_SCHEMA)} AS m").selectExpr(
         "*", f"{rows.lookup(rows.EVENT_TYPES, 0, _TYPE)} AS kind", f"{rows.lookup(rows.EVENT_TYPES, 1, _TYPE)} AS op",
         f"{rows.lookup(rows.EVENT_TYPES, 2, _TYPE)} AS ddl_change",
-        "IF(size(m.pkNames) > 0, m.pkNames, NULL) AS pk_names")
+        f"IF(size(m.pkNames) > 0, {rows.key_names('m.pkNames', 'm.mysqlType', 'm.sqlType')}, NULL) AS pk_names")
     return parsed.selectExpr(
         "*",
         f"{rows.column_types('m.mysqlType', 'm.sqlType', 'pk_names')} AS columns",

@@ -245,6 +245,15 @@ def decimal_text(raw: str, scale: str) -> str:
             f"coalesce(nullif(ltrim('0', {integer}), ''), '0'), IF({scale} > 0, concat('.', {kept}), '')) END")
 
 
+def mysql_zero_date(raw: str, logical: str) -> str:
+    """Whether `raw` is a MySQL zero date or date-time ('0000-00-00', '0000-00-00 00:00:00', or a zero year,
+    month or day: '2020-00-15') in a DATE or TIMESTAMP column. MySQL stores them where NO_ZERO_DATE and
+    NO_ZERO_IN_DATE are off; no calendar has them. Debezium's MySQL connector gives them as NULL
+    (RowDeserializers: `if (year == 0 || month == 0 || day == 0) return null`), and so does this suite."""
+    return (f"coalesce(({logical} = 'DATE' OR {logical} LIKE 'TIMESTAMP(%') AND "
+            f"{raw} RLIKE '^(0000-[0-9]{{2}}-[0-9]{{2}}|[0-9]{{4}}-00-[0-9]{{2}}|[0-9]{{4}}-[0-9]{{2}}-00)([ T].*)?$', false)")
+
+
 _NAIVE = r"^([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(\\.([0-9]{1,9}))?$"
 
 

@@ -61,7 +61,7 @@ def _messages(raw: DataFrame) -> DataFrame:
     parsed = kafka_columns(raw).selectExpr("*", f"{parse_json('value_text', VALUE_SCHEMA)} AS m").selectExpr(
         "*", f"{kind} AS kind", f"{rows.lookup(ACTIONS, 1, 'm.action')} AS op",
         f"IF({is_ddl}, IF(upper({ddl_change}) IN {DDL_CHANGES}, upper({ddl_change}), 'OTHER'), NULL) AS ddl_change",
-        "IF(size(m.pks) > 0, m.pks, NULL) AS pk_names")
+        f"IF(size(m.pks) > 0, {rows.key_names('m.pks', 'm.dbValType', 'm.jdbcType')}, NULL) AS pk_names")
     return parsed.selectExpr(
         "*",
         f"{rows.column_types('m.dbValType', 'm.jdbcType', 'pk_names')} AS columns",

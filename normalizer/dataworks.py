@@ -163,7 +163,9 @@ def _typed(changes: DataFrame) -> DataFrame:
               "'pk_position', CAST(nullif(array_position(key_names, c.name), 0) AS INT))")
 
     def cells(image: str) -> str:
-        raw = f"try_element_at({image}_raw, c.name)"
+        # a MySQL zero date written as text is SQL NULL (ct.mysql_zero_date), as Debezium gives it
+        written = f"try_element_at({image}_raw, c.name)"
+        raw = f"IF({ct.mysql_zero_date(written, 'c.logical_type')}, NULL, {written})"
         return (f"IF({image}_raw IS NULL, NULL, transform(columns_out, c -> named_struct('name', c.name, "
                 f"'present', map_contains_key({image}_raw, c.name), 'raw', {raw}, "
                 f"'value', {types.convert(raw, 'c.logical_type', types.CONNECT)})))")

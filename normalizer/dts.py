@@ -241,7 +241,8 @@ def _cells(image: str) -> str:
     # EmptyObject NONE: the column is not supplied; the union's null (or EmptyObject NULL): SQL NULL
     text = ct.let(element, "ct_v", f"named_struct('name', c.name, 'logical', c.logical_type, "
                                    f"'supplied', coalesce(ct_v.member11, '') != 'NONE', "
-                                   f"'is_null', ct_v IS NULL OR coalesce(ct_v.member11 = 'NULL', false), "
+                                   f"'is_null', ct_v IS NULL OR coalesce(ct_v.member11 = 'NULL', false) "
+                                   f"OR {ct.mysql_zero_date(_raw_text('ct_v', 'c.logical_type'), 'c.logical_type')}, "
                                    f"'text', {_raw_text('ct_v', 'c.logical_type')})")
     value = ("named_struct('name', x.name, 'supplied', x.supplied, 'is_null', x.is_null, "
              f"'value', {types.convert('x.text', 'x.logical', types.TEXT)})")

@@ -51,13 +51,25 @@ def message_columns(commit_ms: str, emit_ms: str, statement: str, format_version
             f"'{format_version}' AS format_version"]
 
 
+def _declared_names(type_texts: str, jdbc_codes: str) -> str:
+    return f"array_distinct(concat(coalesce(map_keys({type_texts}), array()), coalesce(map_keys({jdbc_codes}), array())))"
+
+
+def key_names(pk_names: str, type_texts: str, jdbc_codes: str) -> str:
+    """The primary key's column names as the message types them. MySQL names are case-insensitive, and
+    canal takes `pkNames` from its table metadata but the types from the row event: `k1` names column
+    `K1`. A key name that matches no typed column stays as it is (SCHEMA_MISMATCH later)."""
+    declared = _declared_names(type_texts, jdbc_codes)
+    return f"transform({pk_names}, n -> coalesce(get(filter({declared}, d -> lower(d) = lower(n)), 0), n))"
+
+
 def column_types(type_texts: str, jdbc_codes: str, pk_names: str) -> str:
     """The column structs from a map column -> type text (its key order is the column order), with the
     JDBC code map as the fallback where a column has no type text."""
     text, code = f"try_element_at({type_texts}, n)", f"CAST(try_element_at({jdbc_codes}, n) AS STRING)"
     # a type text the table lacks is unknown, whatever the JDBC code says (that code is a fallback only)
     logical = f"IF({text} IS NOT NULL, {types.mysql_logical_type(text)}, {types.JDBC.logical_type(code, lambda n: 'NULL')})"
-    names = f"array_distinct(concat(coalesce(map_keys({type_texts}), array()), coalesce(map_keys({jdbc_codes}), array())))"
+    names = _declared_names(type_texts, jdbc_codes)
     column = (f"named_struct('name', coalesce(n, ''), 'position', i + 1, 'source_type', coalesce({text}, {code}), "
               f"'logical_type', {logical}, 'nullable', CAST(NULL AS BOOLEAN), "
               f"'pk_position', CAST(nullif(array_position({pk_names}, n), 0) AS INT))")
@@ -72,8 +84,10 @@ def _cells(rows: str) -> str:
     raw = "try_element_at(r, c.name)"
     latin1 = f"encode({raw}, 'ISO-8859-1')"
     as_base64 = f"IF({raw} RLIKE '[^\\\\x00-\\\\xFF]', NULL, {ct.base64_text(latin1)})"
+    # a MySQL zero date is SQL NULL (ct.mysql_zero_date): no raw value, so nothing to call undecodable
+    zero = ct.mysql_zero_date(raw, "c.logical_type")
     text = (f"named_struct('name', c.name, 'logical', c.logical_type, 'present', map_contains_key(r, c.name), "
-            f"'raw', {raw}, 'text', IF(c.logical_type = 'BYTES', {as_base64}, {raw}))")
+            f"'raw', IF({zero}, NULL, {raw}), 'text', IF({zero}, NULL, IF(c.logical_type = 'BYTES', {as_base64}, {raw})))")
     value = (f"named_struct('name', x.name, 'present', x.present, 'raw', x.raw, "
              f"'value', {types.convert('x.text', 'x.logical', types.TEXT)})")
     return f"transform({rows}, r -> transform(transform(columns, c -> {text}), x -> {value}))"
@@ -106,6 +120,8 @@ ROW_RULES = [
     QuarantineRule("kind = 'ROW' AND size(columns) = 0", Code.MISSING_FIELD, "'no column types'"),
     QuarantineRule(f"kind = 'ROW' AND ({_undeclared('before_rows')} OR {_undeclared('after_rows')})", Code.SCHEMA_MISMATCH,
                    "'a row has a column the message does not type'"),
+    QuarantineRule("kind = 'ROW' AND size(array_distinct(transform(columns.name, n -> lower(n)))) < size(columns)",
+                   Code.SCHEMA_MISMATCH, "'two columns whose names differ only in case (one MySQL column)'"),
     QuarantineRule("kind = 'ROW' AND exists(pk_names, n -> NOT array_contains(columns.name, n))", Code.SCHEMA_MISMATCH,
                    "'the primary key names a column the message does not type'"),
     QuarantineRule("kind = 'ROW' AND exists(columns, c -> c.logical_type IS NULL)", Code.UNKNOWN_COLUMN_TYPE,

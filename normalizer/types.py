@@ -113,6 +113,7 @@ class Fractional:
 
     logical: str           # TIME or TIMESTAMP
     default_digits: int
+    max_digits: int = 9    # more fraction digits than the source allows: no such type
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,8 @@ class SourceTypes:
                          f"concat('DECIMAL(', {precision}, ',', {scale}, ')'), NULL)")
             else:
                 digits = f"coalesce({argument(1)}, {kind.default_digits})"
-                value = f"IF({digits} >= 0, concat('{kind.logical}(', IF({digits} > 6, 9, 6), ')'), NULL)"
+                value = (f"IF({digits} BETWEEN 0 AND {kind.max_digits}, "
+                         f"concat('{kind.logical}(', IF({digits} > 6, 9, 6), ')'), NULL)")
             branches.append(f"WHEN {base} = '{name}' THEN {value}")
         if not branches:
             return f"try_element_at({plain}, {base})"
@@ -154,7 +156,7 @@ SQLSERVER = SourceTypes(
            "uniqueidentifier": "UUID", "binary": "BYTES", "varbinary": "BYTES", "date": "DATE",
            "datetime": "TIMESTAMP(3)", "smalldatetime": "TIMESTAMP(3)", "datetimeoffset": "TIMESTAMP_TZ"},
     parameterized={"decimal": Decimal(18, 0), "numeric": Decimal(18, 0),
-                   "time": Fractional("TIME", 7), "datetime2": Fractional("TIMESTAMP", 7)},
+                   "time": Fractional("TIME", 7, 7), "datetime2": Fractional("TIMESTAMP", 7, 7)},
 )
 
 # Kafka Connect schemas: the semantic name (schema `name`) decides; without one, the primitive type.
@@ -197,22 +199,43 @@ DATAWORKS = SourceTypes(
 )
 
 # MySQL column types as MySQL writes them (canal's `mysqlType`, CloudCanal's `dbValType`: `int(11)`,
-# `bigint(20) unsigned`, `decimal(10,2)`, `datetime(6)`), values as MySQL's text (types.TEXT). Signedness
-# matters: an unsigned type gets the logical type that holds its range. Keyed by the base name, plus
-# ' unsigned' when the type says so (mysql_base_name).
+# `bigint(20) unsigned`, `decimal(10,2)`, `datetime(6)`), values as MySQL's text (types.TEXT). canal keeps
+# the type text of the table's DDL verbatim, so every spelling MySQL 8 accepts appears: the synonyms
+# (BOOL, SERIAL, DEC, FIXED, DOUBLE PRECISION, CHARACTER VARYING, NATIONAL CHAR, INT1..INT8, ...) map as
+# MySQL itself maps them ("Data Type Storage Requirements" / "Using Data Types from Other Database
+# Engines", MySQL 8.0 Reference Manual 13.9). Signedness matters: an unsigned type gets the logical type
+# that holds its range. Keyed by the base name (lower case, words joined by one space), plus ' unsigned'
+# when the type says so (mysql_base_name).
+_MYSQL_INTEGERS = {  # base -> (signed, unsigned)
+    "tinyint": ("INT16", "INT16"), "int1": ("INT16", "INT16"), "bool": ("INT16", "INT16"), "boolean": ("INT16", "INT16"),
+    "smallint": ("INT16", "INT32"), "int2": ("INT16", "INT32"),
+    "mediumint": ("INT32", "INT32"), "middleint": ("INT32", "INT32"), "int3": ("INT32", "INT32"),
+    "int": ("INT32", "INT64"), "integer": ("INT32", "INT64"), "int4": ("INT32", "INT64"),
+    "bigint": ("INT64", "DECIMAL(20,0)"), "int8": ("INT64", "DECIMAL(20,0)"),
+    "float": ("FLOAT32", "FLOAT32"), "float4": ("FLOAT32", "FLOAT32"),
+    "double": ("FLOAT64", "FLOAT64"), "double precision": ("FLOAT64", "FLOAT64"), "float8": ("FLOAT64", "FLOAT64"),
+    "real": ("FLOAT64", "FLOAT64"),  # REAL is DOUBLE unless the server runs with REAL_AS_FLOAT
+}
+_MYSQL_STRINGS = ("char", "character", "nchar", "national char", "national character", "varchar", "character varying",
+                  "char varying", "nvarchar", "national varchar", "national character varying", "national char varying",
+                  "nchar varchar", "nchar varying", "tinytext", "text", "mediumtext", "longtext", "long", "long varchar")
+_MYSQL_BINARIES = ("binary", "varbinary", "char byte", "tinyblob", "blob", "mediumblob", "longblob", "long varbinary",
+                   # spatial values arrive as their internal bytes (SRID + WKB), like any blob
+                   "geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon",
+                   "geometrycollection", "geomcollection")
 MYSQL_TEXT = SourceTypes(
     system="mysql",
-    plain={"tinyint": "INT16", "tinyint unsigned": "INT16", "smallint": "INT16", "smallint unsigned": "INT32",
-           "mediumint": "INT32", "mediumint unsigned": "INT32", "int": "INT32", "int unsigned": "INT64",
-           "integer": "INT32", "integer unsigned": "INT64", "bigint": "INT64", "bigint unsigned": "DECIMAL(20,0)",
-           "bit": "DECIMAL(20,0)", "year": "INT16", "float": "FLOAT32", "float unsigned": "FLOAT32",
-           "double": "FLOAT64", "double unsigned": "FLOAT64", "real": "FLOAT64", "date": "DATE",
-           "char": "STRING", "varchar": "STRING", "tinytext": "STRING", "text": "STRING", "mediumtext": "STRING",
-           "longtext": "STRING", "set": "STRING", "enum": "ENUM", "json": "JSON", "binary": "BYTES", "varbinary": "BYTES",
-           "tinyblob": "BYTES", "blob": "BYTES", "mediumblob": "BYTES", "longblob": "BYTES", "geometry": "BYTES"},
-    parameterized={"decimal": Decimal(10, 0), "decimal unsigned": Decimal(10, 0), "numeric": Decimal(10, 0),
-                   "time": Fractional("TIME", 0), "datetime": Fractional("TIMESTAMP", 0),
-                   "timestamp": Fractional("TIMESTAMP", 0)},
+    plain={**{name: signed for name, (signed, _) in _MYSQL_INTEGERS.items()},
+           **{f"{name} unsigned": unsigned for name, (_, unsigned) in _MYSQL_INTEGERS.items()},
+           "serial": "DECIMAL(20,0)",  # BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE
+           "bit": "DECIMAL(20,0)", "year": "INT16", "date": "DATE",
+           **{name: "STRING" for name in _MYSQL_STRINGS}, "set": "STRING", "enum": "ENUM", "json": "JSON",
+           **{name: "BYTES" for name in _MYSQL_BINARIES}},
+    parameterized={**{name: Decimal(10, 0) for base in ("decimal", "dec", "numeric", "fixed")
+                      for name in (base, f"{base} unsigned")},
+                   # fractional seconds precision 0..6 (MySQL 8.0 Reference Manual 13.2.6)
+                   "time": Fractional("TIME", 0, 6), "datetime": Fractional("TIMESTAMP", 0, 6),
+                   "timestamp": Fractional("TIMESTAMP", 0, 6)},
 )
 # java.sql.Types codes (canal's `sqlType`, CloudCanal's `jdbcType`): the fallback when the type text is
 # missing. They carry no precision or sign, so decimals and unsigned widths are not typed from them.
@@ -225,9 +248,14 @@ JDBC = SourceTypes(
 
 
 def mysql_base_name(type_text: str) -> str:
-    """'bigint(20) unsigned' -> 'bigint unsigned'; 'decimal(10,2)' -> 'decimal'; 'ENUM('a')' -> 'enum'."""
-    base = f"lower(trim(regexp_extract({type_text}, '^\\\\s*([A-Za-z]+)', 1)))"
-    return f"IF(lower({type_text}) RLIKE '\\\\)?\\\\s*unsigned', concat({base}, ' unsigned'), {base})"
+    """'bigint(20) unsigned' -> 'bigint unsigned'; 'decimal(10,2)' -> 'decimal'; 'ENUM('a')' -> 'enum';
+    'DOUBLE PRECISION' -> 'double precision'; 'int(10) UNSIGNED ZEROFILL' -> 'int unsigned'."""
+    stop = "(\\\\(|\\\\bunsigned\\\\b|\\\\bsigned\\\\b|\\\\bzerofill\\\\b|$)"  # the arguments or the attributes
+    words = f"regexp_extract(lower({type_text}), '^\\\\s*([a-z][a-z0-9 ]*?)\\\\s*{stop}', 1)"
+    base = f"regexp_replace({words}, '\\\\s+', ' ')"
+    # the arguments first: an ENUM label may be the word 'unsigned'
+    unsigned = f"regexp_replace(lower({type_text}), '\\\\(.*\\\\)', '') RLIKE '\\\\bunsigned\\\\b'"
+    return f"IF({unsigned}, concat({base}, ' unsigned'), {base})"
 
 
 def type_argument(type_text: str, n: int) -> str:

@@ -1,0 +1,74 @@
+"""The shared type tables and converters, evaluated by Spark itself (issue 18: MySQL's whole type list,
+zero dates, arguments out of range). Each row is one spelling a producer writes."""
+import pytest
+
+from normalizer import canonical_text as ct
+from normalizer import types
+
+pytestmark = pytest.mark.integration
+
+MYSQL_TYPES = [
+    ("int(11)", "INT32"), ("INT(10) UNSIGNED ZEROFILL", "INT64"), ("INTEGER", "INT32"), ("int4", "INT32"),
+    ("BOOLEAN", "INT16"), ("bool", "INT16"), ("tinyint(1)", "INT16"), ("SERIAL", "DECIMAL(20,0)"),
+    ("bigint(20) unsigned", "DECIMAL(20,0)"), ("int8", "INT64"), ("middleint", "INT32"),
+    ("decimal(10,2)", "DECIMAL(10,2)"), ("DEC(12,4)", "DECIMAL(12,4)"), ("FIXED(5,1)", "DECIMAL(5,1)"),
+    ("numeric(8,3) unsigned", "DECIMAL(8,3)"), ("decimal", "DECIMAL(10,0)"), ("decimal(65,30)", "DECIMAL(65,30)"),
+    ("decimal(10,2147483647)", None), ("decimal(10,99999999999)", None), ("decimal(3,5)", None),
+    ("DOUBLE PRECISION", "FLOAT64"), ("double precision unsigned", "FLOAT64"), ("REAL unsigned", "FLOAT64"),
+    ("float4", "FLOAT32"), ("float8", "FLOAT64"),
+    ("CHARACTER VARYING(20)", "STRING"), ("NATIONAL CHAR(3)", "STRING"), ("nvarchar(10)", "STRING"),
+    ("long varchar", "STRING"), ("LONG VARBINARY", "BYTES"),
+    ("geometry", "BYTES"), ("POINT", "BYTES"), ("linestring", "BYTES"), ("polygon", "BYTES"), ("multipoint", "BYTES"),
+    ("multilinestring", "BYTES"), ("multipolygon", "BYTES"), ("geometrycollection", "BYTES"), ("geomcollection", "BYTES"),
+    ("enum('unsigned','b')", "ENUM"), ("set('a','b')", "STRING"), ("datetime(6)", "TIMESTAMP(6)"),
+    ("timestamp(3)", "TIMESTAMP(6)"), ("time(9)", None), ("time", "TIME(6)"), ("year(4)", "INT16"), ("json", "JSON"),
+    ("vector(3)", None), ("geography", None),
+]
+
+
+@pytest.mark.parametrize("type_text, logical", MYSQL_TYPES)
+def test_mysql_type_names(spark, type_text, logical):
+    escaped = type_text.replace("'", "\\'")
+    assert spark.sql(f"SELECT {types.mysql_logical_type(chr(39) + escaped + chr(39))}").first()[0] == logical
+
+
+@pytest.mark.parametrize("raw, scale, expected", [
+    ("1.50", "2", "1.50"), ("1.5", "2147483647", None), ("1.5", "-2147483648", None), ("7", "16383", "7." + "0" * 16383),
+])
+def test_decimal_text_never_overflows(spark, raw, scale, expected):
+    assert spark.sql(f"SELECT {ct.decimal_text(repr(raw), ct.bounded_int(repr(scale), 0, ct.MAX_DECIMAL_SCALE))}").first()[0] == expected
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("2025-03-14T16:45:20.650Z", "2025-03-14 16:45:20.65"), ("0000-01-01T00:00:00Z", None),
+    ("10000-01-01T00:00:00Z", None), ("9999-12-31T23:59:59.999999Z", "9999-12-31 23:59:59.999999"), ("soon", None),
+])
+def test_instants_outside_years_1_to_9999_are_null(spark, raw, expected):
+    value = spark.sql(f"SELECT CAST({ct.instant_from_text(repr(raw))} AS STRING)").first()[0]
+    assert value == expected
+
+
+def test_base64_is_one_line_whatever_the_session(spark):
+    spark.conf.set("spark.sql.chunkBase64String.enabled", "true")
+    try:
+        text = spark.sql(f"SELECT {ct.base64_text('unhex(repeat(' + repr('FF') + ', 60))')}").first()[0]
+    finally:
+        spark.conf.unset("spark.sql.chunkBase64String.enabled")
+    assert text == "/" * 80
+
+
+@pytest.mark.parametrize("raw, width, expected", [
+    ("200", 20, "00000000000000000200"), ("0" * 25 + "7", 20, "00000000000000000007"),
+    ("123456789012345678901", 20, None), ("x1", 20, None),
+])
+def test_fixed_width_never_cuts(spark, raw, width, expected):
+    assert spark.sql(f"SELECT {ct.fixed_width(repr(raw), width)}").first()[0] == expected
+
+
+@pytest.mark.parametrize("raw, logical, zero", [
+    ("0000-00-00", "DATE", True), ("0000-00-00 00:00:00", "TIMESTAMP(6)", True), ("2020-00-15", "DATE", True),
+    ("2020-01-00 10:00:00.5", "TIMESTAMP(6)", True), ("0000-01-01", "DATE", True), ("2020-01-01", "DATE", False),
+    ("0000-00-00", "STRING", False), ("00:00:00", "TIME(6)", False),
+])
+def test_mysql_zero_dates(spark, raw, logical, zero):
+    assert spark.sql(f"SELECT {ct.mysql_zero_date(repr(raw), repr(logical))}").first()[0] is zero
