@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import zlib
 from dataclasses import dataclass
 
 from hypothesis import strategies as st
@@ -51,14 +52,34 @@ VALUE_TYPES = [LogicalType(k) for k in MYSQL_TYPES] + [
     LogicalType("DECIMAL", 38, 10), LogicalType("DECIMAL", 65, 30), LogicalType("DECIMAL", 5, 0)]
 
 
-def mysql_type(logical: LogicalType) -> tuple[str, int, str]:
+# Every spelling of the same type that MySQL 8 accepts in DDL, which canal keeps verbatim in mysqlType
+# (MySQL 8.0 Reference Manual 13.1 and "Using Data Types from Other Database Engines"). The first is the
+# one `SHOW CREATE TABLE` prints.
+SPELLINGS = {
+    "INT16": ("smallint(6)", "SMALLINT", "int2"), "INT32": ("int(11)", "INTEGER", "int4", "INT"),
+    "INT64": ("bigint(20)", "BIGINT", "int8"), "FLOAT64": ("double", "DOUBLE PRECISION", "REAL", "float8"),
+    "STRING": ("varchar(255)", "CHARACTER VARYING(255)", "NATIONAL VARCHAR(255)", "nvarchar(255)", "text", "LONG VARCHAR"),
+    "BYTES": ("varbinary(64)", "blob", "LONG VARBINARY", "longblob", "VARBINARY(4096)"), "DATE": ("date", "DATE"),
+    "DECIMAL": ("decimal", "DEC", "NUMERIC", "FIXED"),
+}
+
+
+def _spelling(kind: str, name: str) -> str:
+    """One of the type's spellings, picked by the column name (stable: a seed draws the same records)."""
+    spellings = SPELLINGS[kind]
+    return spellings[zlib.crc32(name.encode()) % len(spellings)]
+
+
+def mysql_type(logical: LogicalType, name: str = "") -> tuple[str, int, str]:
+    """(type text, JDBC code, logical type) of a column; `name` picks among the type's spellings."""
     if logical.kind == "DECIMAL":
-        return f"decimal({logical.precision},{logical.scale})", 3, logical.name
+        return f"{_spelling('DECIMAL', name)}({logical.precision},{logical.scale})", 3, logical.name
     if logical.kind == "TIME":
         return "time(6)", 92, "TIME(6)"
     if logical.kind == "TIMESTAMP":
         return f"datetime({logical.precision})", 93, "TIMESTAMP(6)"
-    return MYSQL_TYPES[logical.kind]
+    text, code, canonical = MYSQL_TYPES[logical.kind]
+    return _spelling(logical.kind, name), code, canonical
 
 
 def value_text(logical: LogicalType, value) -> str | None:
@@ -122,17 +143,33 @@ class CanalEncoder:
         message = {
             "data": None if ddl else [self._row(c.before if type_ == "DELETE" else c.after) for c in rows],
             "database": self.profile.database, "es": self._es(tx), "id": self.batches, "isDdl": ddl,
-            "mysqlType": None if ddl else {c.name: mysql_type(c.logical)[0] for c in columns},
+            "mysqlType": None if ddl else {c.name: mysql_type(c.logical, c.name)[0] for c in columns},
             "old": self._old(rows) if type_ == "UPDATE" else None,
-            "pkNames": None if ddl else [c.name for c in self.table.key_columns], "sql": sql,
-            "sqlType": None if ddl else {c.name: mysql_type(c.logical)[1] for c in columns},
+            "pkNames": None if ddl else self._key_names(), "sql": sql,
+            "sqlType": None if ddl else {c.name: mysql_type(c.logical, c.name)[1] for c in columns},
             "table": self.table.name, "ts": self._es(tx) + tx.emit_lag_us // 1000, "type": type_}
         if self.profile.gtid:
             message["gtid"] = f"3e11fa47-71ca-11e1-9e33-c80aa9429562:{self.index * 1000 + self.batches}"
         return message
 
     def _row(self, row) -> dict:
-        return {c.name: value_text(c.logical, row[c.name]) for c in self.table.columns}
+        return {c.name: self._text(c, row[c.name]) for c in self.table.columns}
+
+    @staticmethod
+    def _text(column, value) -> str | None:
+        """value_text, except that some DATE and DATETIME columns hold MySQL's zero date where the oracle has
+        NULL: where NO_ZERO_DATE is off MySQL stores '0000-00-00', and it means no date (Debezium: NULL)."""
+        if value is None and zlib.crc32(column.name.encode()) % 2 == 0:
+            return {"DATE": "0000-00-00", "TIMESTAMP": "0000-00-00 00:00:00"}.get(column.logical.kind)
+        return value_text(column.logical, value)
+
+    def _key_names(self) -> list[str]:
+        """pkNames; canal reads them from its table metadata, whose case may differ from the row event's
+        (MySQL names are case-insensitive): some tables' keys are named in the other case."""
+        names = [c.name for c in self.table.key_columns]
+        if zlib.crc32(self.table.name.encode()) % 3 == 0:
+            return [n.swapcase() if n.isascii() and n.swapcase().lower() == n.lower() else n for n in names]
+        return names
 
     def _old(self, rows: list[Change]) -> list[dict]:
         """canal: the before values of the columns updated so far in this message (its updateSet grows over
@@ -142,7 +179,7 @@ class CanalEncoder:
         for change in rows:
             changed |= {c.name for c in self.table.columns if change.before[c.name] != change.after[c.name]}
             names = [c.name for c in self.table.columns if self.profile.old_columns == "all" or c.name in changed]
-            out.append({n: value_text(self._column(n).logical, change.before[n]) for n in names})
+            out.append({n: self._text(self._column(n), change.before[n]) for n in names})
         return out
 
     def _column(self, name: str):
@@ -190,7 +227,7 @@ class CanalEncoder:
 
     def _oracle(self, changes: list[Change], tx: Transaction, offset: int) -> list[CanonicalEvent]:
         table, key_columns = self.table, self._key_columns()
-        columns = [Column(c.name, i + 1, mysql_type(c.logical)[0], mysql_type(c.logical)[2], None,
+        columns = [Column(c.name, i + 1, mysql_type(c.logical, c.name)[0], mysql_type(c.logical, c.name)[2], None,
                           c.pk_position if key_columns else None) for i, c in enumerate(table.columns)]
 
         def image(values):

@@ -76,8 +76,8 @@ class CloudCanalEncoder(canal.CanalEncoder):
         before = [self._row(c.before) for c in rows] if type_ == "UPDATE" else []
         return {"action": type_, "before": before, "bid": 0, "data": data, "db": self.profile.database,
                 "schema": self.profile.database, "table": self.table.name,
-                "dbValType": {c.name: canal.mysql_type(c.logical)[0] for c in columns},
-                "jdbcType": {c.name: canal.mysql_type(c.logical)[1] for c in columns}, "entryType": "ROWDATA",
+                "dbValType": {c.name: canal.mysql_type(c.logical, c.name)[0] for c in columns},
+                "jdbcType": {c.name: canal.mysql_type(c.logical, c.name)[1] for c in columns}, "entryType": "ROWDATA",
                 self.profile.ddl_flag: ddl, "pks": [c.name for c in self._key_columns()], "execTs": self._es(tx),
                 "sendTs": self._es(tx) + tx.emit_lag_us // 1000, "sql": sql}
 

@@ -50,3 +50,16 @@ def test_canonical_model_doc_lists_every_code_under_its_phase():
     listed = {(code, phase) for phase, codes in re.findall(r"^\| (DECODE|VALIDATE|ASSEMBLE|CONVERT) \| (.+?) \|", doc, re.M)
               for code in re.findall(r"`([A-Z_0-9]+)`", codes)}
     assert listed == {(code.value, phase.value) for code, phase in CODE_PHASE.items()}
+
+
+def test_readme_lists_every_code_under_its_phase():
+    import re
+    from pathlib import Path
+
+    from normalizer.model import CODE_PHASE
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    paragraph = readme[readme.index("- **Quarantine**"):].split("\n- ", 1)[0]
+    listed = {(code, phase) for phase, codes in re.findall(r"(DECODE|VALIDATE|CONVERT|ASSEMBLE)\s+([^;.]+)", paragraph)
+              for code in re.findall(r"`([A-Z_0-9]+)`", codes)}
+    assert listed == {(code.value, phase.value) for code, phase in CODE_PHASE.items()}
