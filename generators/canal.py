@@ -393,4 +393,5 @@ GENERATOR = FormatGenerator(
     value_types=tuple(VALUE_TYPES),
     history_features=frozenset({"key-change", "truncate"}),
     ordered_within_partition=True,
+    ordered_members=frozenset({"mysqlType", "sqlType"}),  # LinkedHashMaps in column order: the column positions
 )

@@ -112,6 +112,13 @@ def _cols_count_bomb() -> bytes:
     return hostile_event(7, data=data[:start] + ITEM_COUNT_BOMB + data[start + 1:])
 
 
+def _table_name_not_utf8() -> bytes:
+    """A valid event whose `data` names its table with bytes that are no UTF-8 (length kept)."""
+    data = read(CHANGE_EVENT, hostile_event(9))["data"]
+    assert data.count(b"\x02t") == 1  # `tbl` "t": length 1 (zig-zag 2), one byte
+    return hostile_event(9, data=data.replace(b"\x02t", b"\x02\xff"))
+
+
 _VALID = hostile_event(1)
 HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code) in {
     "empty value": (b"", Code.MALFORMED_AVRO),
@@ -125,6 +132,9 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
     "no value": (None, Code.MISSING_FIELD),
     "cols item count 2,147,483,639": (_cols_count_bomb(), Code.MALFORMED_DATA),
     "time in year 10000": (hostile_event(8, time="10000-01-01T00:00:00Z"), Code.UNDECODABLE_VALUE),
+    "table name not UTF-8": (_table_name_not_utf8(), Code.NOT_UTF8),
+    "operation not UTF-8": (write(CHANGE_EVENT, {**read(CHANGE_EVENT, hostile_event(10)), "operation": "INZ"})
+                            .replace(b"INZ", b"IN\xc0"), Code.NOT_UTF8),
     "valid neighbour": (_VALID, None),
 }.items()}
 
@@ -139,6 +149,7 @@ def extremes(value: bytes) -> list[tuple[str, bytes]]:
 GENERATOR = FormatGenerator(
     format_id=FORMAT,
     extremes=extremes,
+    encoding="avro",
     examples=ces.examples_of(profiles),
     render=ces.render_with(encode),
     partitions=lambda example: example[0].partitions,

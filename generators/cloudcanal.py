@@ -165,4 +165,5 @@ GENERATOR = FormatGenerator(
     value_types=tuple(VALUE_TYPES),
     history_features=frozenset({"key-change", "truncate"}),
     ordered_within_partition=True,
+    ordered_members=frozenset({"dbValType", "jdbcType"}),  # LinkedHashMaps in column order: the column positions
 )

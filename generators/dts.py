@@ -373,6 +373,16 @@ def _count_bomb() -> bytes:
     return valid.replace(fields, b"\x04" + ITEM_COUNT_BOMB + fields[2:])
 
 
+def _invalid_utf8(n: int, where: str) -> bytes:
+    """A valid datum with two bytes of one string replaced by ones that are no UTF-8 (an overlong '/' or a
+    lone surrogate's encoding): fastavro writes only valid strings, so the bytes are patched, length kept."""
+    bad = {"objectName": b"\xc0\xaf", "column name": b"\xed\xa0"}[where]
+    if where == "objectName":
+        return hostile_record(n, objectName="shop.tZZ").replace(b"shop.tZZ", b"shop.t" + bad)
+    return hostile_record(n, fields=[{"name": "id", "dataTypeNumber": 3}, {"name": "vZZ", "dataTypeNumber": 253}]) \
+        .replace(b"vZZ", b"v" + bad)
+
+
 _ID_AND_TIME = [{"name": "id", "dataTypeNumber": 3}, {"name": "t", "dataTypeNumber": 11}]
 HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code) in {
     "no value": (None, Code.MISSING_FIELD),
@@ -415,6 +425,8 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
                                                 after=[_integer("31"), (f"{NS}.Decimal", {"value": "1.5", "precision": 10,
                                                                                          "scale": 2147483647})]),
                                  Code.UNDECODABLE_VALUE),
+    "objectName not UTF-8": (_invalid_utf8(32, "objectName"), Code.NOT_UTF8),
+    "column name not UTF-8": (_invalid_utf8(33, "column name"), Code.NOT_UTF8),
     "valid neighbour": (hostile_record(100), None),
 }.items()}
 
@@ -469,6 +481,7 @@ GENERATOR = FormatGenerator(
     format_id=FORMAT,
     examples=examples,
     extremes=extremes,
+    encoding="avro",
     version_profile=lambda version: {"generation": int(version)},
     render=render,
     partitions=lambda example: 1,  # DTS topics have one partition (the SDK README)

@@ -138,6 +138,11 @@ class FormatGenerator:
     # the envelope-extremes variants of a valid record (generators.extremes): every integer it carries at its
     # type's edges; None for a JSON format (json_variants walks any JSON), the reader/writer pair for Avro
     extremes: Callable[[bytes], list[tuple[str, bytes]]] | None = None
+    # "json" when every record value is one JSON object (the equivalent-spellings property applies), "avro"
+    encoding: str = "json"
+    # members whose object value's member order is data (canal's mysqlType: the column order), kept as they are
+    # by the equivalent-spellings property
+    ordered_members: frozenset[str] = frozenset()
 
     def extreme_records(self) -> list[tuple[str, bytes]]:
         """(label, value): the valid neighbour with one integer at a time at an extreme (generators.extremes)."""

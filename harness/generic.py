@@ -49,6 +49,27 @@ def check_property(roundtrip: RoundTrip, generator: FormatGenerator, count: int,
     return result
 
 
+def check_spellings(roundtrip: RoundTrip, generator: FormatGenerator, count: int, seed: int | None = None) -> BatchResult:
+    """The metamorphic property: generated examples with every record respelled (generators.spellings: pretty
+    printing, spaces, member order, escapes; one spelling per example, so re-sent copies stay copies) still
+    normalize to the oracle. A decoder that reads the text instead of the JSON fails it."""
+    from dataclasses import replace
+
+    from generators.spellings import SPELLINGS, respelled
+
+    seed = session_seed() if seed is None else seed
+    spellings = sorted(SPELLINGS)
+    examples = _examples(generator, draw_examples(generator.examples(), count, seed), "spelling")
+    for index, example in enumerate(examples):
+        spelling = spellings[index % len(spellings)]
+        example.label = f"{example.label} spelled {spelling}"
+        example.expected = [item if item.record.value is None else
+                            replace(item, record=replace(item.record, value=respelled(item.record.value, spelling,
+                                                                                     generator.ordered_members)))
+                            for item in example.expected]
+    return run_batch(roundtrip, generator.format_id, examples, seed, generator.ordered_within_partition)
+
+
 def check_mutators(roundtrip: RoundTrip, generator: FormatGenerator, count: int, seed: int | None = None) -> BatchResult:
     """Each example gets one mutator (all of them in turn): changed records get their code, the rest still
     normalizes to the oracle, every record is accounted for, and every mutator's code is seen."""

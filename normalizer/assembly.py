@@ -54,7 +54,7 @@ class Grouping:
     def _member(self, binary_as_text: bool = False) -> str:
         own = ", ".join(f"'{name}', {expression}" for name, (expression, _) in self.fields.items())
         record = (f"'key', {base64_text('key')}, 'value', {base64_text('value')}, "
-                  f"'headers', transform(headers, h -> named_struct('key', h.key, 'value', {base64_text('h.value')})))"
+                  f"'headers', transform(headers, h -> named_struct('key', h.key, 'value', {base64_text('h.value')}))"
                   if binary_as_text else "'key', key, 'value', value, 'headers', headers")
         return f"named_struct({own}, 'topic', topic, 'partition', partition, 'offset', offset, {record}, 'rejection', rejection)"
 

@@ -1,10 +1,12 @@
-"""The check every Avro decoder makes before Spark's `from_avro`: declared sizes must fit the bytes.
+"""The check every Avro decoder makes before Spark's `from_avro`: sizes that fit, strings that are UTF-8.
 
 `from_avro` allocates what a block declares before reading it, so a record of a few bytes declaring
-2,147,483,639 array items ends the executor JVM with OutOfMemoryError, which no parse mode can catch.
-The guard (jvm/avro-guard, `io.cdcconformance.AvroGuard`) skips the datum instead, which allocates
-nothing, and says whether it is exactly one datum of the schema; only then is it read. Its jar must be on
-the session's classpath (docs/normalizer-contract.md says how); `cdc-conformance jvm` builds it.
+2,147,483,639 array items ends the executor JVM with OutOfMemoryError, which no parse mode can catch;
+and it passes a string's bytes on unchecked, so invalid UTF-8 reaches the output as U+FFFD. The guard
+(jvm/avro-guard, `io.cdcconformance.AvroGuard`) walks the datum by its schema over the bytes themselves,
+allocating nothing for declared sizes, and says what is wrong: nothing (`OK`), `MALFORMED` (not exactly
+one datum) or `NOT_UTF8`. Only a datum with nothing wrong is read. Its jar must be on the session's
+classpath (docs/normalizer-contract.md); `cdc-conformance jvm` builds it.
 """
 from __future__ import annotations
 
@@ -13,14 +15,14 @@ import json
 from normalizer.canonical_text import base64_text
 
 GUARD_CLASS = "io.cdcconformance.AvroGuard"
+OK, MALFORMED, NOT_UTF8 = "OK", "MALFORMED", "NOT_UTF8"
 
 
-def fits(binary: str, schema: dict) -> str:
-    """SQL: whether the bytes `binary` are exactly one datum of `schema` (false for NULL)."""
-    return f"coalesce(java_method('{GUARD_CLASS}', 'fits', {base64_text(binary)}, '{json.dumps(schema)}'), false)"
+def problem(binary: str, schema: dict) -> str:
+    """SQL: what is wrong with the bytes `binary` as a datum of `schema` (OK: nothing)."""
+    return f"java_method('{GUARD_CLASS}', 'problem', {base64_text(binary)}, '{json.dumps(schema)}')"
 
 
-def from_avro(binary: str, schema: dict) -> str:
-    """`from_avro` in PERMISSIVE mode, called only for bytes the guard accepts (NULL otherwise)."""
-    read = f"from_avro({binary}, '{json.dumps(schema)}', map('mode', 'PERMISSIVE'))"
-    return f"IF({fits(binary, schema)}, {read}, NULL)"
+def read(binary: str, schema: dict, found: str) -> str:
+    """`from_avro` in PERMISSIVE mode, only where the guard found nothing wrong (`found`: its result, SQL)."""
+    return f"IF({found} = '{OK}', from_avro({binary}, '{json.dumps(schema)}', map('mode', 'PERMISSIVE')), NULL)"

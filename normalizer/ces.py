@@ -28,6 +28,9 @@ from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register
 
 FORMAT = "ces-json"
+# the `_corrupt_record` an encoding gives a `data` level whose strings are not UTF-8 (NUL-led: a JSON text that
+# failed to parse never is exactly this); ces-avro's guard sets it
+NOT_UTF8_MARK = "\\u0000NOT_UTF8"
 TYPE_PREFIX = "com.microsoft.SQL.CES.DML.V"
 OPERATIONS = {"INS": "INSERT", "UPD": "UPDATE", "DEL": "DELETE"}
 
@@ -214,6 +217,7 @@ def _decode_data(assembled: DataFrame, encoding: Encoding) -> DataFrame:
     ).selectExpr(  # from here on without the data text and its parse
         *carried,
         "data_document IS NULL OR data_document._corrupt_record IS NOT NULL AS data_malformed",
+        f"coalesce(data_document._corrupt_record = '{NOT_UTF8_MARK}', false) AS data_not_utf8",
         "data_document.eventsource IS NULL OR data_document.eventrow IS NULL OR data_document.eventsource.cols IS NULL"
         " AS data_incomplete",
         "data_document.eventsource AS source_doc",
@@ -256,7 +260,8 @@ _EVENT_RULES = [
                    "concat('segments of ', logicalid, ' share an index with different data')"),
     QuarantineRule("NOT complete", Code.SEGMENT_INCOMPLETE,
                    "concat('logical event ', logicalid, ' lacks segments (have ', segment_count, ')')"),
-    QuarantineRule("data_malformed", Code.MALFORMED_DATA, "'data is not a JSON object'"),
+    QuarantineRule("data_not_utf8", Code.NOT_UTF8, "'a string of data is not UTF-8'"),
+    QuarantineRule("data_malformed", Code.MALFORMED_DATA, "'data is not a JSON object (or Avro Data datum)'"),
     QuarantineRule("data_incomplete", Code.MISSING_FIELD, "'data needs eventsource.cols and eventrow'"),
     QuarantineRule("(old_text IS NOT NULL AND old_raw IS NULL) OR (current_text IS NOT NULL AND current_raw IS NULL)",
                    Code.MALFORMED_DATA, "'eventrow.old/current is not a JSON object'"),

@@ -40,30 +40,32 @@ DATA_SCHEMA = {"name": "Data", "type": "record", "fields": [
         {"name": "old", "type": "string"}, {"name": "current", "type": "string"}]}}]}
 
 
-def _from_avro(binary: str, schema: dict) -> str:
-    # Bytes that are not exactly one datum give NULL (the guard) or a struct of NULLs (PERMISSIVE) instead
-    # of failing the job or the JVM. Every field of both schemas is mandatory, so a NULL required field
-    # marks such a record.
-    return avro_guard.from_avro(binary, schema)
+NOT_UTF8_MARK = ces.NOT_UTF8_MARK
 
 
-_ENVELOPE = ct.let(_from_avro("value", CHANGE_EVENT_SCHEMA), "ct_a", """named_struct(
+def _guarded(binary: str, schema: dict, name: str, parts: str, corrupt: str) -> str:
+    """The datum as `parts` (SQL over `name`, the datum read), with `_corrupt_record` set when the guard found
+    something wrong: NOT_UTF8_MARK for a string that is not UTF-8, `corrupt` for anything else. Bytes that
+    are not exactly one datum are never read (`from_avro` would allocate what they declare first)."""
+    marked = (f"CASE WHEN ct_found = '{avro_guard.NOT_UTF8}' THEN '{NOT_UTF8_MARK}' "
+              f"WHEN ct_found != '{avro_guard.OK}' OR {name} IS NULL THEN '{corrupt}' END")
+    return ct.let(avro_guard.problem(binary, schema), "ct_found", ct.let(
+        avro_guard.read(binary, schema, "ct_found"), name, f"named_struct({parts}, '_corrupt_record', {marked})"))
+
+
+_ENVELOPE = _guarded("value", CHANGE_EVENT_SCHEMA, "ct_a", """
     'specversion', ct_a.specversion, 'type', ct_a.type, 'source', ct_a.source, 'id', ct_a.id,
     'logicalid', ct_a.logicalid, 'time', ct_a.time, 'datacontenttype', ct_a.datacontenttype,
     'operation', ct_a.operation, 'segmentindex', CAST(ct_a.segmentindex AS STRING),
     'finalsegment', CAST(ct_a.finalsegment AS STRING), 'splitindex', CAST(NULL AS STRING),
-    'splittotalcnt', CAST(NULL AS STRING), 'data', hex(ct_a.data),
-    '_corrupt_record', IF(ct_a.specversion IS NULL OR ct_a.data IS NULL, 'not a ChangeEvent datum', NULL))""")
+    'splittotalcnt', CAST(NULL AS STRING), 'data', hex(ct_a.data)""", "not a ChangeEvent datum")
 
-_DATA = f"""named_struct(
-    'eventsource', CAST(ct_d.eventsource AS {ces.EVENTSOURCE_TYPE}),
-    'eventrow', ct_d.eventrow,
-    '_corrupt_record', IF(ct_d.eventsource IS NULL OR ct_d.eventrow IS NULL, 'not a Data datum', NULL))"""
+_DATA = f"'eventsource', CAST(ct_d.eventsource AS {ces.EVENTSOURCE_TYPE}), 'eventrow', ct_d.eventrow"
 
 
 def _parse_data(hex_text: str) -> str:
     """The reassembled hex text -> the same struct as ces-json's `data` (numbers as text, like JSON's)."""
-    return ct.let(_from_avro(f"unhex({hex_text})", DATA_SCHEMA), "ct_d", _DATA)
+    return _guarded(f"unhex({hex_text})", DATA_SCHEMA, "ct_d", _DATA, "not a Data datum")
 
 
 AVRO = ces.Encoding(
@@ -71,6 +73,8 @@ AVRO = ces.Encoding(
     envelope=_ENVELOPE,
     decode_rules=(
         ces.NO_VALUE,
+        QuarantineRule(f"cloud_event._corrupt_record = '{NOT_UTF8_MARK}'", Code.NOT_UTF8,
+                       "'a string of the ChangeEvent datum is not UTF-8'"),
         QuarantineRule("cloud_event IS NULL OR cloud_event._corrupt_record IS NOT NULL", Code.MALFORMED_AVRO,
                        "'value is not an Avro ChangeEvent datum'"),
     ),

@@ -92,51 +92,80 @@ VALUE_SCHEMA = DEBEZIUM.value_schema()
 KEY_SCHEMA = f"struct<schema:struct<type:string,name:string,fields:array<{_COLUMN}>>,payload:map<string,string>>"
 
 
-def _image_text(image: str) -> str:
-    """The JSON text of one row image (`before`, `after`) as written, from the record's text: JsonConverter
-    writes compactly, the payload after the schema, `before` before `after`. For the key: its own text."""
+# The row images again, each value a VARIANT: it keeps what a string-typed parse loses, whether the JSON value
+# was a number or a string ("1234" is also base64; "12.30" is a string to keep), and a number's exact digits
+# (to 38 of them). Parsed only for records with a Decimal column or a schemaless fraction (`_parse`).
+_VARIANT_IMAGES = ("struct<payload:struct<before:map<string,variant>,after:map<string,variant>>,"
+                   "before:map<string,variant>,after:map<string,variant>>")
+_VARIANT_KEY = "struct<payload:map<string,variant>>"
+_FRACTION = "'^-?[0-9]+\\\\.[0-9]+(E-?[0-9]+)?$'"
+
+
+def _variant(image: str, name: str) -> str:
+    """The VARIANT of member `name` of `image` (before, after, key); NULL where none was parsed."""
     if image == "key":
-        return "key_text"
-    payload = ("IF(instr(value_text, '\"payload\":') > 0, substr(value_text, instr(value_text, '\"payload\":')), "
-               "value_text)")
-    after = f"substr({payload}, instr({payload}, '\"after\":'))"
-    return after if image == "after" else f"substring_index(substr({payload}, instr({payload}, '\"before\":')), '\"after\":', 1)"
+        return f"try_element_at(coalesce(key_variants.payload, bare_key_variants), {name})"
+    return f"try_element_at(IF(wrapped, value_variants.payload.{image}, value_variants.{image}), {name})"
 
 
-def _numeric_decimal(raw: str, field_: str, image: str) -> str:
-    """The exact text of a Decimal written as a JSON number (`decimal.format=NUMERIC`), else NULL.
+# A member whose value is a JSON number: the name as written (escapes and all), then the token. A `"` inside a
+# string is always escaped, so a match starts at a real member name.
+_NUMBER_MEMBER = ('\\"((?:[^\\"\\\\\\\\]|\\\\\\\\.)*)\\"\\\\s*:\\\\s*'
+                  '(-?[0-9]+(?:\\\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\\\\s*(?=[,}\\\\]])')
 
-    Parsed to strings, a number and a base64 string look alike ("1234" is both), and Spark's JSON reader
-    even turns a fractional number into a double before it becomes text (12.30 reads as 12.3). So the
-    token is taken from the image's own text, unquoted, and accepted only if Spark's reading of it is
-    what the parser gave: a token found in the wrong place can never become a wrong number.
-    """
-    return _number_token(raw, f"{field_}.field", image)
+
+def number_members(text: str) -> str:
+    """SQL: every (name, token) of a number-valued member in the JSON `text`, names unescaped. Computed once
+    per record that has a fractional number at all (`_parse`): only those lose digits in Spark's reading."""
+    names = f"regexp_extract_all({text}, '{_NUMBER_MEMBER}', 1)"
+    tokens = f"regexp_extract_all({text}, '{_NUMBER_MEMBER}', 2)"
+    unescaped = "IF(instr(ct_m.n, '\\\\') > 0, from_json(concat('[\"', ct_m.n, '\"]'), 'array<string>')[0], ct_m.n)"
+    return (f"IF({text} RLIKE '[0-9][.][0-9]', transform(arrays_zip({names}, {tokens}), "
+            f"ct_m -> named_struct('name', {unescaped.replace('ct_m.n', 'ct_m.`0`')}, 'token', ct_m.`1`)), NULL)")
 
 
 def _number_token(raw: str, name: str, image: str) -> str:
-    """The JSON number token of member `name` of `image` as written, if Spark's reading of it is `raw`."""
-    pattern = f"concat('\"\\\\Q', {name}, '\\\\E\":(-?[0-9]+(\\\\.[0-9]+)?)[,}}]')"
-    token = f"regexp_extract({_image_text(image)}, {pattern}, 1)"
-    return ct.let(token, "ct_token", f"CASE WHEN ct_token != '' AND (ct_token = {raw} "
-                                        f"OR CAST(CAST(ct_token AS DOUBLE) AS STRING) = {raw}) THEN ct_token END")
+    """The JSON number token of member `name` as written, if exactly one number-valued member of that name in
+    the record reads as `raw` (Spark's reading: a fractional number passes through a double, 12.30 reads
+    12.3; an integer keeps its digits, so it is its own token).
+
+    Any spelling is found (spaces, member order, `source` before `after`, names written with escapes); a
+    member of the same name elsewhere that reads differently is no candidate; two different tokens that
+    read alike are ambiguous: NULL (quarantined), never a guess.
+    """
+    members = "key_numbers" if image == "key" else "value_numbers"
+    candidates = (f"array_distinct(transform(filter({members}, ct_n -> ct_n.name = {name} AND "
+                  f"(ct_n.token = {raw} OR CAST(CAST(ct_n.token AS DOUBLE) AS STRING) = {raw})), ct_n -> ct_n.token))")
+    recovered = ct.let(candidates, "ct_tokens", "IF(size(ct_tokens) = 1, ct_tokens[0], NULL)")
+    return f"IF({raw} RLIKE '^-?[0-9]+$', {raw}, {recovered})"
 
 
 def _schemaless_value(raw: str, name: str, image: str) -> str:
     """A value without a schema keeps its JSON text. Spark's reader passes a fractional number through a
     double (Jackson's copy of a float token), which loses digits of a NUMERIC decimal and, on JDK 17, may
-    print a non-shortest double (JDK-4511638): take such a number's own token instead."""
-    return f"IF({raw} RLIKE '^-?[0-9]+\\\\.[0-9]+(E-?[0-9]+)?$', coalesce({_number_token(raw, name, image)}, {raw}), {raw})"
+    print a non-shortest double (JDK-4511638): such a number's own token is taken instead, and where it
+    cannot be found the value is NULL (`_QUARANTINE_RULES`: UNDECODABLE_VALUE), never the double's text."""
+    number = f"coalesce(schema_of_variant({_variant(image, name)}) != 'STRING', false)"
+    return f"IF({raw} RLIKE {_FRACTION} AND {number}, {_number_token(raw, name, image)}, {raw})"
+
+
+def _unrecoverable_fraction(image: str) -> str:
+    values = f"payload.{image}"
+    return (f"coalesce(row_fields IS NULL AND exists(map_entries({values}), e -> e.value RLIKE {_FRACTION} "
+            f"AND {_schemaless_value('e.value', 'e.key', image)} IS NULL), false)")
 
 
 def convert_value(raw: str, field_: str, image: str) -> str:
     """Canonical text of one JSON value `raw` of `image` (before, after, key) described by a typed field
     (`_typed_fields`: with `logical`). A Decimal is base64 of its unscaled bytes, or, with
-    `decimal.format=NUMERIC`, a JSON number (`_numeric_decimal`)."""
-    numeric = f"IF({field_}.logical LIKE 'DECIMAL(%' AND {raw} RLIKE '^-?[0-9][0-9.E-]*$', {_numeric_decimal(raw, field_, image)}, NULL)"
-    return ct.let(numeric, "ct_number", f"IF(ct_number IS NOT NULL, "
-                                           f"{types.convert('ct_number', f'{field_}.logical', types.TEXT)}, "
-                                           f"{types.convert(raw, f'{field_}.logical', types.CONNECT)})")
+    `decimal.format=NUMERIC`, a JSON number: the VARIANT says which, and gives the exact digits (up to 38);
+    beyond those, the number's own token in the text (`_number_token`)."""
+    exact = ("CASE WHEN schema_of_variant(ct_v) RLIKE '^(DECIMAL|BIGINT|INT|SMALLINT|TINYINT)' "
+             f"THEN CAST(ct_v AS STRING) ELSE {_number_token(raw, f'{field_}.field', image)} END")
+    number = f"coalesce({field_}.logical LIKE 'DECIMAL(%' AND schema_of_variant(ct_v) != 'STRING', false)"
+    return ct.let(_variant(image, f"{field_}.field"), "ct_v", f"IF({number}, "
+                  f"{types.convert(exact, f'{field_}.logical', types.TEXT)}, "
+                  f"{types.convert(raw, f'{field_}.logical', types.CONNECT)})")
 
 
 def _typed_fields(fields: str) -> str:
@@ -177,6 +206,16 @@ def _parse(raw: DataFrame, dialect: Dialect) -> DataFrame:
     ).selectExpr(
         "*", f"{dialect.normalized('payload_as_read')} AS payload", f"{_typed_fields('declared_fields')} AS row_fields",
         f"{_typed_fields('key_document.schema.fields')} AS key_fields",
+    ).selectExpr(
+        "*",
+        # Decimal columns, and schemaless values that may be fractional numbers (a string can look like one)
+        f"IF(exists(row_fields, f -> f.logical LIKE 'DECIMAL(%') OR (row_fields IS NULL AND value_text RLIKE '[0-9][.][0-9]'), "
+        f"from_json(value_text, '{_VARIANT_IMAGES}'), NULL) AS value_variants",
+        f"IF(exists(key_fields, f -> f.logical LIKE 'DECIMAL(%'), from_json(key_text, '{_VARIANT_KEY}'), NULL) "
+        "AS key_variants",
+        "IF(exists(key_fields, f -> f.logical LIKE 'DECIMAL(%'), from_json(key_text, 'map<string,variant>'), NULL) "
+        "AS bare_key_variants",
+        f"{number_members('value_text')} AS value_numbers", f"{number_members('key_text')} AS key_numbers",
     )
 
 
@@ -270,6 +309,9 @@ _QUARANTINE_RULES = [
                    "'the schema declares a column without a name'"),
     QuarantineRule(f"{_OP} IN ({_ROW_OPS}) AND ({_unknown_columns('before')} OR {_unknown_columns('after')})",
                    Code.SCHEMA_MISMATCH, "'row image has columns its schema does not declare'"),
+    QuarantineRule(f"{_unrecoverable_fraction('before')} OR {_unrecoverable_fraction('after')}", Code.UNDECODABLE_VALUE,
+                   "'a fractional number whose exact text cannot be told from the record (written with escapes, or "
+                   "two tokens that read alike)'"),
     QuarantineRule(f"{_undecodable('before_cells')} OR {_undecodable('after_cells')} OR {_undecodable('key_cells')}",
                    Code.UNDECODABLE_VALUE, "'a column value does not match its declared type'"),
 ]

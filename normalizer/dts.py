@@ -82,9 +82,13 @@ def record_schema(generation: int) -> dict:
     return {"type": "record", "name": "Record", "namespace": _NS, "fields": fields}
 
 
-def _from_avro(schema: dict) -> str:
+def _problem(generation: int) -> str:
+    return avro_guard.problem("value", record_schema(generation))
+
+
+def _from_avro(generation: int) -> str:
     # bytes that are not exactly one datum of the schema give NULL instead of failing the job (or the JVM)
-    return avro_guard.from_avro("value", schema)
+    return avro_guard.read("value", record_schema(generation), f"p{generation}")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -177,10 +181,14 @@ def _column_logical(code_logical: str, index: str) -> str:
 # ---------------------------------------------------------------------------------------------------
 
 def _parsed(raw: DataFrame) -> DataFrame:
-    return kafka_columns(raw).selectExpr("*", f"{_from_avro(record_schema(2020))} AS r2020").selectExpr(
-        "*", f"IF(r2020.id IS NULL AND value IS NOT NULL, {_from_avro(record_schema(2019))}, NULL) AS r2019",
+    return kafka_columns(raw).selectExpr("*", f"{_problem(2020)} AS p2020").selectExpr(
+        "*", f"{_from_avro(2020)} AS r2020",
+        # a 2019 datum is not one 2020 datum (it ends early); a 2020 datum with a bad string is still one
+        f"IF(p2020 = '{avro_guard.MALFORMED}' AND value IS NOT NULL, {_problem(2019)}, NULL) AS p2019",
+    ).selectExpr("*", f"IF(p2020 = '{avro_guard.MALFORMED}' AND value IS NOT NULL, {_from_avro(2019)}, NULL) AS r2019",
     ).selectExpr(
         "topic", "partition", "offset", "key", "value", "headers", "origin",
+        f"coalesce(p2020 = '{avro_guard.NOT_UTF8}' OR p2019 = '{avro_guard.NOT_UTF8}', false) AS not_utf8",
         # PERMISSIVE gives a struct of NULLs for bytes that are not a datum; `id` is a required field
         "CASE WHEN r2020.id IS NOT NULL THEN '2020' WHEN r2019.id IS NOT NULL THEN '2019' END AS generation",
         # one struct for both: the 2019 reader has no bornTimestamp
@@ -258,6 +266,7 @@ def _image(image: str) -> str:
 _ROW = "kind = 'ROW'"
 _RULES = [
     QuarantineRule("value IS NULL", Code.MISSING_FIELD, "'record has no value'"),
+    QuarantineRule("not_utf8", Code.NOT_UTF8, "'a string of the datum (a name, a position, a text value) is not UTF-8'"),
     QuarantineRule("generation IS NULL", Code.MALFORMED_AVRO, "'value is not a Record datum of the 2019 or 2020 schema'"),
     QuarantineRule(f"r.operation IN ({', '.join(repr(o) for o in UNMAPPED)})", Code.UNMAPPED_CONTROL_EVENT,
                    "concat('operation ', r.operation, ' has no canonical kind')"),

@@ -86,8 +86,12 @@ def _cells(rows: str) -> str:
     as_base64 = f"IF({raw} RLIKE '[^\\\\x00-\\\\xFF]', NULL, {ct.base64_text(latin1)})"
     # a MySQL zero date is SQL NULL (ct.mysql_zero_date): no raw value, so nothing to call undecodable
     zero = ct.mysql_zero_date(raw, "c.logical_type")
+    # ENUM and SET arrive as canal's binlog decoder writes them: an index, a bitmask (types.mysql_enum_text)
+    written = (f"CASE WHEN c.logical_type = 'BYTES' THEN {as_base64} "
+               f"WHEN c.logical_type = 'ENUM' THEN {types.mysql_enum_text(raw, 'c.source_type')} "
+               f"WHEN lower(c.source_type) LIKE 'set(%' THEN {types.mysql_set_text(raw, 'c.source_type')} ELSE {raw} END")
     text = (f"named_struct('name', c.name, 'logical', c.logical_type, 'present', map_contains_key(r, c.name), "
-            f"'raw', IF({zero}, NULL, {raw}), 'text', IF({zero}, NULL, IF(c.logical_type = 'BYTES', {as_base64}, {raw})))")
+            f"'raw', IF({zero}, NULL, {raw}), 'text', IF({zero}, NULL, {written}))")
     value = (f"named_struct('name', x.name, 'present', x.present, 'raw', x.raw, "
              f"'value', {types.convert('x.text', 'x.logical', types.TEXT)})")
     return f"transform({rows}, r -> transform(transform(columns, c -> {text}), x -> {value}))"

@@ -269,3 +269,33 @@ def type_argument(type_text: str, n: int) -> str:
 def mysql_logical_type(type_text: str) -> str:
     """The logical type of a MySQL type text (NULL for a type the table lacks)."""
     return MYSQL_TEXT.logical_type(mysql_base_name(type_text), lambda n: type_argument(type_text, n))
+
+
+def _mysql_labels(type_text: str) -> str:
+    """The declared labels of `enum('a','b')` / `set('x','y')`, in order ('' inside a label is one quote)."""
+    return (f"transform(regexp_extract_all({type_text}, \"'((?:[^']|'')*)'\", 1), "
+            "ct_l -> replace(ct_l, \"''\", \"'\"))")
+
+
+def mysql_enum_text(raw: str, type_text: str) -> str:
+    """An ENUM value as canal's binlog decoder writes it, its 1-based index (RowsLogBuffer: `valueOf(int32)`),
+    as the label it stands for; index 0 is MySQL's invalid-value ''. A value that is a declared label is kept
+    (a producer that writes labels). NULL for an index the type does not declare."""
+    index = f"try_cast({raw} AS INT)"
+    return ct.let(_mysql_labels(type_text), "ct_labels",
+                  f"CASE WHEN array_contains(ct_labels, {raw}) THEN {raw} "
+                  f"WHEN {raw} RLIKE '^[0-9]+$' AND {index} = 0 THEN '' "
+                  f"WHEN {raw} RLIKE '^[0-9]+$' AND {index} <= size(ct_labels) THEN element_at(ct_labels, {index}) END")
+
+
+def mysql_set_text(raw: str, type_text: str) -> str:
+    """A SET value as canal writes it, the bitmask of its members (RowsLogBuffer), as the comma-joined labels
+    in declaration order (how MySQL prints a SET). Labels as written are kept; a bit the type does not
+    declare, or a 64-member mask beyond BIGINT, is NULL."""
+    mask = f"try_cast({raw} AS BIGINT)"
+    members = "filter(ct_labels, (ct_l, ct_i) -> shiftright(ct_mask, ct_i) % 2 = 1)"
+    from_mask = ct.let(mask, "ct_mask", f"CASE WHEN ct_mask >= 0 AND size(ct_labels) < 63 "
+                                         f"AND ct_mask < shiftleft(1L, size(ct_labels)) THEN array_join({members}, ',') END")
+    return ct.let(_mysql_labels(type_text), "ct_labels",
+                  f"CASE WHEN {raw} = '' OR forall(split({raw}, ','), ct_p -> array_contains(ct_labels, ct_p)) THEN {raw} "
+                  f"WHEN {raw} RLIKE '^[0-9]+$' THEN {from_mask} END")

@@ -1,6 +1,7 @@
 """The generic tests, for every decoded format of the registry (parametrized from it, never by hand):
 
 - property: generated examples through Kafka and Spark normalize to the oracle (>= 200 per format);
+- spellings: the same examples respelled (whitespace, member order, escapes) normalize to the same oracle;
 - mutators: every mutator's records get its code, the rest still normalize, everything is accounted for;
 - hostile: each hand-made hostile record gets exactly its code, and none stops the job;
 - extremes: every integer of a valid record at int32/int64 min and max, -1 and 0 never stops the job;
@@ -21,12 +22,19 @@ REGISTRY = Registry.load()
 FORMATS = REGISTRY.decoded_formats()
 EXAMPLES = int(os.environ.get("CDC_PROPERTY_EXAMPLES", "200"))
 MUTATED_EXAMPLES = int(os.environ.get("CDC_ADVERSARIAL_EXAMPLES", "200"))
+SPELLING_EXAMPLES = int(os.environ.get("CDC_SPELLING_EXAMPLES", "100"))
 
 
 @pytest.mark.parametrize("format_id", FORMATS)
 def test_generated_examples_normalize_to_the_oracle(roundtrip, format_id):
     result = generic.check_property(roundtrip, REGISTRY.generator(format_id), EXAMPLES)
     assert len(result.examples) >= EXAMPLES
+    assert not result.failures, result.report()
+
+
+@pytest.mark.parametrize("format_id", [f for f in FORMATS if REGISTRY.generator(f).encoding == "json"])
+def test_equivalent_spellings_normalize_alike(roundtrip, format_id):
+    result = generic.check_spellings(roundtrip, REGISTRY.generator(format_id), SPELLING_EXAMPLES)
     assert not result.failures, result.report()
 
 

@@ -72,3 +72,19 @@ def test_fixed_width_never_cuts(spark, raw, width, expected):
 ])
 def test_mysql_zero_dates(spark, raw, logical, zero):
     assert spark.sql(f"SELECT {ct.mysql_zero_date(repr(raw), repr(logical))}").first()[0] is zero
+
+
+@pytest.mark.parametrize("raw, type_text, expected", [
+    ("2", "enum('red','green')", "green"), ("0", "enum('red','green')", ""), ("3", "enum('red','green')", None),
+    ("green", "enum('red','green')", "green"), ("1", "enum('1','2')", "1"), ("1", "enum('it''s','b')", "it's"),
+])
+def test_mysql_enum_index_is_its_label(spark, raw, type_text, expected):
+    assert spark.sql(f"SELECT {types.mysql_enum_text(repr(raw), repr(type_text))}").first()[0] == expected
+
+
+@pytest.mark.parametrize("raw, type_text, expected", [
+    ("5", "set('x','y','z')", "x,z"), ("0", "set('x','y','z')", ""), ("8", "set('x','y','z')", None),
+    ("x,z", "set('x','y','z')", "x,z"), ("", "set('x')", ""),
+])
+def test_mysql_set_bitmask_is_its_labels(spark, raw, type_text, expected):
+    assert spark.sql(f"SELECT {types.mysql_set_text(repr(raw), repr(type_text))}").first()[0] == expected
