@@ -363,6 +363,10 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
                                      b'"mysqlType":{"id":"int(11)"}}', Code.DUPLICATE_KEY),
     "es int64 max": (hostile_message(18, es=2 ** 63 - 1), Code.UNDECODABLE_VALUE),
     "es int64 min": (hostile_message(19, es=-2 ** 63), Code.UNDECODABLE_VALUE),
+    "double 1e400": (hostile_message(20, mysql_type={"id": "int(11)", "v": "double"}, data=[{"id": "20", "v": "1e400"}]),
+                     Code.UNDECODABLE_VALUE),
+    "double 1e-400": (hostile_message(21, mysql_type={"id": "int(11)", "v": "double"}, data=[{"id": "21", "v": "1e-400"}]),
+                      Code.UNDECODABLE_VALUE),
     "valid neighbour": (hostile_message(100), None),
 }.items()}
 

@@ -359,6 +359,9 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
     "time in year 10000": (hostile_event(26, time="10000-01-01T00:00:00Z"), Code.UNDECODABLE_VALUE),
     "current names a member twice": (hostile_event(27, hostile_data(27, current='{"id":"27","id":"28"}')),
                                      Code.DUPLICATE_KEY),
+    "decimal as a JSON number of 41 digits": (hostile_event(28, hostile_data(28, cols=[_INT_COL, {"name": "d", "type": "decimal(38,37)", "index": 1}],
+                                                                       current='{"id":"28","d":0.12345678901234567890123456789012345678901}')),
+                                                Code.UNDECODABLE_VALUE),
     "valid neighbour": (hostile_event(100), None),
 }.items()}
 

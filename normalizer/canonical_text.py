@@ -49,14 +49,38 @@ def boolean_text(raw: str) -> str:
     return f"CASE lower({raw}) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' END"
 
 
+def _in_range(raw: str, converted: str) -> str:
+    """`converted` (a DOUBLE or FLOAT of `raw`), NULL where the number written is outside the type's range:
+    1e400 would become Infinity and 1e-400 zero, values nobody wrote. A written infinity or NaN is kept."""
+    nonzero = f"regexp_extract(lower({raw}), '^[^e]*', 0) RLIKE '[1-9]'"
+    infinite = f"lower({raw}) RLIKE '^[+-]?(inf|infinity)$'"
+    return (f"CASE WHEN isnan({converted}) OR NOT ({converted} IN (double('Infinity'), double('-Infinity')) "
+            f"OR {converted} = 0) THEN {converted} "
+            f"WHEN {converted} = 0 AND NOT {nonzero} THEN {converted} "
+            f"WHEN {converted} != 0 AND {infinite} THEN {converted} END")
+
+
 def float64_text(raw: str) -> str:
-    """Java's Double.toString form (what Spark's cast renders), e.g. 1.5, 1.0E10, NaN, -Infinity."""
-    return f"CAST(try_cast({raw} AS DOUBLE) AS STRING)"
+    """Java's Double.toString form (what Spark's cast renders), e.g. 1.5, 1.0E10, NaN, -Infinity; NULL for a
+    number beyond double's range (1e400, 1e-400)."""
+    return f"CAST({_in_range(raw, f'try_cast({raw} AS DOUBLE)')} AS STRING)"
 
 
 def float32_text(raw: str) -> str:
     """float32 must round-trip through FLOAT, not DOUBLE: 1.1f printed as a double is 1.100000023841858."""
-    return f"CAST(try_cast({raw} AS FLOAT) AS STRING)"
+    return f"CAST({_in_range(raw, f'try_cast({raw} AS FLOAT)')} AS STRING)"
+
+
+def exact_number(raw: str, variant: str, logical: str) -> str:
+    """The text to convert for a value `raw` (as Spark's string-typed JSON reader gives it) whose VARIANT
+    parse is `variant`: a JSON number's exact digits where the reader passed it through a double
+    (0.1000000000000000055511151231257827 read as 0.1), the reader's text otherwise. A number only a
+    double holds (beyond 38 digits, or 1e400) is NULL for a decimal column and for an infinite float:
+    never the double's digits as if they had been written."""
+    kind = f"schema_of_variant({variant})"
+    return (f"CASE WHEN {variant} IS NULL OR {kind} NOT IN ('DOUBLE', 'FLOAT') AND NOT {kind} LIKE 'DECIMAL%' THEN {raw} "
+            f"WHEN {kind} LIKE 'DECIMAL%' THEN CAST({variant} AS STRING) "
+            f"WHEN {logical} IN ('FLOAT64', 'FLOAT32') AND abs(CAST({variant} AS DOUBLE)) != double('Infinity') THEN {raw} END")
 
 
 _CANONICAL_BASE64 = "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"

@@ -208,10 +208,16 @@ def _decode_data(assembled: DataFrame, encoding: Encoding) -> DataFrame:
     column = ("named_struct('name', coalesce(c.name, ''), 'position', try_add(try_cast(c.index AS INT), 1), 'source_type', c.type, "
               f"'logical_type', {logical_type('c.type')}, 'nullable', CAST(NULL AS BOOLEAN), "
               "'pk_position', CAST(nullif(array_position(pk_names, c.name), 0) AS INT))")
-    lookups = ("'old_present', map_contains_key(old_raw, c.name), 'old_raw', try_element_at(old_raw, c.name), "
-               "'current_present', map_contains_key(current_raw, c.name), 'current_raw', try_element_at(current_raw, c.name)")
-    convert = (f"'old', {types.convert('c.old_raw', 'c.column.logical_type', types.TEXT)}, "
-               f"'current', {types.convert('c.current_raw', 'c.column.logical_type', types.TEXT)}")
+    def lookup(image: str) -> str:
+        # the text to convert: a JSON number's exact digits (ct.exact_number), or the string as written
+        raw = f"try_element_at({image}_raw, c.name)"
+        exact = ct.exact_number(raw, f"try_element_at({image}_numbers, c.name)", logical_type("c.type"))
+        return (f"'{image}_present', map_contains_key({image}_raw, c.name), '{image}_raw', {raw}, "
+                f"'{image}_text', IF({image}_numbers IS NULL, {raw}, {exact})")
+
+    lookups = f"{lookup('old')}, {lookup('current')}"
+    convert = (f"'old', {types.convert('c.old_text', 'c.column.logical_type', types.TEXT)}, "
+               f"'current', {types.convert('c.current_text', 'c.column.logical_type', types.TEXT)}")
     return assembled.selectExpr(
         *carried, f"IF(complete AND NOT conflict, {encoding.parse_data('data')}, NULL) AS data_document",
     ).selectExpr(  # from here on without the data text and its parse
@@ -224,6 +230,9 @@ def _decode_data(assembled: DataFrame, encoding: Encoding) -> DataFrame:
         "data_document.eventrow.old AS old_text", "data_document.eventrow.current AS current_text",
         "from_json(data_document.eventrow.old, 'map<string,string>') AS old_raw",
         "from_json(data_document.eventrow.current, 'map<string,string>') AS current_raw",
+        # CES writes every value as a string; an image holding JSON numbers is parsed again to keep their digits
+        *(f"IF(data_document.eventrow.{image} RLIKE ':\\\\s*-?[0-9]', from_json(data_document.eventrow.{image}, "
+          f"'map<string,variant>'), NULL) AS {image}_numbers" for image in ("old", "current")),
         "data_document.eventsource.pkkey.columnname AS pk_names",
         # a column declared twice or without a name is quarantined (SCHEMA_MISMATCH); until then no map
         # may be built from the names (a duplicate or NULL map key is an error that would stop the job)

@@ -88,3 +88,11 @@ def test_mysql_enum_index_is_its_label(spark, raw, type_text, expected):
 ])
 def test_mysql_set_bitmask_is_its_labels(spark, raw, type_text, expected):
     assert spark.sql(f"SELECT {types.mysql_set_text(repr(raw), repr(type_text))}").first()[0] == expected
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("1.5", "1.5"), ("1e400", None), ("-1e400", None), ("1e-400", None), ("0.0", "0.0"), ("-0", "-0.0"), ("0e10", "0.0"),
+    ("Infinity", "Infinity"), ("-Infinity", "-Infinity"), ("NaN", "NaN"), ("4.9E-324", "4.9E-324"), ("x", None),
+])
+def test_floats_beyond_double_range_are_not_infinity_or_zero(spark, raw, expected):
+    assert spark.sql(f"SELECT {ct.float64_text(repr(raw))}").first()[0] == expected
