@@ -82,14 +82,37 @@ def read(value: bytes) -> tuple[int, dict]:
 class Profile:
     generation: int = 2020                # the 2019 schema has no bornTimestamp
     transaction_markers: bool = False     # BEGIN / COMMIT records around each transaction
-    charset: str = "utf8mb4"
+    charset: str = "utf8mb4"              # of Character values; text the charset cannot hold is sent as utf8mb4
+    zone: str | None = None               # TIMESTAMP_TZ as TimestampWithTimeZone at this offset (else Timestamp)
+    geometry: bool = False                # BYTES as BinaryGeometry under GEOMETRY (else BinaryObject under BLOB)
+    null_object: bool = False             # NULL as EmptyObject NULL (else the union's null)
     database: str = "shop"                # a database name with a dot is escaped in objectName
     topic: str = "dts.shop"
 
 
 def profiles():
     return st.builds(Profile, generation=st.sampled_from(GENERATIONS), transaction_markers=st.booleans(),
-                     charset=st.sampled_from(["utf8mb4", "utf8"]), database=st.sampled_from(["shop", "shop.eu"]))
+                     charset=st.sampled_from(["utf8mb4", "utf8", *PYTHON_CODECS]), database=st.sampled_from(["shop", "shop.eu"]),
+                     zone=st.sampled_from([None, "+08:00", "-05:30", "+00:00"]), geometry=st.booleans(),
+                     null_object=st.booleans())
+
+
+# MySQL charsets drawn besides UTF-8, and the Python codec that writes them as MySQL does (MySQL's latin1
+# is cp1252). Only text made of ASCII, cp1252 letters and CJK ideographs is written in them: the codec
+# tables of Python and Java differ on a few symbols, and the test is about the charset, not the tables.
+PYTHON_CODECS = {"gbk": "gbk", "big5": "big5", "latin1": "cp1252"}
+
+
+def _charset_bytes(text: str, charset: str) -> tuple[str, bytes]:
+    codec = PYTHON_CODECS.get(charset)
+    extra = (lambda c: c in "\u00e9\u20ac") if charset == "latin1" else (lambda c: "\u4e00" <= c <= "\u9fa5")
+    plain = all(ord(c) < 0x80 or extra(c) for c in text)
+    if codec is not None and plain:
+        try:
+            return charset, text.encode(codec)
+        except UnicodeEncodeError:
+            pass
+    return ("utf8mb4" if codec else charset), text.encode("utf-8")
 
 
 # logical kind -> (MySQL binlog type code, its name, the logical type DTS values come back as)
@@ -108,15 +131,16 @@ def _datetime(year=None, month=None, day=None, hour=None, minute=None, second=No
                               "millis": micros}
 
 
-def avro_value(logical: LogicalType, value, charset: str):
+def avro_value(logical: LogicalType, value, profile: Profile):
     """A value as DTS writes it: one branch of the image element union (None: the null branch)."""
     if value is None:
-        return None
+        return "NULL" if profile.null_object else None
     kind = logical.kind
     if kind in ("INT16", "INT32", "INT64"):
         return f"{NS}.Integer", {"precision": {"INT16": 6, "INT32": 11, "INT64": 20}[kind], "value": str(value)}
     if kind == "STRING":
-        return f"{NS}.Character", {"charset": charset, "value": value.encode("utf-8")}
+        charset, encoded = _charset_bytes(value, profile.charset)
+        return f"{NS}.Character", {"charset": charset, "value": encoded}
     if kind == "DECIMAL":
         return f"{NS}.Decimal", {"value": canonical_text(logical, value), "precision": logical.precision,
                                  "scale": logical.scale}
@@ -128,11 +152,18 @@ def avro_value(logical: LogicalType, value, charset: str):
         return _datetime(hour=value.hour, minute=value.minute, second=value.second, micros=value.microsecond)
     if kind == "TIMESTAMP":
         return _datetime(value.year, value.month, value.day, value.hour, value.minute, value.second, value.microsecond)
+    if kind == "TIMESTAMP_TZ" and profile.zone is not None:  # the local time at the offset, and the offset
+        sign, hours, minutes = profile.zone[0], int(profile.zone[1:3]), int(profile.zone[4:6])
+        local = value.astimezone(dt.timezone((1 if sign == "+" else -1) * dt.timedelta(hours=hours, minutes=minutes)))
+        return f"{NS}.TimestampWithTimeZone", {"value": _datetime(local.year, local.month, local.day, local.hour, local.minute,
+                                                                 local.second, local.microsecond)[1], "timezone": profile.zone}
     if kind == "TIMESTAMP_TZ":  # Timestamp: epoch seconds, and the fraction in microseconds despite its name
         utc = value.astimezone(dt.UTC)
         seconds = (utc - dt.datetime(1970, 1, 1, tzinfo=dt.UTC)) // dt.timedelta(seconds=1)
         return f"{NS}.Timestamp", {"timestamp": seconds, "millis": utc.microsecond}
     if kind == "BYTES":
+        if profile.geometry:
+            return f"{NS}.BinaryGeometry", {"type": "geometry", "value": value}
         return f"{NS}.BinaryObject", {"type": "blob", "value": value}
     raise ValueError(f"DTS has no value class for {logical}")
 
@@ -148,6 +179,11 @@ class DtsEncoder:
     index: int = 0
     sent: int = 0
     transactions: int = 0
+
+    def _mysql_type(self, column) -> tuple[int, str, str | None]:
+        if column.logical.kind == "BYTES" and self.profile.geometry:
+            return 255, "GEOMETRY", "BYTES"
+        return MYSQL_TYPES[column.logical.kind]
 
     def _header(self, operation: str, tx: Transaction) -> dict:
         self.sent += 1
@@ -172,8 +208,8 @@ class DtsEncoder:
         columns = self.table.columns
         record.update(objectName=f"{escaped(self.profile.database)}.{self.table.name}",
                       tags={"pk_uk_info": json.dumps({"PRIMARY": [c.name for c in self.table.key_columns]})},
-                      fields=[{"name": c.name, "dataTypeNumber": MYSQL_TYPES[c.logical.kind][0]} for c in columns])
-        image = lambda row: None if row is None else [avro_value(c.logical, row[c.name], self.profile.charset)  # noqa: E731
+                      fields=[{"name": c.name, "dataTypeNumber": self._mysql_type(c)[0]} for c in columns])
+        image = lambda row: None if row is None else [avro_value(c.logical, row[c.name], self.profile)  # noqa: E731
                                                       for c in columns]
         record.update(beforeImages=image(before), afterImages=image(after))
         return record
@@ -223,13 +259,13 @@ class DtsEncoder:
         old, new = change.before, change.after
 
         def logical(c) -> str:
-            code_logical = MYSQL_TYPES[c.logical.kind][2]
+            code_logical = self._mysql_type(c)[2]
             if code_logical is not None:
                 return code_logical
             supplied = [row[c.name] for row in (new, old) if row is not None and row[c.name] is not None]
             return c.logical.name if supplied else "DECIMAL"
 
-        columns = [Column(c.name, i + 1, MYSQL_TYPES[c.logical.kind][1], logical(c), None, c.pk_position)
+        columns = [Column(c.name, i + 1, self._mysql_type(c)[1], logical(c), None, c.pk_position)
                    for i, c in enumerate(table.columns)]
         row = dict(kind="ROW", snapshot=change.kind == "READ", source=self._source(), columns=columns,
                    **self._base(record, tx))
@@ -290,7 +326,7 @@ def _bad_utf8(datum: dict) -> bool:
     for values in (datum.get("afterImages"), datum.get("beforeImages")):
         for element in values if isinstance(values, list) else []:
             if isinstance(element, dict) and "charset" in element:
-                element["value"] = b"\xc3\x28"  # an invalid UTF-8 sequence
+                element.update(charset="utf8mb4", value=b"\xc3\x28")  # an invalid UTF-8 sequence
                 return True
     return False
 
@@ -405,9 +441,13 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
     "UPDATE without before": (hostile_record(11, "UPDATE"), Code.MISSING_FIELD),
     "DDL without statement": (hostile_record(12, "DDL", fields=None, after=None), Code.MISSING_FIELD),
     "Integer not a number": (hostile_record(13, after=[_integer("thirteen"), None]), Code.UNDECODABLE_VALUE),
-    "charset gbk": (hostile_record(14, after=[_integer("14"), _character("gbk", b"\xc4\xe3")]), Code.UNDECODABLE_VALUE),
-    "latin1 byte where cp1252 differs": (hostile_record(15, after=[_integer("15"), _character("latin1", b"\x80")]),
-                                         Code.UNDECODABLE_VALUE),
+    "charset gbk": (hostile_record(14, after=[_integer("14"), _character("gbk", b"\xc4\xe3")]), None),
+    "gbk bytes that are not GBK": (hostile_record(34, after=[_integer("34"), _character("gbk", b"\x81\x20")]),
+                                   Code.UNDECODABLE_VALUE),
+    "charset Java does not know (swe7)": (hostile_record(35, after=[_integer("35"), _character("swe7", b"a")]),
+                                          Code.UNDECODABLE_VALUE),
+    "latin1 byte where cp1252 differs": (hostile_record(15, after=[_integer("15"), _character("latin1", b"\x80\x81")]),
+                                         None),
     "invalid UTF-8": (hostile_record(16, after=[_integer("16"), _character("utf8mb4", b"\xff")]), Code.UNDECODABLE_VALUE),
     "TIME hour 100": (hostile_record(17, fields=_ID_AND_TIME, after=[_integer("17"), _datetime(hour=100, minute=0, second=0)]),
                       Code.UNDECODABLE_VALUE),

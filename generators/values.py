@@ -125,8 +125,9 @@ def _floats():
 
 # The characters real data has and parsers trip on, drawn often: e-mail and URL punctuation, quotes and
 # backslashes (JSON escapes), a combining mark, right-to-left text and its override, non-BMP characters,
-# NUL and line breaks, and spaces (leading and trailing ones survive every encoding).
-_TRICKY = "+@'\"\\/ \t\n\r\x00\u0301\u05d0\u202e\u00e9\ufeff\U0001f600\U00010348"
+# NUL and line breaks, spaces (leading and trailing ones survive every encoding), the euro sign (cp1252's
+# 0x80) and CJK ideographs (text in gbk and big5, the charsets of Chinese MySQL tables).
+_TRICKY = "+@'\"\\/ \t\n\r\x00\u0301\u05d0\u202e\u00e9\ufeff\U0001f600\U00010348\u20ac\u4e16\u754c"
 _TEXT = st.one_of(
     st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=24),
     st.text(st.one_of(st.sampled_from(_TRICKY), st.characters(codec="ascii")), max_size=24),

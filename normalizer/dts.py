@@ -108,9 +108,19 @@ MYSQL = types.SourceTypes(system="mysql", plain={
     "MEDIUM_BLOB": "BYTES", "LONG_BLOB": "BYTES", "BLOB": "BYTES", "GEOMETRY": "BYTES",
     # the type code says decimal, the value says its precision and scale (see _column_logical)
     "DECIMAL": "DECIMAL", "NEWDECIMAL": "DECIMAL"})
-# MySQL charset names -> the charsets Spark decodes; latin1 is checked separately (MySQL's is cp1252)
-CHARSETS = {"utf8": "UTF-8", "utf8mb3": "UTF-8", "utf8mb4": "UTF-8", "utf-8": "UTF-8", "ascii": "US-ASCII",
-            "latin1": "ISO-8859-1", "iso-8859-1": "ISO-8859-1"}
+# MySQL charset names -> the Java charset their bytes are decoded with. UTF-8 and ASCII are checked in SQL;
+# the others go through the guard jar's CharsetText (Spark's own `decode` refuses them unless a session
+# flag is set). MySQL's latin1 is cp1252, not ISO-8859-1: they differ at 0x80-0x9F.
+UTF8_CHARSETS = ("utf8", "utf8mb3", "utf8mb4", "utf-8")
+JAVA_CHARSETS = {
+    "latin1": "mysql-latin1", "latin2": "ISO-8859-2", "latin5": "ISO-8859-9", "latin7": "ISO-8859-13",
+    "greek": "ISO-8859-7", "hebrew": "ISO-8859-8", "cp1250": "windows-1250", "cp1251": "windows-1251",
+    "cp1256": "windows-1256", "cp1257": "windows-1257", "cp850": "IBM850", "cp852": "IBM852", "cp866": "IBM866",
+    "koi8r": "KOI8-R", "koi8u": "KOI8-U", "macroman": "x-MacRoman", "macce": "x-MacCentralEurope", "tis620": "TIS-620",
+    "gbk": "GBK", "gb2312": "GB2312", "gb18030": "GB18030", "big5": "Big5", "sjis": "Shift_JIS", "cp932": "windows-31j",
+    "ujis": "EUC-JP", "eucjpms": "EUC-JP", "euckr": "EUC-KR", "ucs2": "UTF-16BE", "utf16": "UTF-16BE",
+    "utf16le": "UTF-16LE", "utf32": "UTF-32BE"}
+_CHARSET_CLASS = "io.cdcconformance.CharsetText"
 _EPOCH_SECONDS = (-62135596800, 253402300799)  # years 0001-9999
 
 
@@ -120,15 +130,17 @@ def _type_name(code: str) -> str:
 
 
 def _character_text(value: str) -> str:
-    """Character bytes -> text in their charset, NULL when the bytes are not text of that charset (Spark's
-    `decode` would fail the job on them, and a replacement character would be a wrong value)."""
-    charsets = "map(" + ", ".join(f"'{k}', '{v}'" for k, v in CHARSETS.items()) + ")"
-    charset = f"try_element_at({charsets}, lower({value}.charset))"
+    """Character bytes -> text in their charset, NULL when the bytes are not text of that charset or the
+    charset is unknown (Spark's `decode` would fail the job on them, and a replacement character would be
+    a wrong value)."""
+    java = "map(" + ", ".join(f"'{k}', '{v}'" for k, v in JAVA_CHARSETS.items()) + ")"
+    charset = f"lower({value}.charset)"
     text = f"CAST({value}.value AS STRING)"
-    return (f"CASE {charset} WHEN 'UTF-8' THEN IF(is_valid_utf8({text}), {text}, NULL) "
-            f"WHEN 'US-ASCII' THEN IF(hex({value}.value) RLIKE '^([0-7][0-9A-F])*$', {text}, NULL) "
-            # 0x80-0x9F: MySQL's latin1 is cp1252 there, ISO-8859-1 has control codes
-            f"WHEN 'ISO-8859-1' THEN IF(hex({value}.value) RLIKE '^(..)*?(8.|9.)', NULL, decode({value}.value, 'ISO-8859-1')) END")
+    decoded = ct.let(f"java_method('{_CHARSET_CLASS}', 'decode', hex({value}.value), try_element_at({java}, {charset}))",
+                     "ct_d", "IF(startswith(ct_d, 'T'), substr(ct_d, 2), NULL)")
+    return (f"CASE WHEN {charset} IN {UTF8_CHARSETS} THEN IF(is_valid_utf8({text}), {text}, NULL) "
+            f"WHEN {charset} = 'ascii' THEN IF(hex({value}.value) RLIKE '^([0-7][0-9A-F])*$', {text}, NULL) "
+            f"WHEN {charset} IN {tuple(JAVA_CHARSETS)} THEN {decoded} END")
 
 
 def _raw_text(v: str, logical: str) -> str:
