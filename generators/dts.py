@@ -86,6 +86,7 @@ class Profile:
     zone: str | None = None               # TIMESTAMP_TZ as TimestampWithTimeZone at this offset (else Timestamp)
     geometry: bool = False                # BYTES as BinaryGeometry under GEOMETRY (else BinaryObject under BLOB)
     null_object: bool = False             # NULL as EmptyObject NULL (else the union's null)
+    minimal: bool = False                 # binlog_row_image=MINIMAL: before holds the key, after the changed columns
     database: str = "shop"                # a database name with a dot is escaped in objectName
     topic: str = "dts.shop"
 
@@ -94,7 +95,7 @@ def profiles():
     return st.builds(Profile, generation=st.sampled_from(GENERATIONS), transaction_markers=st.booleans(),
                      charset=st.sampled_from(["utf8mb4", "utf8", *PYTHON_CODECS]), database=st.sampled_from(["shop", "shop.eu"]),
                      zone=st.sampled_from([None, "+08:00", "-05:30", "+00:00"]), geometry=st.booleans(),
-                     null_object=st.booleans())
+                     null_object=st.booleans(), minimal=st.booleans())
 
 
 # MySQL charsets drawn besides UTF-8, and the Python codec that writes them as MySQL does (MySQL's latin1
@@ -203,15 +204,31 @@ class DtsEncoder:
         ms = tx.commit_time.replace(microsecond=tx.commit_time.microsecond // 1000 * 1000)
         return ms if self.profile.generation == 2020 else ms.replace(microsecond=0)
 
-    def _row_record(self, operation: str, tx: Transaction, before, after) -> dict:
+    def _supplied(self, change: Change) -> tuple[set[str], set[str]]:
+        """The columns each image holds. MINIMAL (MySQL's binlog_row_image): the before image only what
+        identifies the row (the key; every column without one), the after image only the columns the
+        statement set (here: those whose value changed); the others are EmptyObject NONE."""
+        every = {c.name for c in self.table.columns}
+        if not self.profile.minimal or change.kind != "UPDATE":
+            return every, every
+        identity = {c.name for c in self.table.key_columns} or every
+        changed = {c.name for c in self.table.columns
+                   if canonical_text(c.logical, change.before[c.name]) != canonical_text(c.logical, change.after[c.name])}
+        return identity, changed
+
+    def _row_record(self, operation: str, tx: Transaction, change: Change) -> dict:
         record = self._header(operation, tx)
         columns = self.table.columns
         record.update(objectName=f"{escaped(self.profile.database)}.{self.table.name}",
                       tags={"pk_uk_info": json.dumps({"PRIMARY": [c.name for c in self.table.key_columns]})},
                       fields=[{"name": c.name, "dataTypeNumber": self._mysql_type(c)[0]} for c in columns])
-        image = lambda row: None if row is None else [avro_value(c.logical, row[c.name], self.profile)  # noqa: E731
-                                                      for c in columns]
-        record.update(beforeImages=image(before), afterImages=image(after))
+
+        def image(row, supplied):
+            return None if row is None else [avro_value(c.logical, row[c.name], self.profile) if c.name in supplied
+                                             else "NONE" for c in columns]
+
+        before_names, after_names = self._supplied(change)
+        record.update(beforeImages=image(change.before, before_names), afterImages=image(change.after, after_names))
         return record
 
     def _expected(self, record: dict, events: list[CanonicalEvent]) -> Expected:
@@ -250,19 +267,21 @@ class DtsEncoder:
             return self._expected(record, [CanonicalEvent(kind="TRUNCATE", source=self._source(), ddl={
                 "statement": statement, "change": "TRUNCATE"}, **self._base(record, tx))])
         operation = {"READ": "INIT", "INSERT": "INSERT", "UPDATE": "UPDATE", "DELETE": "DELETE"}[change.kind]
-        record = self._row_record(operation, tx, change.before, change.after)
+        record = self._row_record(operation, tx, change)
         return self._expected(record, self._oracle(change, record, tx))
 
     # -- oracle --------------------------------------------------------------------------------------
     def _oracle(self, change: Change, record: dict, tx: Transaction) -> list[CanonicalEvent]:
         table = self.table
         old, new = change.before, change.after
+        before_names, after_names = self._supplied(change)
 
         def logical(c) -> str:
             code_logical = self._mysql_type(c)[2]
             if code_logical is not None:
                 return code_logical
-            supplied = [row[c.name] for row in (new, old) if row is not None and row[c.name] is not None]
+            supplied = [row[c.name] for row, names in ((new, after_names), (old, before_names))
+                        if row is not None and c.name in names and row[c.name] is not None]
             return c.logical.name if supplied else "DECIMAL"
 
         columns = [Column(c.name, i + 1, self._mysql_type(c)[1], logical(c), None, c.pk_position)
@@ -270,8 +289,9 @@ class DtsEncoder:
         row = dict(kind="ROW", snapshot=change.kind == "READ", source=self._source(), columns=columns,
                    **self._base(record, tx))
 
-        def image(values):
-            return None if values is None else {c.name: canonical_text(c.logical, values[c.name]) for c in table.columns}
+        def image(values, names=frozenset(c.name for c in table.columns)):
+            return None if values is None else {c.name: canonical_text(c.logical, values[c.name]) for c in table.columns
+                                                if c.name in names}
 
         def key(values):
             return [(c.name, canonical_text(c.logical, values[c.name])) for c in table.key_columns]
@@ -280,7 +300,8 @@ class DtsEncoder:
             return [CanonicalEvent(op="INSERT", key=key(new), after=image(new), **row)]
         if change.kind == "DELETE":
             return [CanonicalEvent(op="DELETE", key=key(old), before=image(old), **row)]
-        return update_events(row, key(old), key(new), image(old), image(new),
+        # a key that did not change is not in a MINIMAL after image: the key is the before image's
+        return update_events(row, key(old), key(new), image(old, before_names), image(new, after_names),
                              {"system": "mysql", "server": "", "database": self.profile.database, "schema": "",
                               "table": table.name})
 

@@ -304,9 +304,7 @@ _EVENT_RULES = [
 # ---------------------------------------------------------------------------------------------------
 
 def _events(decoded: DataFrame, format_id: str) -> DataFrame:
-    key_changed = ("head.operation = 'UPD' AND size(pk_names) > 0 AND size(old_image) > 0 AND "
-                   "forall(pk_names, n -> map_contains_key(old_image, n)) AND "
-                   "exists(pk_names, n -> NOT (try_element_at(old_image, n) <=> try_element_at(current_image, n)))")
+    key_changed = f"head.operation = 'UPD' AND {keys.key_changed('pk_names', 'old_image', 'current_image')}"
     position = ("IF(source_doc.transaction IS NULL, NULL, named_struct("
                 "'commit', upper(regexp_replace(source_doc.transaction.commitlsn, ':', '')), "
                 f"'event', {ct.fixed_width('source_doc.transaction.sequencenumber')}, 'seq', CAST(NULL AS STRING)))")

@@ -227,8 +227,7 @@ _EVENT_RULES = [
 # ---------------------------------------------------------------------------------------------------
 
 def _events(typed: DataFrame) -> DataFrame:
-    key_changed = ("op = 'UPDATE' AND size(key_names) > 0 AND "
-                   "exists(key_names, n -> NOT (try_element_at(before_image, n) <=> try_element_at(after_image, n)))")
+    key_changed = f"op = 'UPDATE' AND {keys.key_changed('key_names', 'before_image', 'after_image')}"
     source = "schema_doc.source"
     shared = [
         f"IF({source} IS NULL, NULL, named_struct('system', lower({source}.dbType), 'server', CAST(NULL AS STRING), "

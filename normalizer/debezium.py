@@ -409,8 +409,7 @@ def _events(converted: DataFrame, format_id: str) -> DataFrame:
         ("IF(kind = 'MESSAGE', named_struct('prefix', try_element_at(payload.message, 'prefix'), "
          "'content', try_element_at(payload.message, 'content')), NULL) AS message_out"),
         # an update that changed the key (Debezium splits those itself; other producers of its envelope may not)
-        (f"coalesce({_OP} = 'u' AND payload.before IS NOT NULL AND size(key_names) > 0 AND "
-         "exists(key_names, n -> NOT (try_element_at(payload.before, n) <=> try_element_at(payload.after, n))), false) "
+        (f"coalesce({_OP} = 'u' AND payload.before IS NOT NULL AND {keys.key_changed('key_names', 'payload.before', 'payload.after')}, false) "
          "AS update_changed_key"),
     ]
     group_parts = {name: f"source_info.{name}" for name in ("system", "server", "database", "schema", "table")}

@@ -310,8 +310,7 @@ _RULES = [
 # ---------------------------------------------------------------------------------------------------
 
 def _events(typed: DataFrame) -> DataFrame:
-    key_changed = ("op = 'UPDATE' AND size(pk_names) > 0 AND "
-                   "exists(pk_names, n -> NOT (try_element_at(before_image, n) <=> try_element_at(after_image, n)))")
+    key_changed = f"op = 'UPDATE' AND {keys.key_changed('pk_names', 'before_image', 'after_image')}"
     shared = [
         "IF(r.objectName IS NULL, NULL, named_struct('system', lower(source_type), 'server', CAST(NULL AS STRING), "
         "'database', name_parts[0], 'schema', IF(size(name_parts) = 3, name_parts[1], NULL), "
@@ -327,7 +326,7 @@ def _events(typed: DataFrame) -> DataFrame:
         {"system": "source_out.system", "server": "''", "database": "source_out.database", "schema": "source_out.schema",
          "table": "source_out.table", "commit": "position.commit", "event": "position.event"},
         "map_filter(before_image, (k, v) -> array_contains(pk_names, k))",
-        "map_filter(after_image, (k, v) -> array_contains(pk_names, k))")
+        keys.new_key_map("pk_names", "before_image", "after_image"))
 
     def event(part: int) -> str:
         fields = keys.part_fields(part, op="op", is_row=_ROW, key_names="pk_names", before="before_image",

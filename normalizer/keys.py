@@ -56,16 +56,42 @@ def part_fields(part: int, *, op: str, is_row: str, key_names: str, before: str,
     """The event fields that differ between the change as it is (part 0) and the DELETE (1) and INSERT (2) it
     becomes when an update changed the key, for decoders holding images as maps (`before`, `after`) and the key's
     column names as an array (`key_names`); `is_row` is the condition for a row change."""
-    key_image = {0: f"IF({op} = 'DELETE', {before}, {after})", 1: before, 2: after}[part]
+    value = {0: key_value(op, before, after), 1: f"try_element_at({before}, n)", 2: key_value("'INSERT'", before, after)}[part]
     return {
         "op": {0: op, 1: "'DELETE'", 2: "'INSERT'"}[part],
         "key": (f"IF({is_row} AND {key_names} IS NOT NULL, transform({key_names}, n -> named_struct('name', coalesce(n, ''), "
-                f"'value', try_element_at({key_image}, n))), NULL)"),
+                f"'value', {value})), NULL)"),
         "before": None if part == 2 else f"IF({is_row} AND {op} != 'INSERT', {before}, NULL)",
         "after": None if part == 1 else f"IF({is_row} AND {op} != 'DELETE', {after}, NULL)",
         "pk_change": None if part == 0 else pk_change_sql(part),
         "position": position if part == 0 else half_position(position, part),
     }
+
+
+def key_changed(key_names: str, before: str, after: str) -> str:
+    """SQL: the update changed its key. The before image must hold every key column, non-NULL; a key column
+    the after image does not hold was not supplied, so it did not change (MySQL's MINIMAL row image leaves
+    unchanged columns, the key among them, out of the after image); one the after image holds must be
+    non-NULL, and one of those must differ. Anything less is an update with partial images, never a DELETE
+    of a NULL key or an INSERT without one (issue 18 B16). `key_names` array<string>, images map<string,string>."""
+    old, new, supplied = f"try_element_at({before}, n)", f"try_element_at({after}, n)", f"map_contains_key({after}, n)"
+    known = f"{old} IS NOT NULL AND (NOT {supplied} OR {new} IS NOT NULL)"
+    return (f"(size({key_names}) > 0 AND forall({key_names}, n -> {known}) "
+            f"AND exists({key_names}, n -> {supplied} AND {new} != {old}))")
+
+
+def key_value(op: str, before: str, after: str) -> str:
+    """SQL: the value of key column `n` (a lambda variable) of a change (or of a key change's INSERT): the
+    after image's, or the before image's where the after image does not supply it (a DELETE; a MINIMAL after
+    image, whose key columns are there only when they changed)."""
+    return (f"IF({op} != 'DELETE' AND coalesce(map_contains_key({after}, n), false), try_element_at({after}, n), "
+            f"try_element_at({before}, n))")
+
+
+def new_key_map(key_names: str, before: str, after: str) -> str:
+    """SQL map of the key after a key change, key columns the after image lacks taken from the before one."""
+    value = key_value("'INSERT'", before, after)
+    return f"map_from_arrays(array_distinct({key_names}), transform(array_distinct({key_names}), n -> {value}))"
 
 
 def split_on_key_change(changed: str, group: str, event) -> str:

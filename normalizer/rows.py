@@ -149,28 +149,27 @@ def event_array(format_id: str) -> str:
         return (f"named_struct('commit', commit_position, 'event', lpad(CAST(offset AS STRING), 20, '0'), "
                 f"'seq', lpad(CAST({seq} AS STRING), 20, '0'))")
 
-    def event(op: str, before: str | None, after: str | None, key_image: str, seq: str, pk_change: str | None = None) -> str:
+    def event(op: str, before: str | None, after: str | None, key_value: str, seq: str, pk_change: str | None = None) -> str:
         key = (f"IF(size(pk_names) > 0, transform(pk_names, n -> named_struct('name', coalesce(n, ''), "
-               f"'value', try_element_at({key_image}, n))), NULL)")
+               f"'value', {key_value})), NULL)")
         return events.event(
             event_id="''", format=f"'{format_id}'", format_version="format_version", kind="'ROW'", op=op,
             snapshot="false", source="source_out", columns="columns", key=key, before=before, after=after,
             pk_change=pk_change, position=position(seq), commit_ts="commit_ts", emit_ts="emit_ts", origin="origin")
 
     before, after = "try_element_at(before_images, i + 1)", "try_element_at(after_images, i + 1)"
-    changed = (f"op = 'UPDATE' AND size(pk_names) > 0 AND "
-               f"exists(pk_names, n -> NOT (try_element_at({before}, n) <=> try_element_at({after}, n)))")
+    changed = f"op = 'UPDATE' AND {keys.key_changed('pk_names', before, after)}"
     group = keys.group_sql(
         {"system": "source_out.system", "server": "''", "database": "source_out.database", "schema": "source_out.schema",
          "table": "source_out.table", "commit": "commit_position", "event": "lpad(CAST(offset AS STRING), 20, '0')"},
         f"map_filter({before}, (k, v) -> array_contains(pk_names, k))",
-        f"map_filter({after}, (k, v) -> array_contains(pk_names, k))")
+        keys.new_key_map("pk_names", before, after))
     # the DELETE of the old key sorts before the INSERT of the new one: seq 2i and 2i + 1
     pair = ct.let(group, "ct_group", f"""array(
-        {event("'DELETE'", before, None, before, 'i * 2', "named_struct('group', ct_group, 'role', 'OLD')")},
-        {event("'INSERT'", None, after, after, 'i * 2 + 1', "named_struct('group', ct_group, 'role', 'NEW')")})""")
+        {event("'DELETE'", before, None, f"try_element_at({before}, n)", 'i * 2', "named_struct('group', ct_group, 'role', 'OLD')")},
+        {event("'INSERT'", None, after, keys.key_value("'INSERT'", before, after), 'i * 2 + 1', "named_struct('group', ct_group, 'role', 'NEW')")})""")
     single = event("op", f"IF(op = 'INSERT', NULL, {before})", f"IF(op = 'DELETE', NULL, {after})",
-                   f"IF(op = 'DELETE', {before}, {after})", "i * 2")
+                   keys.key_value("op", before, after), "i * 2")
     count = "size(coalesce(after_images, before_images))"
     rows = f"IF({count} > 0, sequence(0, {count} - 1), array())"
     return _numbered(f"flatten(transform({rows}, i -> IF(coalesce({changed}, false), {pair}, array({single}))))")
