@@ -23,19 +23,23 @@ def test_every_decoded_format_has_cases():
 
 
 # Every case runs on both broker backends: the embedded Kafka process and a container started by
-# Testcontainers (the rest of the integration tier keeps the faster embedded broker).
+# Testcontainers (the rest of the integration tier keeps the faster embedded broker). The second run also
+# flips every session setting the normalizer must not depend on (harness.spark.HOSTILE_SESSION): the same
+# golden outputs, whatever the user's session says.
 BACKEND_FIXTURES = {"embedded": "broker", "testcontainers": "container_broker"}
 
 
 @pytest.fixture(scope="session", params=list(BACKEND_FIXTURES))
 def suite(spark, request):
     from harness.roundtrip import RoundTrip
+    from harness.spark import HOSTILE_SESSION, session_settings
 
     broker = request.getfixturevalue(BACKEND_FIXTURES[request.param])
     # golden files are rewritten once, from the embedded run
     update = request.config.getoption("--update-golden") and request.param == "embedded"
     runner = Runner(RoundTrip(spark, broker), REGISTRY, load_known_failures(), update_golden=update)
-    result = runner.run(CASES, CASES)
+    with session_settings(spark, HOSTILE_SESSION if request.param == "testcontainers" else {}):
+        result = runner.run(CASES, CASES)
     print(f"{request.param}: {result.golden.summary()}")
     return result
 

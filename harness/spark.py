@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from harness import jvm
@@ -40,3 +41,32 @@ def spark_session(master: str | None = None, app_name: str = "cdc-conformance", 
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel(os.environ.get("CDC_SPARK_LOG_LEVEL", "ERROR"))
     return session
+
+
+# Session settings the normalizer must not depend on, each away from its default (the normalizer runs in
+# users' sessions). The conformance suite's second run uses them (conformance/test_cases.py). The session
+# time zone is not here: the normalizer refuses any but UTC, loudly (normalizer/pipeline.py).
+HOSTILE_SESSION = {
+    "spark.sql.ansi.enabled": "false",                    # subscripts and casts give NULL instead of raising
+    "spark.sql.parser.escapedStringLiterals": "true",     # backslashes in SQL literals are kept
+    "spark.sql.chunkBase64String.enabled": "true",        # base64() breaks lines every 76 characters
+    "spark.sql.mapKeyDedupPolicy": "LAST_WIN",            # duplicate map keys are dropped instead of raising
+    "spark.sql.caseSensitive": "true",
+    "spark.sql.legacy.timeParserPolicy": "LEGACY",
+    "spark.sql.legacy.javaCharsets": "true",
+    "spark.sql.jsonGenerator.ignoreNullFields": "false",
+    "spark.sql.storeAssignmentPolicy": "LEGACY",
+}
+
+
+@contextmanager
+def session_settings(spark, settings: dict[str, str]):
+    """`settings` applied to `spark` for the block, the previous values restored after."""
+    previous = {key: spark.conf.get(key, None) for key in settings}
+    for key, value in settings.items():
+        spark.conf.set(key, value)
+    try:
+        yield
+    finally:
+        for key, value in previous.items():
+            spark.conf.unset(key) if value is None else spark.conf.set(key, value)

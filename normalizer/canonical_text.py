@@ -29,6 +29,17 @@ def bounded_int(raw: str, low: int, high: int) -> str:
     return f"CASE WHEN try_cast({raw} AS INT) BETWEEN {low} AND {high} THEN try_cast({raw} AS INT) END"
 
 
+def sql_string(text: str) -> str:
+    """SQL whose value is `text` in any session. How a literal's backslashes read is a session setting
+    (`spark.sql.parser.escapedStringLiterals`: '\\s' is `\s` by default and `\\s` when it is on), so a
+    text with a backslash or a quote is built from chr() instead; the optimizer folds it to a constant, so
+    a regular expression is still compiled once."""
+    if "\\" not in text and "'" not in text:
+        return f"'{text}'"
+    body = text.replace("\\", "\x01").replace("'", "\x02")
+    return f"replace(replace('{body}', chr(1), chr(92)), chr(2), chr(39))"
+
+
 def base64_text(binary: str) -> str:
     """Base64 of `binary` on one line, whatever the session says: Spark's `base64()` breaks its output
     every 76 characters when `spark.sql.chunkBase64String.enabled` is on (the default), which would put
@@ -175,7 +186,7 @@ def timestamp_from_epoch_units(raw: str, units_per_second: int, digits: int) -> 
                f"lpad(CAST({fraction} AS STRING), {digits}, '0')) END")
 
 
-_ISO_INSTANT = r"^([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(\\.([0-9]{1,9}))? ?(Z|[+-][0-9]{2}:?[0-9]{2})$"
+_ISO_INSTANT = r"^([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})([.]([0-9]{1,9}))? ?(Z|[+-][0-9]{2}:?[0-9]{2})$"
 
 
 def timestamp_tz_from_iso(raw: str) -> str:
@@ -196,7 +207,7 @@ def timestamp_tz_from_iso(raw: str) -> str:
     return let(raw, "ct_iso", f"CASE WHEN ct_iso IN ('infinity', '-infinity') THEN ct_iso ELSE {converted} END")
 
 
-_ISO_TIME_TZ = r"^([0-9]{2}:[0-9]{2}:[0-9]{2})(\\.([0-9]{1,9}))?Z$"
+_ISO_TIME_TZ = r"^([0-9]{2}:[0-9]{2}:[0-9]{2})([.]([0-9]{1,9}))?Z$"
 
 
 def time_tz_from_iso(raw: str) -> str:
@@ -258,7 +269,7 @@ def decimal_text(raw: str, scale: str) -> str:
 
     Extra fraction digits are accepted only when they are zeros: rounding would invent a value.
     """
-    pattern = "'^(-?)([0-9]+)(\\\\.([0-9]*))?$'"
+    pattern = "'^(-?)([0-9]+)([.]([0-9]*))?$'"
     fraction = f"regexp_extract({raw}, {pattern}, 4)"
     integer = f"regexp_extract({raw}, {pattern}, 2)"
     sign = f"regexp_extract({raw}, {pattern}, 1)"
@@ -278,7 +289,7 @@ def mysql_zero_date(raw: str, logical: str) -> str:
             f"{raw} RLIKE '^(0000-[0-9]{{2}}-[0-9]{{2}}|[0-9]{{4}}-00-[0-9]{{2}}|[0-9]{{4}}-[0-9]{{2}}-00)([ T].*)?$', false)")
 
 
-_NAIVE = r"^([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})(\\.([0-9]{1,9}))?$"
+_NAIVE = r"^([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}:[0-9]{2}:[0-9]{2})([.]([0-9]{1,9}))?$"
 
 
 def naive_timestamp_text(raw: str, digits: int) -> str:
@@ -290,7 +301,7 @@ def naive_timestamp_text(raw: str, digits: int) -> str:
             f"concat({date_part}, 'T', {time_part}, '.', rpad({fraction}, {digits}, '0')) END")
 
 
-_TIME = r"^([0-9]{2}:[0-9]{2}:[0-9]{2})(\\.([0-9]{1,9}))?$"
+_TIME = r"^([0-9]{2}:[0-9]{2}:[0-9]{2})([.]([0-9]{1,9}))?$"
 
 
 def time_text(raw: str, digits: int) -> str:

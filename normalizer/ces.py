@@ -31,6 +31,8 @@ FORMAT = "ces-json"
 # the `_corrupt_record` an encoding gives a `data` level whose strings are not UTF-8 (NUL-led: a JSON text that
 # failed to parse never is exactly this); ces-avro's guard sets it
 NOT_UTF8_MARK = "\\u0000NOT_UTF8"
+# a member whose value is a JSON number (CES writes strings): `"id": 5`
+_HOLDS_A_NUMBER = ct.sql_string(r":\s*-?[0-9]")
 TYPE_PREFIX = "com.microsoft.SQL.CES.DML.V"
 OPERATIONS = {"INS": "INSERT", "UPD": "UPDATE", "DEL": "DELETE"}
 
@@ -231,7 +233,7 @@ def _decode_data(assembled: DataFrame, encoding: Encoding) -> DataFrame:
         "from_json(data_document.eventrow.old, 'map<string,string>') AS old_raw",
         "from_json(data_document.eventrow.current, 'map<string,string>') AS current_raw",
         # CES writes every value as a string; an image holding JSON numbers is parsed again to keep their digits
-        *(f"IF(data_document.eventrow.{image} RLIKE ':\\\\s*-?[0-9]', from_json(data_document.eventrow.{image}, "
+        *(f"IF(data_document.eventrow.{image} RLIKE {_HOLDS_A_NUMBER}, from_json(data_document.eventrow.{image}, "
           f"'map<string,variant>'), NULL) AS {image}_numbers" for image in ("old", "current")),
         "data_document.eventsource.pkkey.columnname AS pk_names",
         # a column declared twice or without a name is quarantined (SCHEMA_MISMATCH); until then no map

@@ -48,7 +48,7 @@ def unavailable_renderings(placeholder: str = UNAVAILABLE_PLACEHOLDER) -> tuple[
             f"{{{text}:{text}}}")
 
 
-_UNAVAILABLE = "(" + ", ".join("'" + r.replace("'", "\\'") + "'" for r in unavailable_renderings()) + ")"
+_UNAVAILABLE = "(" + ", ".join(ct.sql_string(r) for r in unavailable_renderings()) + ")"
 ROW_OPS = ("c", "r", "u", "d")
 SNAPSHOT_MARKERS = ("true", "first", "first_in_data_collection", "last_in_data_collection", "last", "incremental")
 
@@ -98,7 +98,7 @@ KEY_SCHEMA = f"struct<schema:struct<type:string,name:string,fields:array<{_COLUM
 _VARIANT_IMAGES = ("struct<payload:struct<before:map<string,variant>,after:map<string,variant>>,"
                    "before:map<string,variant>,after:map<string,variant>>")
 _VARIANT_KEY = "struct<payload:map<string,variant>>"
-_FRACTION = "'^-?[0-9]+\\\\.[0-9]+(E-?[0-9]+)?$'"
+_FRACTION = "'^-?[0-9]+[.][0-9]+(E-?[0-9]+)?$'"
 
 
 def _variant(image: str, name: str) -> str:
@@ -110,16 +110,15 @@ def _variant(image: str, name: str) -> str:
 
 # A member whose value is a JSON number: the name as written (escapes and all), then the token. A `"` inside a
 # string is always escaped, so a match starts at a real member name.
-_NUMBER_MEMBER = ('\\"((?:[^\\"\\\\\\\\]|\\\\\\\\.)*)\\"\\\\s*:\\\\s*'
-                  '(-?[0-9]+(?:\\\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\\\\s*(?=[,}\\\\]])')
+_NUMBER_MEMBER = ct.sql_string(r'"((?:[^"\\]|\\.)*)"\s*:\s*(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\s*(?=[,}\]])')
 
 
 def number_members(text: str) -> str:
     """SQL: every (name, token) of a number-valued member in the JSON `text`, names unescaped. Computed once
     per record that has a fractional number at all (`_parse`): only those lose digits in Spark's reading."""
-    names = f"regexp_extract_all({text}, '{_NUMBER_MEMBER}', 1)"
-    tokens = f"regexp_extract_all({text}, '{_NUMBER_MEMBER}', 2)"
-    unescaped = "IF(instr(ct_m.n, '\\\\') > 0, from_json(concat('[\"', ct_m.n, '\"]'), 'array<string>')[0], ct_m.n)"
+    names = f"regexp_extract_all({text}, {_NUMBER_MEMBER}, 1)"
+    tokens = f"regexp_extract_all({text}, {_NUMBER_MEMBER}, 2)"
+    unescaped = "IF(instr(ct_m.n, chr(92)) > 0, from_json(concat('[\"', ct_m.n, '\"]'), 'array<string>')[0], ct_m.n)"
     return (f"IF({text} RLIKE '[0-9][.][0-9]', transform(arrays_zip({names}, {tokens}), "
             f"ct_m -> named_struct('name', {unescaped.replace('ct_m.n', 'ct_m.`0`')}, 'token', ct_m.`1`)), NULL)")
 
@@ -366,10 +365,13 @@ def _pk_change() -> str:
     END"""
 
 
+_FIRST_WORD = ct.sql_string(r"^\s*(\w+)")
+
+
 def _ddl_change() -> str:
-    return """upper(coalesce(get(payload.tableChanges, 0).type,
-      CASE WHEN upper(regexp_extract(payload.ddl, '^\\\\s*(\\\\w+)', 1)) IN ('CREATE', 'ALTER', 'DROP', 'RENAME', 'TRUNCATE')
-           THEN upper(regexp_extract(payload.ddl, '^\\\\s*(\\\\w+)', 1)) ELSE 'OTHER' END))"""
+    first_word = f"upper(regexp_extract(payload.ddl, {_FIRST_WORD}, 1))"
+    return f"""upper(coalesce(get(payload.tableChanges, 0).type,
+      CASE WHEN {first_word} IN ('CREATE', 'ALTER', 'DROP', 'RENAME', 'TRUNCATE') THEN {first_word} ELSE 'OTHER' END))"""
 
 
 def _instant(seconds_micros: str, millis: str) -> str:
@@ -391,7 +393,7 @@ def _events(converted: DataFrame, format_id: str) -> DataFrame:
     key = "transform(key_cells, c -> named_struct('name', coalesce(c.name, ''), 'value', c.value))"
     # computed once, as columns: the events below (one, or two for a key change) refer to them
     parts = [
-        f"nullif(regexp_extract({_src('version')}, '^([0-9]+\\\\.[0-9]+)', 1), '') AS format_version_out",
+        f"nullif(regexp_extract({_src('version')}, '^([0-9]+[.][0-9]+)', 1), '') AS format_version_out",
         f"CASE {_OP} WHEN 'c' THEN 'INSERT' WHEN 'r' THEN 'INSERT' WHEN 'u' THEN 'UPDATE' WHEN 'd' THEN 'DELETE' END AS op_out",
         (f"IF(kind = 'ROW', {_OP} = 'r' OR coalesce(lower({_src('snapshot')}) IN "
          f"({', '.join(repr(s) for s in SNAPSHOT_MARKERS)}), false), NULL) AS snapshot_out"),

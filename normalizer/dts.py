@@ -222,7 +222,7 @@ _DDL_CHANGES = ("CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE")
 
 def _object_name() -> list[str]:
     """`db.table` or `db.schema.table`, dots inside names escaped as \\u002E (the demo's uncompressionObjectName)."""
-    parts = "transform(split(r.objectName, '[.]'), p -> replace(p, '\\\\u002E', '.'))"
+    parts = f"transform(split(r.objectName, '[.]'), p -> replace(p, {ct.sql_string(chr(92) + 'u002E')}, '.'))"
     return [f"{parts} AS name_parts"]
 
 

@@ -80,7 +80,10 @@ def group_output(events: str, verdict: str, format_id: str, origin: str = "origi
     """The two output columns for a group of records (segments, update halves): its events, or, when the
     verdict is set, one quarantine record per record of the group (`records`: array of key/value/headers,
     parallel to `origin`)."""
+    # the i-th origin by a filter, not `origin[i]`: with ANSI mode off a subscript may be NULL, so Spark
+    # would type the elements nullable and the output would leave the model
+    own_origin = f"filter(coalesce({origin}, array()), (ct_o, ct_j) -> ct_j = i)"
     quarantined = (f"transform({records}, (r, i) -> "
-                   f"{quarantine_record(f'array({origin}[i])', format_id, verdict, 'r.key', 'r.value', 'r.headers')})")
+                   f"{quarantine_record(own_origin, format_id, verdict, 'r.key', 'r.value', 'r.headers')})")
     return [f"IF({verdict} IS NULL, {events}, array()) AS events",
             f"IF({verdict} IS NULL, array(), {quarantined}) AS quarantine"]

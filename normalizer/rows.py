@@ -35,6 +35,8 @@ EVENT_TYPES: dict[str, tuple[str, str | None, str | None]] = {
 UNMAPPED_EVENT_TYPES = ("GTID", "XAROLLBACK")
 
 
+_ABOVE_A_BYTE = ct.sql_string(r"[^\x00-\xFF]")  # a character no ISO-8859-1 byte decodes to
+
 def lookup(table: dict[str, tuple], position: int, key: str) -> str:
     """SQL: part `position` of `table[key]` (NULL for a key the table lacks)."""
     entries = ", ".join(f"'{name}', {repr(parts[position]) if parts[position] else 'CAST(NULL AS STRING)'}"
@@ -83,7 +85,7 @@ def _cells(rows: str) -> str:
     then read a field instead of repeating the computation."""
     raw = "try_element_at(r, c.name)"
     latin1 = f"encode({raw}, 'ISO-8859-1')"
-    as_base64 = f"IF({raw} RLIKE '[^\\\\x00-\\\\xFF]', NULL, {ct.base64_text(latin1)})"
+    as_base64 = f"IF({raw} RLIKE {_ABOVE_A_BYTE}, NULL, {ct.base64_text(latin1)})"
     # a MySQL zero date is SQL NULL (ct.mysql_zero_date): no raw value, so nothing to call undecodable
     zero = ct.mysql_zero_date(raw, "c.logical_type")
     # ENUM and SET arrive as canal's binlog decoder writes them: an index, a bitmask (types.mysql_enum_text)

@@ -27,7 +27,7 @@ PASS_THROUGH = ("STRING", "UUID", "JSON", "XML", "ENUM", "INTERVAL")
 
 def _scale(logical: str) -> str:
     """The scale of `DECIMAL(p,s)`, NULL when out of range (then no value of the column converts)."""
-    return ct.bounded_int(f"regexp_extract({logical}, ',([0-9]+)\\\\)$', 1)", 0, ct.MAX_DECIMAL_SCALE)
+    return ct.bounded_int(f"regexp_extract({logical}, ',([0-9]+)[)]$', 1)", 0, ct.MAX_DECIMAL_SCALE)
 
 
 def _text_branches(raw: str, logical: str) -> list[tuple[str, str]]:
@@ -250,19 +250,24 @@ JDBC = SourceTypes(
 def mysql_base_name(type_text: str) -> str:
     """'bigint(20) unsigned' -> 'bigint unsigned'; 'decimal(10,2)' -> 'decimal'; 'ENUM('a')' -> 'enum';
     'DOUBLE PRECISION' -> 'double precision'; 'int(10) UNSIGNED ZEROFILL' -> 'int unsigned'."""
-    stop = "(\\\\(|\\\\bunsigned\\\\b|\\\\bsigned\\\\b|\\\\bzerofill\\\\b|$)"  # the arguments or the attributes
-    words = f"regexp_extract(lower({type_text}), '^\\\\s*([a-z][a-z0-9 ]*?)\\\\s*{stop}', 1)"
-    base = f"regexp_replace({words}, '\\\\s+', ' ')"
+    stop = r"(\(|\bunsigned\b|\bsigned\b|\bzerofill\b|$)"  # the arguments or the attributes
+    name, spaces = ct.sql_string(r"^\s*([a-z][a-z0-9 ]*?)\s*" + stop), ct.sql_string(r"\s+")
+    arguments, unsigned_word = ct.sql_string(r"\(.*\)"), ct.sql_string(r"\bunsigned\b")
+    words = f"regexp_extract(lower({type_text}), {name}, 1)"
+    base = f"regexp_replace({words}, {spaces}, ' ')"
     # the arguments first: an ENUM label may be the word 'unsigned'
-    unsigned = f"regexp_replace(lower({type_text}), '\\\\(.*\\\\)', '') RLIKE '\\\\bunsigned\\\\b'"
+    unsigned = f"regexp_replace(lower({type_text}), {arguments}, '') RLIKE {unsigned_word}"
     return f"IF({unsigned}, concat({base}, ' unsigned'), {base})"
+
+
+_ARGUMENT = ct.sql_string(r"[(,]\s*([0-9]+)")
 
 
 def type_argument(type_text: str, n: int) -> str:
     """SQL: the n-th numeric argument of a type text ('decimal(10,2)', 2 -> 2) as INT; NULL when absent,
     and -1 when present but outside 0..MAX_DECIMAL_SCALE (a type no source declares: the caller gives
     it no logical type, rather than a default the type did not say)."""
-    text = f"try_element_at(regexp_extract_all({type_text}, '[(,]\\\\s*([0-9]+)', 1), {n})"
+    text = f"try_element_at(regexp_extract_all({type_text}, {_ARGUMENT}, 1), {n})"
     return f"CASE WHEN {text} IS NOT NULL THEN coalesce({ct.bounded_int(text, 0, ct.MAX_DECIMAL_SCALE)}, -1) END"
 
 
