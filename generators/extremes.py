@@ -64,6 +64,35 @@ def json_variants(value: bytes) -> list[tuple[str, bytes]]:
             for path, kind in _integer_leaves(document) for extreme in EXTREMES]
 
 
+def _string_leaves(node: Any, path: tuple = ()) -> Iterator[tuple]:
+    """The path of every string leaf that is text (not digits, not a nested JSON text: its leaves instead)."""
+    if isinstance(node, dict):
+        for name, child in node.items():
+            yield from _string_leaves(child, (*path, name))
+    elif isinstance(node, list):
+        for index, child in enumerate(node):
+            yield from _string_leaves(child, (*path, index))
+    elif isinstance(node, str) and not _DIGITS.match(node):
+        if node[:1] in ("{", "["):
+            try:
+                yield from _string_leaves(json.loads(node), (*path, _NESTED))
+                return
+            except ValueError:
+                pass
+        yield path
+
+
+LONE_SURROGATE = "a\ud800b"  # json.dumps writes it as the escape "a\\ud800b": no UTF-8 text holds it
+
+
+def lone_surrogate_variants(value: bytes) -> list[tuple[str, bytes]]:
+    """(label, value) for every text leaf of a JSON record, at any nesting level, replaced by a string
+    holding a lone surrogate. Spark's JSON reader turns it into `?`: each must be quarantined NOT_UTF8."""
+    document = json.loads(value)
+    return [(f"{_label(path)}=lone surrogate", json.dumps(_replaced(document, path, LONE_SURROGATE)).encode())
+            for path in _string_leaves(document)]
+
+
 def avro_variants(value: bytes, read: Callable[[bytes], Any], write: Callable[[Any], bytes]) -> list[tuple[str, bytes]]:
     """The same for an Avro datum, through the format's own reader and writer; an extreme that the field's
     type cannot hold (a long in an int) is not writable, so it is not a datum a producer could send."""

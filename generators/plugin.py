@@ -151,6 +151,13 @@ class FormatGenerator:
         neighbour = self.hostile[VALID_NEIGHBOUR].value
         return (self.extremes or json_variants)(neighbour)
 
+    def lone_surrogate_records(self) -> list[tuple[str, bytes]]:
+        """(label, value): the valid neighbour of a JSON format with one text at a time holding a lone
+        surrogate escape (generators.extremes); none for Avro formats (their strings are UTF-8 bytes)."""
+        from generators.extremes import lone_surrogate_variants
+
+        return lone_surrogate_variants(self.hostile[VALID_NEIGHBOUR].value) if self.encoding == "json" else []
+
     def for_version(self, version: str) -> FormatGenerator:
         """This generator drawing only what `version`'s producer writes (certify runs a version under it); a
         coverage problem about drawing every version no longer applies."""

@@ -20,7 +20,7 @@ from generators.values import KEY_TYPES
 from harness.property import BatchResult, Example, draw_examples, events_of, run_batch, session_seed
 from harness.roundtrip import RoundTrip
 from normalizer import plugin
-from normalizer.model import CODE_PHASE
+from normalizer.model import CODE_PHASE, Code, Phase
 
 _runs = itertools.count()
 
@@ -137,17 +137,26 @@ def check_hostile(roundtrip: RoundTrip, generator: FormatGenerator) -> list[str]
 
 
 def check_extremes(roundtrip: RoundTrip, generator: FormatGenerator) -> tuple[int, list[str]]:
-    """The envelope-extremes tier: every integer of the valid neighbour at each of its type's extremes, all in
-    one job. The job must finish and account for every record (events or quarantine); collecting the output
-    proves that no event carries a time outside years 0001-9999. Returns (records sent, problems)."""
+    """The envelope-extremes tier: every integer of the valid neighbour at each of its type's extremes, and
+    (JSON formats) every text of it holding a lone surrogate, all in one job. The job must finish and account
+    for every record; collecting the output proves that no event carries a time outside years 0001-9999; a
+    lone surrogate is never an event (it would be `?`) but NOT_UTF8. Returns (records sent, problems)."""
     topic = _topic("extremes", generator.format_id, 1)
     variants = generator.extreme_records()
-    records = [KafkaRecord(topic, 0, None, value, ()) for _, value in variants]
+    surrogates = generator.lone_surrogate_records()
+    records = [KafkaRecord(topic, 0, None, value, ()) for _, value in variants + surrogates]
     try:
         output = roundtrip.run(records, generator.format_id, {topic: 1})
     except Exception as error:  # noqa: BLE001 - the job failing on input is the finding itself
         return len(records), [f"the job failed on the extremes: {str(error).splitlines()[0][:300]}"]
-    return len(records), output.accounting_problems()
+    codes = {q["origin"][0]["offset"]: q["code"] for q in output.quarantine}
+    # records of one multi-record group (CES segments sharing a logicalid) share its fate: an ASSEMBLE code
+    # there is the group's; the curated cases pin NOT_UTF8 for each level of such a format
+    shared_fate = {code.value for code, phase in CODE_PHASE.items() if phase == Phase.ASSEMBLE}
+    wrong = [f"{label}: expected NOT_UTF8, got {codes.get(offset, 'events')}"
+             for offset, (label, _) in enumerate(surrogates, start=len(variants))
+             if codes.get(offset) != Code.NOT_UTF8.value and codes.get(offset) not in shared_fate]
+    return len(records), output.accounting_problems() + wrong
 
 
 def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, count: int, seed: int | None = None,

@@ -30,7 +30,7 @@ def bounded_int(raw: str, low: int, high: int) -> str:
 
 
 def sql_string(text: str) -> str:
-    """SQL whose value is `text` in any session. How a literal's backslashes read is a session setting
+    r"""SQL whose value is `text` in any session. How a literal's backslashes read is a session setting
     (`spark.sql.parser.escapedStringLiterals`: '\\s' is `\s` by default and `\\s` when it is on), so a
     text with a backslash or a quote is built from chr() instead; the optimizer folds it to a constant, so
     a regular expression is still compiled once."""
@@ -38,6 +38,20 @@ def sql_string(text: str) -> str:
         return f"'{text}'"
     body = text.replace("\\", "\x01").replace("'", "\x02")
     return f"replace(replace('{body}', chr(1), chr(92)), chr(2), chr(39))"
+
+
+# A JSON `\\uXXXX` escape of a UTF-16 surrogate without its partner: a high one not followed by a low one, a
+# low one not preceded by a high one. The escape counts only after an even number of backslashes (`\\\\uD800`
+# is the text `\\uD800`). Such a string has no UTF-8 form: Spark's JSON reader puts `?` in its place.
+_LONE_SURROGATE = sql_string(
+    r"(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\)(?:\\\\)*(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+def escapes_lone_surrogate(json_text: str) -> str:
+    """SQL: whether JSON text escapes a lone surrogate (`"a\\ud800b"`); the regex runs only on texts with a
+    backslash at all."""
+    return f"coalesce(instr({json_text}, chr(92)) > 0 AND {json_text} RLIKE {_LONE_SURROGATE}, false)"
 
 
 def base64_text(binary: str) -> str:

@@ -222,10 +222,11 @@ def _decode_data(assembled: DataFrame, encoding: Encoding) -> DataFrame:
                f"'current', {types.convert('c.current_text', 'c.column.logical_type', types.TEXT)}")
     return assembled.selectExpr(
         *carried, f"IF(complete AND NOT conflict, {encoding.parse_data('data')}, NULL) AS data_document",
+        f"{ct.escapes_lone_surrogate('data')} AS data_lone_surrogate",
     ).selectExpr(  # from here on without the data text and its parse
         *carried,
         "data_document IS NULL OR data_document._corrupt_record IS NOT NULL AS data_malformed",
-        f"coalesce(data_document._corrupt_record = '{NOT_UTF8_MARK}', false) AS data_not_utf8",
+        f"coalesce(data_document._corrupt_record = '{NOT_UTF8_MARK}', false) OR data_lone_surrogate AS data_not_utf8",
         "data_document.eventsource IS NULL OR data_document.eventrow IS NULL OR data_document.eventsource.cols IS NULL"
         " AS data_incomplete",
         "data_document.eventsource AS source_doc",
@@ -271,7 +272,8 @@ _EVENT_RULES = [
                    "concat('segments of ', logicalid, ' share an index with different data')"),
     QuarantineRule("NOT complete", Code.SEGMENT_INCOMPLETE,
                    "concat('logical event ', logicalid, ' lacks segments (have ', segment_count, ')')"),
-    QuarantineRule("data_not_utf8", Code.NOT_UTF8, "'a string of data is not UTF-8'"),
+    QuarantineRule(f"data_not_utf8 OR {ct.escapes_lone_surrogate('old_text')} OR {ct.escapes_lone_surrogate('current_text')}",
+                   Code.NOT_UTF8, "'a string of data is not UTF-8, or escapes a lone surrogate'"),
     QuarantineRule("data_malformed", Code.MALFORMED_DATA, "'data is not a JSON object (or Avro Data datum)'"),
     QuarantineRule("data_incomplete", Code.MISSING_FIELD, "'data needs eventsource.cols and eventrow'"),
     QuarantineRule("(old_text IS NOT NULL AND old_raw IS NULL) OR (current_text IS NOT NULL AND current_raw IS NULL)",

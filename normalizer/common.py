@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from pyspark.sql import DataFrame
 
+from normalizer import canonical_text as ct
 from normalizer.model import CODE_PHASE, Code
 
 # Spark's Kafka source declares every column nullable, but topic, partition and offset are always set;
@@ -81,8 +82,8 @@ def json_record_rules(parsed: str, what: str = "value") -> list[QuarantineRule]:
     """
     code = Code.MALFORMED_JSON if what == "value" else Code.MALFORMED_KEY
     return [
-        QuarantineRule(f"{what} IS NOT NULL AND NOT is_valid_utf8({what}_text)", Code.NOT_UTF8,
-                       f"'{what} is not UTF-8'"),
+        QuarantineRule(f"{what} IS NOT NULL AND (NOT is_valid_utf8({what}_text) OR {ct.escapes_lone_surrogate(f'{what}_text')})",
+                       Code.NOT_UTF8, f"'{what} is not UTF-8, or escapes a lone surrogate (no UTF-8 text holds one)'"),
         QuarantineRule(f"{what} IS NOT NULL AND ({parsed} IS NULL OR {parsed}.{CORRUPT_RECORD} IS NOT NULL)", code,
                        f"'{what} is not a JSON object'"),
     ]
