@@ -219,7 +219,7 @@ class CanalEncoder:
         return dict(event_id="", format=self.format_id, format_version=self.format_version, origin=[],
                     source=self._source(),
                     position={"commit": f"{self._es(tx):020d}", "event": f"{offset:020d}",
-                              "seq": None if seq is None else f"{seq:020d}"},
+                              "seq": keys.PLAIN_SEQ if seq is None else f"{seq:020d}"},
                     commit_ts=es, emit_ts=es + dt.timedelta(milliseconds=tx.emit_lag_us // 1000))
 
     def _control(self, tx: Transaction, offset: int, sql: str) -> CanonicalEvent:

@@ -194,7 +194,7 @@ class CesEncoder:
             c.name: canonical_text(c.logical, row[c.name]) for c in columns}
         cols = [Column(c.name, self.table.columns.index(c) + 1, sql_type(c.logical)[0], sql_type(c.logical)[1], None,
                        c.pk_position) for c in columns]
-        position = ({"commit": commit_lsn.replace(":", ""), "event": f"{sequence:020d}", "seq": None}
+        position = ({"commit": commit_lsn.replace(":", ""), "event": f"{sequence:020d}", "seq": keys.PLAIN_SEQ}
                     if self.profile.with_transaction else None)
         commit = tx.commit_time.replace(microsecond=tx.commit_time.microsecond // 1000 * 1000)
         base = dict(event_id="", format=self.format_id, format_version="1", kind="ROW", snapshot=False, origin=[],

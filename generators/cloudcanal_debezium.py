@@ -19,6 +19,7 @@ from generators.oracle import update_events
 from generators.plugin import FormatGenerator, Hostile, json_mutator, profile_examples, profile_render
 from generators.records import Expected, KafkaRecord, default_partition
 from generators.values import LogicalType, canonical_text
+from normalizer import keys
 from normalizer.model import CanonicalEvent, Code
 
 FORMAT = "cloudcanal-debezium"
@@ -74,7 +75,7 @@ class Encoder:
     # -- oracle --------------------------------------------------------------------------------------
     def _oracle(self, change: Change, tx: Transaction, source: dict) -> list[CanonicalEvent]:
         commit = tx.commit_time.replace(microsecond=tx.commit_time.microsecond // 1000 * 1000)
-        position = {"commit": f"mysql-bin.000003:{source['pos']:020d}", "event": None, "seq": None}
+        position = {"commit": f"mysql-bin.000003:{source['pos']:020d}", "event": None, "seq": keys.PLAIN_SEQ}
         base = dict(event_id="", format=FORMAT, kind="ROW", origin=[], snapshot=False,
                     source={"system": "mysql", "server": None, "database": self.profile.database, "schema": None,
                             "table": self.table.name},

@@ -20,6 +20,7 @@ from generators.oracle import update_events
 from generators.plugin import Bench, FormatGenerator, Hostile, Mutator, profile_examples, profile_render
 from generators.records import Expected, KafkaRecord, default_partition
 from generators.values import LogicalType, canonical_text, java_double_text
+from normalizer import keys
 from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
 
 FORMAT = "dataworks-json"
@@ -191,7 +192,7 @@ class DataWorksEncoder:
 
 
 def _position(sequence: int) -> dict:
-    return {"commit": f"{sequence:020d}", "event": None, "seq": None}
+    return {"commit": f"{sequence:020d}", "event": None, "seq": keys.PLAIN_SEQ}
 
 
 def _ms(instant: dt.datetime) -> dt.datetime:

@@ -348,7 +348,7 @@ class DebeziumEncoder:
             return {"commit": _hex_lsn(position["commit_lsn"]), "event": _hex_lsn(position["change_lsn"]),
                     "seq": _fixed(position["serial"])}
         return {"commit": _fixed(position["last_commit"]), "event": _fixed(position["lsn"]),
-                "seq": keys.HALF_SEQ.get(position.get("key_change_half"))}
+                "seq": keys.HALF_SEQ.get(position.get("key_change_half"), keys.PLAIN_SEQ)}
 
     def _event(self, kind: str, tx: Transaction, position: dict | None, **fields) -> CanonicalEvent:
         p = self.profile

@@ -24,6 +24,7 @@ from generators.oracle import update_events
 from generators.plugin import NOT_EVERY_VERSION, Bench, FormatGenerator, Hostile, profile_examples, profile_render, record_mutator
 from generators.records import Expected, KafkaRecord
 from generators.values import LogicalType, canonical_text
+from normalizer import keys
 from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
 
 FORMAT = "dts-avro"
@@ -248,7 +249,7 @@ class DtsEncoder:
 
     def _base(self, record: dict, tx: Transaction) -> dict:
         return dict(event_id="", format=FORMAT, format_version=str(self.profile.generation), origin=[],
-                    position={"commit": f"{record['id']:020d}", "event": None, "seq": None},
+                    position={"commit": f"{record['id']:020d}", "event": None, "seq": keys.PLAIN_SEQ},
                     tx_id=record["sourceTxid"], commit_ts=self._commit_ts(tx))
 
     def _marker(self, operation: str, kind: str, tx: Transaction) -> Expected:

@@ -311,7 +311,7 @@ def _events(decoded: DataFrame, format_id: str) -> DataFrame:
     key_changed = f"head.operation = 'UPD' AND {keys.key_changed('pk_names', 'old_image', 'current_image')}"
     position = ("IF(source_doc.transaction IS NULL, NULL, named_struct("
                 "'commit', upper(regexp_replace(source_doc.transaction.commitlsn, ':', '')), "
-                f"'event', {ct.fixed_width('source_doc.transaction.sequencenumber')}, 'seq', CAST(NULL AS STRING)))")
+                f"'event', {ct.fixed_width('source_doc.transaction.sequencenumber')}, 'seq', '{keys.PLAIN_SEQ}'))")
     group = keys.group_sql(
         {"system": "'sqlserver'", "server": "''", "database": "source_doc.db", "schema": "source_doc.schema",
          "table": "source_doc.tbl", "commit": "position.commit", "event": "position.event"},

@@ -233,7 +233,7 @@ def _events(typed: DataFrame) -> DataFrame:
         f"IF({source} IS NULL, NULL, named_struct('system', lower({source}.dbType), 'server', CAST(NULL AS STRING), "
         f"'database', {source}.dbName, 'schema', {source}.schemaName, 'table', {source}.tableName)) AS source_out",
         f"named_struct('commit', {ct.fixed_width('sequence_id')}, 'event', CAST(NULL AS STRING), "
-        "'seq', CAST(NULL AS STRING)) AS position",
+        f"'seq', '{keys.PLAIN_SEQ}') AS position",
         f"{_time('eventTime', 'payload')} AS commit_ts",
         f"{_time('systemTime', 'payload')} AS emit_ts",
         "origin[0] AS first",

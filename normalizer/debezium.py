@@ -337,7 +337,8 @@ def _position() -> str:
     """SQL Server orders the halves of a key change by event_serial_no; PostgreSQL and MySQL give both one
     log position, so `seq` orders them (keys.HALF_SEQ)."""
     connector = f"lower({_src('connector')})"
-    half_seq = "CASE key_change_half " + " ".join(f"WHEN '{role}' THEN '{seq}'" for role, seq in keys.HALF_SEQ.items()) + " END"
+    half_seq = ("CASE key_change_half " + " ".join(f"WHEN '{role}' THEN '{seq}'" for role, seq in keys.HALF_SEQ.items())
+                + f" ELSE '{keys.PLAIN_SEQ}' END")
     return f"""CASE
       WHEN {connector} = 'sqlserver' THEN named_struct(
         'commit', upper(regexp_replace({_src('commit_lsn')}, ':', '')),

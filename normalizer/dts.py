@@ -316,7 +316,7 @@ def _events(typed: DataFrame) -> DataFrame:
         "'database', name_parts[0], 'schema', IF(size(name_parts) = 3, name_parts[1], NULL), "
         "'table', IF(size(name_parts) > 1, element_at(name_parts, -1), NULL))) AS source_out",
         f"named_struct('commit', {ct.fixed_width('CAST(r.id AS STRING)')}, 'event', CAST(NULL AS STRING), "
-        "'seq', CAST(NULL AS STRING)) AS position",
+        f"'seq', '{keys.PLAIN_SEQ}') AS position",
         # bornTimestamp (ms, 2020 schema) when set, else sourceTimestamp (seconds)
         f"IF(r.bornTimestamp BETWEEN 1 AND {_EPOCH_SECONDS[1]}999, timestamp_millis(r.bornTimestamp), "
         f"IF(r.sourceTimestamp BETWEEN {_EPOCH_SECONDS[0]} AND {_EPOCH_SECONDS[1]}, timestamp_seconds(r.sourceTimestamp), NULL)) "

@@ -15,6 +15,9 @@ PARTS = ("system", "server", "database", "schema", "table", "commit", "event")
 # `position.seq` orders them: the DELETE of the old key strictly before the INSERT of the new key
 # (DESIGN invariant 4). Fixed width like every numeric position part.
 HALF_SEQ = {"OLD": f"{0:020d}", "NEW": f"{1:020d}"}
+# ... and every other event of such a source has `seq` 0 too: fixed width within a source, so that ordering
+# never relies on where NULLs sort
+PLAIN_SEQ = HALF_SEQ["OLD"]
 
 
 def group_sql(parts: dict[str, str], old_key: str, new_key: str) -> str:

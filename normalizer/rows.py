@@ -183,7 +183,7 @@ def control_event(format_id: str) -> str:
         event_id="concat(topic, '/', partition, '/', offset, '#0')", format=f"'{format_id}'",
         format_version="format_version", kind="kind", source="source_out",
         position=("named_struct('commit', commit_position, 'event', lpad(CAST(offset AS STRING), 20, '0'), "
-                  "'seq', CAST(NULL AS STRING))"),
+                  f"'seq', '{keys.PLAIN_SEQ}')"),
         commit_ts="commit_ts", emit_ts="emit_ts", ddl="ddl_out", origin="origin")
 
 

@@ -16,7 +16,7 @@ REGISTRY = Registry.load()
 
 def test_soak_every_format_without_crash_wrong_event_or_unaccounted_record(roundtrip, request):
     seed = session_seed()
-    rows = [soak.soak(roundtrip, REGISTRY.generator(f), RECORDS, seed) for f in REGISTRY.decoded_formats()]
+    rows = [soak.soak(roundtrip, REGISTRY.generator(f), RECORDS, seed, extremes=False) for f in REGISTRY.decoded_formats()]
     show(request, f"soak, at least {RECORDS:,} mutated records per format:\n{soak.table(rows)}")
     assert all(row.records >= RECORDS for row in rows)
     assert [row.format_id for row in rows if not row.clean] == [], soak.table(rows)
