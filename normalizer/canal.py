@@ -48,13 +48,13 @@ _RULES = [
 ]
 
 
-def _before_rows() -> str:
+def _before_rows(data: str = "m.data", old: str = "m.old") -> str:
     """UPDATE: `old` (changed columns) over `data`; canal's `old` may hold all columns (CloudCanal), which
     merges the same. Without `old` the before rows are unknown. DELETE: `data` holds the old rows."""
-    merged = "zip_with(m.data, m.old, (d, o) -> map_concat(map_filter(d, (k, v) -> NOT map_contains_key(o, k)), o))"
+    merged = f"zip_with({data}, {old}, (d, o) -> map_concat(map_filter(d, (k, v) -> NOT map_contains_key(o, k)), o))"
     # map_concat fails the job on a key named twice (quarantined as DUPLICATE_KEY): not merged then
     repeats = f"exists(m.old, o -> {repeats_a_key('o')})"
-    return (f"CASE WHEN op = 'DELETE' THEN m.data "
+    return (f"CASE WHEN op = 'DELETE' THEN {data} "
             f"WHEN op = 'UPDATE' AND m.old IS NOT NULL AND size(m.old) = size(m.data) AND NOT {repeats} THEN {merged} END")
 
 
@@ -62,11 +62,14 @@ def _messages(raw: DataFrame) -> DataFrame:
     parsed = kafka_columns(raw).selectExpr("*", f"{parse_json('value_text', VALUE_SCHEMA)} AS m").selectExpr(
         "*", f"{rows.lookup(rows.EVENT_TYPES, 0, _TYPE)} AS kind", f"{rows.lookup(rows.EVENT_TYPES, 1, _TYPE)} AS op",
         f"{rows.lookup(rows.EVENT_TYPES, 2, _TYPE)} AS ddl_change",
-        f"IF(size(m.pkNames) > 0, {rows.key_names('m.pkNames', 'm.mysqlType', 'm.sqlType')}, NULL) AS pk_names")
+        f"IF(size(m.pkNames) > 0, {rows.key_names('m.pkNames', 'm.mysqlType', 'm.sqlType')}, NULL) AS pk_names",
+        f"{rows.number_lists(('data', 'old'))} AS numbers")
     return parsed.selectExpr(
         "*",
         f"{rows.column_types('m.mysqlType', 'm.sqlType', 'pk_names')} AS columns",
         "IF(op IN ('INSERT', 'UPDATE'), m.data, NULL) AS after_rows", f"{_before_rows()} AS before_rows",
+        "IF(op IN ('INSERT', 'UPDATE'), numbers.data, NULL) AS after_numbers",
+        f"{_before_rows('numbers.data', 'numbers.old')} AS before_numbers",
         "named_struct('system', 'mysql', 'server', CAST(NULL AS STRING), 'database', m.database, "
         "'schema', CAST(NULL AS STRING), 'table', nullif(m.table, '')) AS source_out",
         *rows.message_columns("m.es", "m.ts", "m.sql", FORMAT_VERSION),

@@ -101,11 +101,15 @@ def exact_number(raw: str, variant: str, logical: str) -> str:
     parse is `variant`: a JSON number's exact digits where the reader passed it through a double
     (0.1000000000000000055511151231257827 read as 0.1), the reader's text otherwise. A number only a
     double holds (beyond 38 digits, or 1e400) is NULL for a decimal column and for an infinite float:
-    never the double's digits as if they had been written."""
+    never the double's digits as if they had been written. A zero that only a double holds is NULL too:
+    `1e-400` underflows to it (a written zero without an exponent is a DECIMAL to the VARIANT parse)."""
     kind = f"schema_of_variant({variant})"
+    as_double = f"abs(CAST({variant} AS DOUBLE))"
+    # a float column takes the reader's double text (-0.0 keeps its sign), where a double holds the number
+    finite = f"{kind} LIKE 'DECIMAL%' OR ({as_double} != double('Infinity') AND {as_double} != 0)"
     return (f"CASE WHEN {variant} IS NULL OR {kind} NOT IN ('DOUBLE', 'FLOAT') AND NOT {kind} LIKE 'DECIMAL%' THEN {raw} "
-            f"WHEN {kind} LIKE 'DECIMAL%' THEN CAST({variant} AS STRING) "
-            f"WHEN {logical} IN ('FLOAT64', 'FLOAT32') AND abs(CAST({variant} AS DOUBLE)) != double('Infinity') THEN {raw} END")
+            f"WHEN {logical} IN ('FLOAT64', 'FLOAT32') THEN IF({finite}, {raw}, NULL) "
+            f"WHEN {kind} LIKE 'DECIMAL%' THEN CAST({variant} AS STRING) END")
 
 
 _CANONICAL_BASE64 = "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"

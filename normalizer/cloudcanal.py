@@ -61,14 +61,17 @@ def _messages(raw: DataFrame) -> DataFrame:
     parsed = kafka_columns(raw).selectExpr("*", f"{parse_json('value_text', VALUE_SCHEMA)} AS m").selectExpr(
         "*", f"{kind} AS kind", f"{rows.lookup(ACTIONS, 1, 'm.action')} AS op",
         f"IF({is_ddl}, IF(upper({ddl_change}) IN {DDL_CHANGES}, upper({ddl_change}), 'OTHER'), NULL) AS ddl_change",
-        f"IF(size(m.pks) > 0, {rows.key_names('m.pks', 'm.dbValType', 'm.jdbcType')}, NULL) AS pk_names")
+        f"IF(size(m.pks) > 0, {rows.key_names('m.pks', 'm.dbValType', 'm.jdbcType')}, NULL) AS pk_names",
+        f"{rows.number_lists(('before', 'data'))} AS numbers")
     return parsed.selectExpr(
         "*",
         f"{rows.column_types('m.dbValType', 'm.jdbcType', 'pk_names')} AS columns",
-        f"IF(op IN ('INSERT', 'UPDATE'), {_nonempty('m.data')}, NULL) AS after_rows",
+        *(f"IF(op IN ('INSERT', 'UPDATE'), {_nonempty(f'{m}.data')}, NULL) AS after_{kind}"
+          for m, kind in (("m", "rows"), ("numbers", "numbers"))),
         # DELETE: the old row, in `before` or (as the doc's field table reads) in `data`
-        f"CASE op WHEN 'UPDATE' THEN {_nonempty('m.before')} "
-        f"WHEN 'DELETE' THEN coalesce({_nonempty('m.before')}, {_nonempty('m.data')}) END AS before_rows",
+        *(f"CASE op WHEN 'UPDATE' THEN {_nonempty(f'{m}.before')} "
+          f"WHEN 'DELETE' THEN coalesce({_nonempty(f'{m}.before')}, {_nonempty(f'{m}.data')}) END AS before_{kind}"
+          for m, kind in (("m", "rows"), ("numbers", "numbers"))),
         "named_struct('system', CAST(NULL AS STRING), 'server', CAST(NULL AS STRING), 'database', m.db, "
         "'schema', m.schema, 'table', nullif(m.table, '')) AS source_out",
         *rows.message_columns("m.execTs", "m.sendTs", "m.sql", FORMAT_VERSION),

@@ -6,6 +6,9 @@ columns below on, they are one thing, written here once:
   column struct, in the message's column order;
 - `before_rows`, `after_rows`: array<map<string,string>>, parallel (row i of each is one change), values as
   MySQL's text; NULL when the operation has no such image;
+- `before_numbers`, `after_numbers`: the same lists with VARIANT values (`number_lists`), NULL unless the
+  message holds a JSON number with a fraction or an exponent, which Spark's string-typed reader passes
+  through a double: the VARIANT keeps its exact digits (`ct.exact_number`);
 - `pk_names`, `kind`, `op`, `source_out`, `commit_ts`, `emit_ts`, `commit_position` (position.commit),
   `ddl_out`, `format_version`, and the Kafka columns.
 
@@ -36,6 +39,15 @@ UNMAPPED_EVENT_TYPES = ("GTID", "XAROLLBACK")
 
 
 _ABOVE_A_BYTE = ct.sql_string(r"[^\x00-\xFF]")  # a character no ISO-8859-1 byte decodes to
+# a member whose value is a JSON number with a fraction or an exponent (whitespace as JSON's four characters)
+_FRACTIONAL_MEMBER = "'\"[ \t\n\r]*:[ \t\n\r]*-?[0-9]+[.eE]'"
+
+
+def number_lists(names: tuple[str, ...]) -> str:
+    """SQL struct: the message's row lists `names` again, values as VARIANTs, for a message holding a
+    fractional JSON number (0.1000000000000000055511151231257827 would be read as 0.1); NULL otherwise."""
+    schema = "struct<" + ",".join(f"{name}:array<map<string,variant>>" for name in names) + ">"
+    return f"IF(value_text RLIKE {_FRACTIONAL_MEMBER}, from_json(value_text, '{schema}'), NULL)"
 
 def lookup(table: dict[str, tuple], position: int, key: str) -> str:
     """SQL: part `position` of `table[key]` (NULL for a key the table lacks)."""
@@ -78,12 +90,13 @@ def column_types(type_texts: str, jdbc_codes: str, pk_names: str) -> str:
     return f"transform({names}, (n, i) -> {column})"
 
 
-def _cells(rows: str) -> str:
+def _cells(rows: str, numbers: str) -> str:
     """Per row, per declared column: whether the row has it, its text and its canonical text. Two passes:
     the text to convert first (binary columns arrive as ISO-8859-1 characters, one per byte, canal's
     LogEventConvert; anything above U+00FF cannot be such a byte), then the converter, whose branches
     then read a field instead of repeating the computation."""
     raw = "try_element_at(r, c.name)"
+    exact = ct.exact_number(raw, "try_element_at(try_element_at(ct_numbers, ct_i + 1), c.name)", "c.logical_type")
     latin1 = f"encode({raw}, 'ISO-8859-1')"
     as_base64 = f"IF({raw} RLIKE {_ABOVE_A_BYTE}, NULL, {ct.base64_text(latin1)})"
     # a MySQL zero date is SQL NULL (ct.mysql_zero_date): no raw value, so nothing to call undecodable
@@ -91,12 +104,14 @@ def _cells(rows: str) -> str:
     # ENUM and SET arrive as canal's binlog decoder writes them: an index, a bitmask (types.mysql_enum_text)
     written = (f"CASE WHEN c.logical_type = 'BYTES' THEN {as_base64} "
                f"WHEN c.logical_type = 'ENUM' THEN {types.mysql_enum_text(raw, 'c.source_type')} "
-               f"WHEN lower(c.source_type) LIKE 'set(%' THEN {types.mysql_set_text(raw, 'c.source_type')} ELSE {raw} END")
+               f"WHEN lower(c.source_type) LIKE 'set(%' THEN {types.mysql_set_text(raw, 'c.source_type')} "
+               f"WHEN ct_numbers IS NULL THEN {raw} ELSE {exact} END")
     text = (f"named_struct('name', c.name, 'logical', c.logical_type, 'present', map_contains_key(r, c.name), "
             f"'raw', IF({zero}, NULL, {raw}), 'text', IF({zero}, NULL, {written}))")
     value = (f"named_struct('name', x.name, 'present', x.present, 'raw', x.raw, "
              f"'value', {types.convert('x.text', 'x.logical', types.TEXT)})")
-    return f"transform({rows}, r -> transform(transform(columns, c -> {text}), x -> {value}))"
+    per_row = f"transform({rows}, (r, ct_i) -> transform(transform(columns, c -> {text}), x -> {value}))"
+    return ct.let(numbers, "ct_numbers", per_row)
 
 
 def _images(cells: str) -> str:
@@ -104,7 +119,8 @@ def _images(cells: str) -> str:
 
 
 def typed(messages: DataFrame) -> DataFrame:
-    return messages.selectExpr("*", f"{_cells('before_rows')} AS before_cells", f"{_cells('after_rows')} AS after_cells") \
+    return messages.selectExpr("*", f"{_cells('before_rows', 'before_numbers')} AS before_cells",
+                               f"{_cells('after_rows', 'after_numbers')} AS after_cells") \
         .selectExpr("*", f"{_images('before_cells')} AS before_images", f"{_images('after_cells')} AS after_images")
 
 
