@@ -19,27 +19,33 @@ _DIGITS = re.compile(r"^-?[0-9]+$")
 _NESTED = object()  # a path step into a JSON text held in a string
 
 
-def _integer_leaves(node: Any, path: tuple = ()) -> Iterator[tuple[tuple, type]]:
-    """(path, kind) of every integer-like leaf: int, float, or a digit string (kind says how to write it)."""
+def _leaves(node: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
+    """(path, value) of every leaf, descending into JSON texts held in strings (a `_NESTED` step)."""
     if isinstance(node, dict):
         for name, child in node.items():
-            yield from _integer_leaves(child, (*path, name))
+            yield from _leaves(child, (*path, name))
     elif isinstance(node, list):
         for index, child in enumerate(node):
-            yield from _integer_leaves(child, (*path, index))
-    elif isinstance(node, bool) or node is None:
-        return
-    elif isinstance(node, (int, float)):
-        yield path, int
-    elif isinstance(node, str):
-        if _DIGITS.match(node):
-            yield path, str
-        elif node[:1] in ("{", "["):
+            yield from _leaves(child, (*path, index))
+    else:
+        if isinstance(node, str) and node[:1] in ("{", "["):
             try:
-                nested = json.loads(node)
-            except ValueError:
+                yield from _leaves(json.loads(node), (*path, _NESTED))
                 return
-            yield from _integer_leaves(nested, (*path, _NESTED))
+            except ValueError:
+                pass
+        yield path, node
+
+
+def _integer_leaves(node: Any) -> Iterator[tuple[tuple, type]]:
+    """(path, kind) of every integer-like leaf: int, float, or a digit string (kind says how to write it)."""
+    for path, leaf in _leaves(node):
+        if isinstance(leaf, bool) or leaf is None:
+            continue
+        if isinstance(leaf, (int, float)):
+            yield path, int
+        elif isinstance(leaf, str) and _DIGITS.match(leaf):
+            yield path, str
 
 
 def _replaced(node: Any, path: tuple, value: Any) -> Any:
@@ -64,22 +70,9 @@ def json_variants(value: bytes) -> list[tuple[str, bytes]]:
             for path, kind in _integer_leaves(document) for extreme in EXTREMES]
 
 
-def _string_leaves(node: Any, path: tuple = ()) -> Iterator[tuple]:
-    """The path of every string leaf that is text (not digits, not a nested JSON text: its leaves instead)."""
-    if isinstance(node, dict):
-        for name, child in node.items():
-            yield from _string_leaves(child, (*path, name))
-    elif isinstance(node, list):
-        for index, child in enumerate(node):
-            yield from _string_leaves(child, (*path, index))
-    elif isinstance(node, str) and not _DIGITS.match(node):
-        if node[:1] in ("{", "["):
-            try:
-                yield from _string_leaves(json.loads(node), (*path, _NESTED))
-                return
-            except ValueError:
-                pass
-        yield path
+def _string_leaves(node: Any) -> Iterator[tuple]:
+    """The path of every string leaf that is text (not digits; a nested JSON text gives its own leaves)."""
+    return (path for path, leaf in _leaves(node) if isinstance(leaf, str) and not _DIGITS.match(leaf))
 
 
 LONE_SURROGATE = "a\ud800b"  # json.dumps writes it as the escape "a\\ud800b": no UTF-8 text holds it
