@@ -79,7 +79,8 @@ def _soak_extremes(roundtrip: RoundTrip, generator, figures: SoakFigures) -> Non
 
 
 def table(rows: list[SoakFigures]) -> str:
-    header = f"{'format':<22}{'records':>9}{'extremes':>10}{'events':>9}{'quarantined':>13}{'crashes':>9}{'wrong events':>14}{'unaccounted':>13}{'seconds':>9}"
+    header = (f"{'format':<22}{'records':>9}{'extremes':>10}{'events':>9}{'quarantined':>13}{'crashes':>9}"
+              f"{'wrong events':>14}{'unaccounted':>13}{'seconds':>9}")
     lines = [header, "-" * len(header)]
     for r in rows:
         lines.append(f"{r.format_id:<22}{r.records:>9,}{r.extremes:>10,}{r.events:>9,}{r.quarantined:>13,}{r.crashes:>9}{r.wrong_events:>14}"

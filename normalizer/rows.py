@@ -183,9 +183,10 @@ def event_array(format_id: str) -> str:
         f"map_filter({before}, (k, v) -> array_contains(pk_names, k))",
         keys.new_key_map("pk_names", before, after))
     # the DELETE of the old key sorts before the INSERT of the new one: seq 2i and 2i + 1
+    old_key, new_key = f"try_element_at({before}, n)", keys.key_value("'INSERT'", before, after)
     pair = ct.let(group, "ct_group", f"""array(
-        {event("'DELETE'", before, None, f"try_element_at({before}, n)", 'i * 2', "named_struct('group', ct_group, 'role', 'OLD')")},
-        {event("'INSERT'", None, after, keys.key_value("'INSERT'", before, after), 'i * 2 + 1', "named_struct('group', ct_group, 'role', 'NEW')")})""")
+        {event("'DELETE'", before, None, old_key, 'i * 2', "named_struct('group', ct_group, 'role', 'OLD')")},
+        {event("'INSERT'", None, after, new_key, 'i * 2 + 1', "named_struct('group', ct_group, 'role', 'NEW')")})""")
     single = event("op", f"IF(op = 'INSERT', NULL, {before})", f"IF(op = 'DELETE', NULL, {after})",
                    keys.key_value("op", before, after), "i * 2")
     count = "size(coalesce(after_images, before_images))"
