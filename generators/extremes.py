@@ -86,6 +86,60 @@ def lone_surrogate_variants(value: bytes) -> list[tuple[str, bytes]]:
             for path in _string_leaves(document)]
 
 
+def _object_paths(node: Any, path: tuple = ()) -> Iterator[tuple]:
+    """The path of every non-empty JSON object, descending into JSON texts held in strings."""
+    if isinstance(node, dict):
+        if node:
+            yield path
+        for name, child in node.items():
+            yield from _object_paths(child, (*path, name))
+    elif isinstance(node, list):
+        for index, child in enumerate(node):
+            yield from _object_paths(child, (*path, index))
+    elif isinstance(node, str) and node[:1] in ("{", "["):
+        try:
+            yield from _object_paths(json.loads(node), (*path, _NESTED))
+        except ValueError:
+            pass
+
+
+def _with_member_repeated(node: Any, path: tuple) -> str:
+    """JSON text of `node` whose object at `path` names its first member a second time, with another value
+    (a JSON object cannot hold that, so the text is written here, not by json.dumps)."""
+    if not path:
+        members = [f"{json.dumps(name)}:{json.dumps(value)}" for name, value in node.items()]
+        first = next(iter(node))
+        return "{" + ",".join([*members, f"{json.dumps(first)}:{json.dumps(_another(node[first]))}"]) + "}"
+    step, rest = path[0], path[1:]
+    if step is _NESTED:
+        return json.dumps(_with_member_repeated(json.loads(node), rest))
+    if isinstance(node, dict):
+        return "{" + ",".join(f"{json.dumps(name)}:" + (_with_member_repeated(value, rest) if name == step else json.dumps(value))
+                              for name, value in node.items()) + "}"
+    return "[" + ",".join(_with_member_repeated(value, rest) if index == step else json.dumps(value)
+                          for index, value in enumerate(node)) + "]"
+
+
+def _another(value: Any) -> Any:
+    """A value of the same JSON kind as `value` that differs from it (which one wins must matter)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, (int, float)):
+        return value + 1
+    if isinstance(value, str):
+        return value + "x"
+    return value  # null, an object or an array: the same again (a duplicate all the same)
+
+
+def duplicate_member_variants(value: bytes) -> list[tuple[str, bytes]]:
+    """(label, value) for every object of a JSON record, at any nesting level, naming its first member a
+    second time with another value. Spark's reader keeps the last struct field and both map entries, and
+    parsers disagree on which wins: each must be quarantined DUPLICATE_KEY (issue 18 B11)."""
+    document = json.loads(value)
+    return [(f"{_label(path) or '<record>'}: first member named twice", _with_member_repeated(document, path).encode())
+            for path in _object_paths(document)]
+
+
 def avro_variants(value: bytes, read: Callable[[bytes], Any], write: Callable[[Any], bytes]) -> list[tuple[str, bytes]]:
     """The same for an Avro datum, through the format's own reader and writer; an extreme that the field's
     type cannot hold (a long in an int) is not writable, so it is not a datum a producer could send."""

@@ -158,6 +158,13 @@ class FormatGenerator:
 
         return lone_surrogate_variants(self.hostile[VALID_NEIGHBOUR].value) if self.encoding == "json" else []
 
+    def duplicate_member_records(self) -> list[tuple[str, bytes]]:
+        """(label, value): the valid neighbour of a JSON format with one object at a time naming a member
+        twice (generators.extremes); none for Avro formats (a record's fields are its schema's)."""
+        from generators.extremes import duplicate_member_variants
+
+        return duplicate_member_variants(self.hostile[VALID_NEIGHBOUR].value) if self.encoding == "json" else []
+
     def for_version(self, version: str) -> FormatGenerator:
         """This generator drawing only what `version`'s producer writes (certify runs a version under it); a
         coverage problem about drawing every version no longer applies."""

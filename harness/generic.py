@@ -138,24 +138,27 @@ def check_hostile(roundtrip: RoundTrip, generator: FormatGenerator) -> list[str]
 
 def check_extremes(roundtrip: RoundTrip, generator: FormatGenerator) -> tuple[int, list[str]]:
     """The envelope-extremes tier: every integer of the valid neighbour at each of its type's extremes, and
-    (JSON formats) every text of it holding a lone surrogate, all in one job. The job must finish and account
-    for every record; collecting the output proves that no event carries a time outside years 0001-9999; a
-    lone surrogate is never an event (it would be `?`) but NOT_UTF8. Returns (records sent, problems)."""
+    (JSON formats) every text of it holding a lone surrogate and every object of it naming a member twice,
+    all in one job. The job must finish and account for every record; collecting the output proves that no
+    event carries a time outside years 0001-9999; a lone surrogate is never an event (it would be `?`) but
+    NOT_UTF8, and a member named twice is DUPLICATE_KEY. Returns (records sent, problems)."""
     topic = _topic("extremes", generator.format_id, 1)
     variants = generator.extreme_records()
-    surrogates = generator.lone_surrogate_records()
-    records = [KafkaRecord(topic, 0, None, value, ()) for _, value in variants + surrogates]
+    must_quarantine = ([(label, value, Code.NOT_UTF8) for label, value in generator.lone_surrogate_records()]
+                       + [(label, value, Code.DUPLICATE_KEY) for label, value in generator.duplicate_member_records()])
+    records = [KafkaRecord(topic, 0, None, value, ()) for _, value in variants]
+    records += [KafkaRecord(topic, 0, None, value, ()) for _, value, _ in must_quarantine]
     try:
         output = roundtrip.run(records, generator.format_id, {topic: 1})
     except Exception as error:  # noqa: BLE001 - the job failing on input is the finding itself
         return len(records), [f"the job failed on the extremes: {str(error).splitlines()[0][:300]}"]
     codes = {q["origin"][0]["offset"]: q["code"] for q in output.quarantine}
     # records of one multi-record group (CES segments sharing a logicalid) share its fate: an ASSEMBLE code
-    # there is the group's; the curated cases pin NOT_UTF8 for each level of such a format
+    # there is the group's; the curated cases pin each code for each level of such a format
     shared_fate = {code.value for code, phase in CODE_PHASE.items() if phase == Phase.ASSEMBLE}
-    wrong = [f"{label}: expected NOT_UTF8, got {codes.get(offset, 'events')}"
-             for offset, (label, _) in enumerate(surrogates, start=len(variants))
-             if codes.get(offset) != Code.NOT_UTF8.value and codes.get(offset) not in shared_fate]
+    wrong = [f"{label}: expected {code.value}, got {codes.get(offset, 'events')}"
+             for offset, (label, _, code) in enumerate(must_quarantine, start=len(variants))
+             if codes.get(offset) != code.value and codes.get(offset) not in shared_fate]
     return len(records), output.accounting_problems() + wrong
 
 

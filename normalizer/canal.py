@@ -12,7 +12,6 @@ from pyspark.sql import DataFrame
 from normalizer import rows
 from normalizer.common import (
     QuarantineRule,
-    duplicate_key_rule,
     json_record_rules,
     kafka_columns,
     parse_json,
@@ -33,7 +32,6 @@ _TYPE = "m.type"
 _RULES = [
     QuarantineRule("value IS NULL", Code.MISSING_FIELD, "'record has no value'"),
     *json_record_rules("m"),
-    duplicate_key_rule(("m.mysqlType", "m.sqlType"), ("m.data", "m.old")),
     QuarantineRule(f"{_TYPE} IS NULL", Code.MISSING_FIELD, "'type is required'"),
     QuarantineRule(f"{_TYPE} IN {rows.UNMAPPED_EVENT_TYPES}", Code.UNMAPPED_CONTROL_EVENT,
                    f"concat('type ', {_TYPE}, ' has no canonical kind')"),

@@ -104,12 +104,26 @@ def exact_number(raw: str, variant: str, logical: str) -> str:
     never the double's digits as if they had been written. A zero that only a double holds is NULL too:
     `1e-400` underflows to it (a written zero without an exponent is a DECIMAL to the VARIANT parse)."""
     kind = f"schema_of_variant({variant})"
-    as_double = f"abs(CAST({variant} AS DOUBLE))"
     # a float column takes the reader's double text (-0.0 keeps its sign), where a double holds the number
-    finite = f"{kind} LIKE 'DECIMAL%' OR ({as_double} != double('Infinity') AND {as_double} != 0)"
     return (f"CASE WHEN {variant} IS NULL OR {kind} NOT IN ('DOUBLE', 'FLOAT') AND NOT {kind} LIKE 'DECIMAL%' THEN {raw} "
-            f"WHEN {logical} IN ('FLOAT64', 'FLOAT32') THEN IF({finite}, {raw}, NULL) "
+            f"WHEN {logical} IN ('FLOAT64', 'FLOAT32') THEN IF({beyond_double_range(variant)}, NULL, {raw}) "
             f"WHEN {kind} LIKE 'DECIMAL%' THEN CAST({variant} AS STRING) END")
+
+
+# A JSON number token with a three-digit exponent: only such a token can underflow a double to zero (the
+# smallest double is 4.9E-324) or overflow it. A cheap test on the record's text, so that only records
+# holding one pay for a VARIANT parse (`beyond_double_range`); a string that looks like one costs a parse, no more.
+LONG_EXPONENT = "'[0-9][eE][+-]?[0-9]{3}'"
+
+
+def beyond_double_range(variant: str) -> str:
+    """SQL: whether the VARIANT `variant` (a JSON number parsed by Spark) is a number only a double holds
+    and no double holds: it underflowed to zero (`1e-400`) or overflowed to an infinity (`1e400`). A zero
+    written without an exponent (0, 0.0) is a DECIMAL to the VARIANT parse, so it is not one; producers
+    do not write a zero with an exponent."""
+    as_double = f"abs(CAST({variant} AS DOUBLE))"
+    return (f"coalesce(schema_of_variant({variant}) IN ('DOUBLE', 'FLOAT') "
+            f"AND ({as_double} = 0 OR {as_double} = double('Infinity')), false)")
 
 
 _CANONICAL_BASE64 = "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"

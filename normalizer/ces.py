@@ -17,10 +17,10 @@ from normalizer import assembly, events, keys, types
 from normalizer import canonical_text as ct
 from normalizer.common import (
     QuarantineRule,
-    duplicate_key_rule,
     json_record_rules,
     kafka_columns,
     parse_json,
+    repeats_a_member,
     verdict,
     with_corrupt_record,
 )
@@ -223,13 +223,14 @@ def _decode_data(assembled: DataFrame, encoding: Encoding) -> DataFrame:
     return assembled.selectExpr(
         *carried, f"IF(complete AND NOT conflict, {encoding.parse_data('data')}, NULL) AS data_document",
         f"{ct.escapes_lone_surrogate('data')} AS data_lone_surrogate",
+        f"{repeats_a_member('data')} AS data_repeats_a_member",  # the Avro encoding's hex is no JSON: false
     ).selectExpr(  # from here on without the data text and its parse
         *carried,
         "data_document IS NULL OR data_document._corrupt_record IS NOT NULL AS data_malformed",
         f"coalesce(data_document._corrupt_record = '{NOT_UTF8_MARK}', false) OR data_lone_surrogate AS data_not_utf8",
         "data_document.eventsource IS NULL OR data_document.eventrow IS NULL OR data_document.eventsource.cols IS NULL"
         " AS data_incomplete",
-        "data_document.eventsource AS source_doc",
+        "data_document.eventsource AS source_doc", "data_repeats_a_member",
         "data_document.eventrow.old AS old_text", "data_document.eventrow.current AS current_text",
         "from_json(data_document.eventrow.old, 'map<string,string>') AS old_raw",
         "from_json(data_document.eventrow.current, 'map<string,string>') AS current_raw",
@@ -278,7 +279,8 @@ _EVENT_RULES = [
     QuarantineRule("data_incomplete", Code.MISSING_FIELD, "'data needs eventsource.cols and eventrow'"),
     QuarantineRule("(old_text IS NOT NULL AND old_raw IS NULL) OR (current_text IS NOT NULL AND current_raw IS NULL)",
                    Code.MALFORMED_DATA, "'eventrow.old/current is not a JSON object'"),
-    duplicate_key_rule(("old_raw", "current_raw")),
+    QuarantineRule(f"data_repeats_a_member OR {repeats_a_member('old_text')} OR {repeats_a_member('current_text')}",
+                   Code.DUPLICATE_KEY, "'an object in data names a member twice'"),
     QuarantineRule("bad_columns", Code.SCHEMA_MISMATCH, "'eventsource.cols declares a column twice or without a name'"),
     QuarantineRule("exists(source_doc.cols, c -> c.index IS NOT NULL AND NOT coalesce(try_cast(c.index AS INT) "
                    "BETWEEN 0 AND 2147483646, false))", Code.SCHEMA_MISMATCH,
@@ -294,6 +296,10 @@ _EVENT_RULES = [
     QuarantineRule("head.operation IN ('INS', 'UPD') AND size(current_raw) = 0", Code.MISSING_FIELD,
                    "'INS/UPD without current values'"),
     QuarantineRule("undecodable", Code.UNDECODABLE_VALUE, "'a value does not match its column type'"),
+    # `old` {} is CES's "no old values" (@include_old_values = 0): no claim about the key
+    QuarantineRule(f"head.operation IN ('UPD', 'DEL') AND {keys.old_key_missing('pk_names', 'IF(size(old_raw) = 0, NULL, old_raw)')}",
+                   Code.MISSING_OLD_KEY,
+                   "'the before image lacks a key column or holds NULL for one: which row changed is unknown'"),
     QuarantineRule(ct.wider_than("source_doc.transaction.sequencenumber"), Code.UNDECODABLE_VALUE,
                    "'sequencenumber has more than 20 digits'"),
     QuarantineRule(f"(source_doc.transaction.committime IS NOT NULL AND "

@@ -13,7 +13,6 @@ from pyspark.sql import DataFrame
 from normalizer import rows
 from normalizer.common import (
     QuarantineRule,
-    duplicate_key_rule,
     json_record_rules,
     kafka_columns,
     parse_json,
@@ -35,7 +34,6 @@ DDL_CHANGES = ("CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE")
 _RULES = [
     QuarantineRule("value IS NULL", Code.MISSING_FIELD, "'record has no value'"),
     *json_record_rules("m"),
-    duplicate_key_rule(("m.dbValType", "m.jdbcType"), ("m.data", "m.before")),
     QuarantineRule("m.entryType IS NOT NULL AND m.entryType NOT IN ('ROWDATA', 'TRANSACTIONEND')", Code.UNKNOWN_OPERATION,
                    "concat('entryType ', m.entryType)"),
     QuarantineRule("kind IS NULL AND m.action IS NULL", Code.MISSING_FIELD, "'action is required'"),

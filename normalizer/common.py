@@ -75,9 +75,10 @@ def verdict(rules: list[QuarantineRule] | tuple[QuarantineRule, ...]) -> str:
 
 
 def json_record_rules(parsed: str, what: str = "value") -> list[QuarantineRule]:
-    """The JSON record rules for `what` (value or key): UTF-8 text holding one JSON object.
+    """The JSON record rules for `what` (value or key): UTF-8 text holding one JSON object, naming no
+    member twice in any of its objects.
 
-    `parsed` is the `parse_json` result of `{what}_text`. A NULL `what` passes both rules (whether a
+    `parsed` is the `parse_json` result of `{what}_text`. A NULL `what` passes every rule (whether a
     record may lack a value or key is the format's own rule).
     """
     code = Code.MALFORMED_JSON if what == "value" else Code.MALFORMED_KEY
@@ -86,7 +87,21 @@ def json_record_rules(parsed: str, what: str = "value") -> list[QuarantineRule]:
                        Code.NOT_UTF8, f"'{what} is not UTF-8, or escapes a lone surrogate (no UTF-8 text holds one)'"),
         QuarantineRule(f"{what} IS NOT NULL AND ({parsed} IS NULL OR {parsed}.{CORRUPT_RECORD} IS NOT NULL)", code,
                        f"'{what} is not a JSON object'"),
+        QuarantineRule(repeats_a_member(f"{what}_text"), Code.DUPLICATE_KEY, f"'an object in the {what} names a member twice'"),
     ]
+
+
+# Jackson, in the guard jar (jvm/avro-guard): one streaming pass over a JSON text sees every object level
+_JSON_TEXT_CLASS = "io.cdcconformance.JsonText"
+
+
+def repeats_a_member(text: str) -> str:
+    """SQL: whether the JSON text `text` names a member twice in any of its objects, at any depth.
+
+    Spark's JSON reader keeps the last of two struct fields and both entries of a map (a later map
+    operation then fails the job with DUPLICATED_MAP_KEY); JSON parsers disagree on which one wins, so
+    the record is quarantined instead of picking one. False for a text that is not JSON, or NULL."""
+    return f"java_method('{_JSON_TEXT_CLASS}', 'repeatsAMember', {text}) = 'true'"
 
 
 def repeats_a_key(map_expr: str) -> str:
@@ -94,11 +109,3 @@ def repeats_a_key(map_expr: str) -> str:
     (any later map operation then fails the job with DUPLICATED_MAP_KEY, or a second entry rides along);
     JSON parsers disagree on which one wins, so the record is quarantined instead of picking one."""
     return f"coalesce(size(map_keys({map_expr})) > size(array_distinct(map_keys({map_expr}))), false)"
-
-
-def duplicate_key_rule(maps: tuple[str, ...] = (), map_lists: tuple[str, ...] = ()) -> QuarantineRule:
-    """DECODE/DUPLICATE_KEY for a record any of whose `maps` (map columns) or maps in `map_lists`
-    (arrays of maps: row lists) names a member twice."""
-    tests = [repeats_a_key(m) for m in maps] + [f"coalesce(exists({a}, r -> {repeats_a_key('r')}), false)"
-                                                 for a in map_lists]
-    return QuarantineRule(" OR ".join(tests), Code.DUPLICATE_KEY, "'an object names a member twice'")

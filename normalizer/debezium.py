@@ -22,10 +22,10 @@ from normalizer import events, keys, types
 from normalizer.common import (
     QuarantineRule,
     accept_when,
-    duplicate_key_rule,
     json_record_rules,
     kafka_columns,
     parse_json,
+    repeats_a_member,
     verdict,
     with_corrupt_record,
 )
@@ -144,13 +144,15 @@ def _schemaless_value(raw: str, name: str, image: str) -> str:
     double (Jackson's copy of a float token), which loses digits of a NUMERIC decimal and, on JDK 17, may
     print a non-shortest double (JDK-4511638): such a number's own token is taken instead, and where it
     cannot be found the value is NULL (`_QUARANTINE_RULES`: UNDECODABLE_VALUE), never the double's text."""
-    number = f"coalesce(schema_of_variant({_variant(image, name)}) != 'STRING', false)"
-    return f"IF({raw} RLIKE {_FRACTION} AND {number}, {_number_token(raw, name, image)}, {raw})"
+    variant = _variant(image, name)
+    number = f"coalesce(schema_of_variant({variant}) != 'STRING', false)"
+    return (f"CASE WHEN {ct.beyond_double_range(variant)} THEN NULL "
+            f"WHEN {raw} RLIKE {_FRACTION} AND {number} THEN {_number_token(raw, name, image)} ELSE {raw} END")
 
 
 def _unrecoverable_fraction(image: str) -> str:
     values = f"payload.{image}"
-    return (f"coalesce(row_fields IS NULL AND exists(map_entries({values}), e -> e.value RLIKE {_FRACTION} "
+    return (f"coalesce(row_fields IS NULL AND exists(map_entries({values}), e -> e.value IS NOT NULL "
             f"AND {_schemaless_value('e.value', 'e.key', image)} IS NULL), false)")
 
 
@@ -162,9 +164,11 @@ def convert_value(raw: str, field_: str, image: str) -> str:
     exact = ("CASE WHEN schema_of_variant(ct_v) RLIKE '^(DECIMAL|BIGINT|INT|SMALLINT|TINYINT)' "
              f"THEN CAST(ct_v AS STRING) ELSE {_number_token(raw, f'{field_}.field', image)} END")
     number = f"coalesce({field_}.logical LIKE 'DECIMAL(%' AND schema_of_variant(ct_v) != 'STRING', false)"
+    # a number no double holds (1e-400 read as 0.0) is no value of any Connect type: NULL, quarantined
+    as_read = f"IF({ct.beyond_double_range('ct_v')}, NULL, {raw})"
     return ct.let(_variant(image, f"{field_}.field"), "ct_v", f"IF({number}, "
                   f"{types.convert(exact, f'{field_}.logical', types.TEXT)}, "
-                  f"{types.convert(raw, f'{field_}.logical', types.CONNECT)})")
+                  f"{types.convert(as_read, f'{field_}.logical', types.CONNECT)})")
 
 
 def _typed_fields(fields: str) -> str:
@@ -207,8 +211,10 @@ def _parse(raw: DataFrame, dialect: Dialect) -> DataFrame:
         f"{_typed_fields('key_document.schema.fields')} AS key_fields",
     ).selectExpr(
         "*",
-        # Decimal columns, and schemaless values that may be fractional numbers (a string can look like one)
-        f"IF(exists(row_fields, f -> f.logical LIKE 'DECIMAL(%') OR (row_fields IS NULL AND value_text RLIKE '[0-9][.][0-9]'), "
+        # Decimal columns, schemaless values that may be fractional numbers (a string can look like one), and
+        # numbers that may be beyond a double's range (ct.LONG_EXPONENT)
+        f"IF(exists(row_fields, f -> f.logical LIKE 'DECIMAL(%') OR (row_fields IS NULL AND value_text RLIKE '[0-9][.][0-9]')"
+        f" OR value_text RLIKE {ct.LONG_EXPONENT}, "
         f"from_json(value_text, '{_VARIANT_IMAGES}'), NULL) AS value_variants",
         f"IF(exists(key_fields, f -> f.logical LIKE 'DECIMAL(%'), from_json(key_text, '{_VARIANT_KEY}'), NULL) "
         "AS key_variants",
@@ -278,15 +284,28 @@ _IS_CONTROL_RECORD = ("coalesce(payload.status IN ('BEGIN', 'END'), false) OR pa
                       " OR payload.tableChanges IS NOT NULL"
                       " OR (payload.ts_ms IS NOT NULL AND payload.source IS NULL AND payload.before IS NULL"
                       " AND payload.after IS NULL)")
-_VALUE_NOT_UTF8, _VALUE_NOT_JSON = json_record_rules("document", "value")
+_KEY_CHANGE_HALF = (f"CASE WHEN {_OP} = 'd' AND {_header('__debezium.newkey')} IS NOT NULL THEN 'OLD' "
+                    f"WHEN {_OP} IN ('c', 'r') AND {_header('__debezium.oldkey')} IS NOT NULL THEN 'NEW' END")
+# the key of a key change's other half, from this half's header: the new key of a DELETE, the old of a create
+_PARTNER_KEY = (f"IF({_OP} = 'd', {_key_map(_header('__debezium.newkey'))}, "
+                f"{_key_map(_header('__debezium.oldkey'))})")
+
+
+def _key_known(key_map: str) -> str:
+    """SQL: a key (map) that identifies a row: present, not empty, no NULL value. A key-change half's group
+    is built from both keys; with one unknown, the halves would never meet (or two pairs would share one)."""
+    return f"coalesce(size({key_map}) > 0 AND NOT exists(map_values({key_map}), v -> v IS NULL), false)"
+
+
+_VALUE_NOT_UTF8, _VALUE_NOT_JSON, _VALUE_REPEATS_A_MEMBER = json_record_rules("document", "value")
 _QUARANTINE_RULES = [
     _VALUE_NOT_UTF8,
     QuarantineRule("key IS NOT NULL AND NOT is_valid_utf8(key_text)", Code.NOT_UTF8, "'key is not UTF-8'"),
     _VALUE_NOT_JSON,
     QuarantineRule("key IS NOT NULL AND bare_key IS NULL", Code.MALFORMED_KEY, "'key is not a JSON object'"),
-    duplicate_key_rule(("key_raw",)),
+    QuarantineRule(repeats_a_member("key_text"), Code.DUPLICATE_KEY, "'an object in the key names a member twice'"),
     accept_when("value IS NULL"),  # a tombstone: never quarantined
-    duplicate_key_rule(tuple(f"payload.{name}" for name, kind in PAYLOAD_FIELDS.items() if kind.startswith("map<"))),
+    _VALUE_REPEATS_A_MEMBER,
     QuarantineRule("wrapped AND payload IS NULL", Code.MISSING_FIELD, "'payload is null'"),
     QuarantineRule(f"{_OP} IS NULL AND NOT ({_IS_CONTROL_RECORD}) AND (payload.before IS NOT NULL OR payload.after IS NOT NULL"
                    " OR payload.source IS NOT NULL OR payload.transaction IS NOT NULL)", Code.MISSING_FIELD,
@@ -309,10 +328,15 @@ _QUARANTINE_RULES = [
     QuarantineRule(f"{_OP} IN ({_ROW_OPS}) AND ({_unknown_columns('before')} OR {_unknown_columns('after')})",
                    Code.SCHEMA_MISMATCH, "'row image has columns its schema does not declare'"),
     QuarantineRule(f"{_unrecoverable_fraction('before')} OR {_unrecoverable_fraction('after')}", Code.UNDECODABLE_VALUE,
-                   "'a fractional number whose exact text cannot be told from the record (written with escapes, or "
+                   "'a number whose exact text cannot be told from the record (beyond the range of a double, written with escapes, or "
                    "two tokens that read alike)'"),
     QuarantineRule(f"{_undecodable('before_cells')} OR {_undecodable('after_cells')} OR {_undecodable('key_cells')}",
                    Code.UNDECODABLE_VALUE, "'a column value does not match its declared type'"),
+    QuarantineRule(f"{_OP} IN ('u', 'd') AND {keys.old_key_missing('key_names', 'payload.before')}", Code.MISSING_OLD_KEY,
+                   "'the before image lacks a key column or holds NULL for one: which row changed is unknown'"),
+    QuarantineRule(f"({_KEY_CHANGE_HALF}) IS NOT NULL AND NOT ({_key_known('key_raw')} AND {_key_known(_PARTNER_KEY)})",
+                   Code.MALFORMED_KEY, "'a key-change half whose partner cannot be identified (no Kafka key, or a "
+                   "__debezium.newkey/oldkey header that is no key)'"),
 ]
 
 
@@ -329,8 +353,6 @@ def _kind() -> str:
     END"""
 
 
-_KEY_CHANGE_HALF = (f"CASE WHEN {_OP} = 'd' AND {_header('__debezium.newkey')} IS NOT NULL THEN 'OLD' "
-                    f"WHEN {_OP} IN ('c', 'r') AND {_header('__debezium.oldkey')} IS NOT NULL THEN 'NEW' END")
 
 
 def _position() -> str:

@@ -119,7 +119,8 @@ JAVA_CHARSETS = {
     "koi8r": "KOI8-R", "koi8u": "KOI8-U", "macroman": "x-MacRoman", "macce": "x-MacCentralEurope", "tis620": "TIS-620",
     "gbk": "GBK", "gb2312": "GB2312", "gb18030": "GB18030", "big5": "Big5", "sjis": "Shift_JIS", "cp932": "windows-31j",
     "ujis": "EUC-JP", "eucjpms": "EUC-JP", "euckr": "EUC-KR", "ucs2": "UTF-16BE", "utf16": "UTF-16BE",
-    "utf16le": "UTF-16LE", "utf32": "UTF-32BE"}
+    "utf16le": "UTF-16LE", "utf32": "UTF-32BE",
+    "iso-8859-1": "ISO-8859-1"}  # not a MySQL name, but one DTS accepted before: strict ISO-8859-1
 _CHARSET_CLASS = "io.cdcconformance.CharsetText"
 _EPOCH_SECONDS = (-62135596800, 253402300799)  # years 0001-9999
 
@@ -302,6 +303,8 @@ _RULES = [
     QuarantineRule(f"{_ROW} AND (exists(before_cells, c -> c.supplied AND NOT c.is_null AND c.value IS NULL) OR "
                    "exists(after_cells, c -> c.supplied AND NOT c.is_null AND c.value IS NULL))", Code.UNDECODABLE_VALUE,
                    "'a value does not match its column type or charset'"),
+    QuarantineRule(f"op IN ('UPDATE', 'DELETE') AND {keys.old_key_missing('pk_names', 'before_image')}", Code.MISSING_OLD_KEY,
+                   "'the before image lacks a key column or holds NULL for one: which row changed is unknown'"),
 ]
 
 

@@ -83,6 +83,15 @@ def key_changed(key_names: str, before: str, after: str) -> str:
             f"AND exists({key_names}, n -> {supplied} AND {new} != {old}))")
 
 
+def old_key_missing(key_names: str, before: str) -> str:
+    """SQL: a before image (map) that is there but lacks a key column or holds NULL for one. Which row an
+    UPDATE or DELETE changed is then unknown: it is quarantined (MISSING_OLD_KEY), never a DELETE of a NULL
+    key nor a key change from NULL (issue 19 A). A before image that is not there at all (Debezium's
+    PostgreSQL UPDATE under REPLICA IDENTITY DEFAULT) is no claim about the key: the after image keys it."""
+    return (f"coalesce(size({key_names}) > 0 AND {before} IS NOT NULL "
+            f"AND exists({key_names}, n -> try_element_at({before}, n) IS NULL), false)")
+
+
 def key_value(op: str, before: str, after: str) -> str:
     """SQL: the value of key column `n` (a lambda variable) of a change (or of a key change's INSERT): the
     after image's, or the before image's where the after image does not supply it (a DELETE; a MINIMAL after

@@ -73,6 +73,7 @@ class Code(str, Enum):
     UNPAIRED_UPDATE_HALF = "UNPAIRED_UPDATE_HALF"
     UNMAPPED_CONTROL_EVENT = "UNMAPPED_CONTROL_EVENT"  # a documented control event the model has no kind for
     DUPLICATE_KEY = "DUPLICATE_KEY"              # a JSON object names one member twice (parsers disagree on which wins)
+    MISSING_OLD_KEY = "MISSING_OLD_KEY"          # an update's or delete's before image lacks a key column, or holds NULL
 
 
 # The one table that gives each code its phase: decoders name a code, never a phase, and the linter
@@ -97,6 +98,7 @@ CODE_PHASE: dict[Code, Phase] = {
     Code.UNPAIRED_UPDATE_HALF: Phase.ASSEMBLE,
     Code.UNMAPPED_CONTROL_EVENT: Phase.VALIDATE,
     Code.DUPLICATE_KEY: Phase.DECODE,
+    Code.MISSING_OLD_KEY: Phase.VALIDATE,
 }
 
 
