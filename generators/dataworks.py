@@ -254,11 +254,29 @@ def _column_value_mutator(kind: str, bad):
     return apply
 
 
+def _old_key_null(items: list[Expected], index: int) -> list[Expected] | None:
+    """A one-record UPDATE or a DELETE whose before image holds NULL for a key column: which row changed is
+    unknown (MISSING_OLD_KEY), never a DELETE of key NULL (issue 19 A)."""
+    target = items[index]
+    if target.logical is not None or target.record.value is None or target.quarantine:
+        return None
+    document = json.loads(target.record.value)
+    payload, key_names = document["payload"], document["schema"].get("primaryKey") or []
+    before = (payload.get("before") or {}).get("dataColumn")
+    if payload.get("op") not in ("UPDATE_AFTER", "DELETE") or not before or not key_names or key_names[0] not in before:
+        return None
+    before[key_names[0]] = None
+    changed = replace(target, record=replace(target.record, value=_dumps(document)), events=[],
+                      quarantine=_outcome(Code.MISSING_OLD_KEY))
+    return items[:index] + [changed] + items[index + 1:]
+
+
 MUTATORS = {
     "drop-update-before": Mutator(drop_half(0), Code.UNPAIRED_UPDATE_HALF),
     "drop-update-after": Mutator(drop_half(1), Code.UNPAIRED_UPDATE_HALF),
     "resend": Mutator(resend, None),
     "long-not-a-number": Mutator(_column_value_mutator("LONG", "12x"), Code.UNDECODABLE_VALUE),
+    "old-key-null": Mutator(_old_key_null, Code.MISSING_OLD_KEY),
 }
 
 

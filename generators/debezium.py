@@ -514,7 +514,9 @@ def _payload(document: dict) -> dict:
 
 
 def _mutate_json(item: Expected, change) -> bytes | None:
-    document = json.loads(item.record.value)
+    # fractions parsed as Decimal: a NUMERIC decimal of 65 digits read as a float would be rewritten as 1e+35,
+    # and the record would be undecodable for that reason instead of the mutation's
+    document = json.loads(item.record.value, parse_float=Decimal)
     if change(document) is False:
         return None
     return dumps_bytes(document)
@@ -556,6 +558,24 @@ def _drop_op(document):
     _payload(document).pop("op")
 
 
+def _old_key_null(item: Expected) -> bytes | None:
+    """An update or delete whose before image holds NULL for the first column of its Kafka key: which row
+    changed is unknown (MISSING_OLD_KEY), never a DELETE of key NULL (issue 19 A)."""
+    if item.record.key is None:
+        return None
+    key = json.loads(item.record.key)
+    names = list((key.get("payload") if "schema" in key else key) or {})
+
+    def change(document):
+        payload = _payload(document)
+        before = payload.get("before")
+        if payload.get("op") not in ("u", "d") or not before or not names or before.get(names[0]) is None:
+            return False
+        before[names[0]] = None
+        return True
+    return _mutate_json(item, change)
+
+
 _INTEGERS = ("int16", "int32", "int64")
 _VALUE_CHANGES = {
     # name: (new value bytes from the record, or None where it does not apply; the code it must get)
@@ -571,6 +591,7 @@ _VALUE_CHANGES = {
     # beyond every integer width (a smallint holding 10^23 was once emitted)
     "int-overflow": (lambda item: _mutate_json(item, _set_first_value(_INTEGERS, "99999999999999999999999")),
                      Code.UNDECODABLE_VALUE),
+    "old-key-null": (_old_key_null, Code.MISSING_OLD_KEY),
 }
 
 

@@ -6,9 +6,12 @@ mode every member is in the input, so a plain groupBy collects them. In Structur
 the checkpoint) and releases the group once the format's `ready` rule says so, or when it times out;
 everything after that is the same Spark SQL as in batch, so both modes give the same output.
 
-After release, a group's fingerprints stay in state until the timeout, so that a copy arriving later
-(at-least-once delivery) is recognised and quarantined as DUPLICATE_AFTER_EMIT instead of emitting the
-event twice. Batch mode sees every record at once and folds such copies into the event's origin.
+After release, a group's fingerprints stay in state until the timeout. A record arriving later for it is
+compared with them: a true copy (at-least-once delivery) is quarantined as DUPLICATE_AFTER_EMIT instead of
+emitting the event twice; anything else (an extra segment, a reused id, a conflicting half) gets the
+format's conflict code (`late_conflict`). Batch mode sees every record at once: it folds copies into the
+event's origin and quarantines the whole group on a conflict, which streaming cannot do to an event it has
+already emitted; each format's doc lists these divergences.
 
 Records already rejected on their own (a verdict in column `rejection`) form groups of their own: every record takes
 the same single path (one shuffle), and no valid group waits for them.
@@ -43,13 +46,15 @@ class Grouping:
     `group_key`: SQL giving the group of an accepted record within its topic. `fields`: the format's
     own member fields, name -> (SQL expression, scalar type). `ready(members)`: streaming only; whether
     an open group (members as dicts, in arrival order) can be released now. `fingerprint`: the member
-    fields that recognise a copy of a released member.
+    fields that recognise a copy of a released member; `late_conflict`: the code of a record that arrives
+    for a released group and is no copy of any of its members.
     """
 
     group_key: str
     fields: dict[str, tuple[str, str]]
     ready: Callable[[list[dict]], bool]
     fingerprint: tuple[str, ...]
+    late_conflict: Code
 
     def _member(self, binary_as_text: bool = False) -> str:
         own = ", ".join(f"'{name}', {expression}" for name, (expression, _) in self.fields.items())
@@ -75,7 +80,7 @@ def group_batch(records: DataFrame, grouping: Grouping) -> DataFrame:
 # Structured Streaming
 # ---------------------------------------------------------------------------------------------------
 
-_OUTPUT_SCHEMA = "stream string, group_key string, members_json string, late boolean"
+_OUTPUT_SCHEMA = "stream string, group_key string, members_json string, late string"
 _STATE_SCHEMA = "members string, emitted boolean"
 
 
@@ -87,15 +92,17 @@ def _member_json_type(grouping: Grouping) -> str:
 
 
 def _from_json(grouping: Grouping) -> str:
-    late = (f"named_struct('phase', '{CODE_PHASE[Code.DUPLICATE_AFTER_EMIT].value}', "
-            f"'code', '{Code.DUPLICATE_AFTER_EMIT.value}', "
-            "'detail', concat('copy of ', group_key, ' after its event was emitted'))")
+    copy, conflict = Code.DUPLICATE_AFTER_EMIT, grouping.late_conflict
+    late = (f"IF(late = '{copy.value}', named_struct('phase', '{CODE_PHASE[copy].value}', 'code', '{copy.value}', "
+            "'detail', concat('copy of a member of ', group_key, ' after its event was emitted')), "
+            f"named_struct('phase', '{CODE_PHASE[conflict].value}', 'code', '{conflict.value}', "
+            "'detail', concat('a record for ', group_key, ' after its event was emitted, and no copy of its members')))")
     restored = {name: f"m.{name}" for name in grouping.fields}
     restored.update(
         topic="m.topic", partition="m.partition", offset="m.offset", key="unbase64(m.key)", value="unbase64(m.value)",
         headers="transform(m.headers, h -> named_struct('key', h.key, 'value', unbase64(h.value)))",
         # a late copy is rejected as a whole: its verdict replaces whatever the record had
-        rejection=f"IF(late, CAST({late} AS {VERDICT_TYPE}), m.rejection)")
+        rejection=f"IF(late IS NOT NULL, CAST({late} AS {VERDICT_TYPE}), m.rejection)")
     fields = ", ".join(f"'{name}', {expression}" for name, expression in restored.items())
     return f"transform(from_json(members_json, 'array<{_member_json_type(grouping)}>'), m -> named_struct({fields}))"
 
@@ -103,7 +110,7 @@ def _from_json(grouping: Grouping) -> str:
 def _state_function(grouping: Grouping, timeout_ms: int):
     import pandas as pd
 
-    def release(stream, group_key, members: list[str], late: bool):
+    def release(stream, group_key, members: list[str], late: str | None):
         return pd.DataFrame({"stream": [stream], "group_key": [group_key],
                              "members_json": ["[" + ",".join(members) + "]"], "late": [late]})
 
@@ -118,18 +125,23 @@ def _state_function(grouping: Grouping, timeout_ms: int):
         if state.hasTimedOut:
             state.remove()
             if not emitted and stored:  # never ready: released as it is (the format's SQL quarantines it)
-                yield release(stream, group_key, stored, False)
+                yield release(stream, group_key, stored, None)
             return
         arrived = [text for batch in batches for text in batch["member"]]
-        if emitted:  # copies of members of a group that was already released
-            yield release(stream, group_key, arrived, True)
+        if emitted:  # records for a group that was already released: copies of its members, or conflicts
+            copies = [text for text in arrived if fingerprint(text) in stored]
+            conflicts = [text for text in arrived if fingerprint(text) not in stored]
+            if copies:
+                yield release(stream, group_key, copies, Code.DUPLICATE_AFTER_EMIT.value)
+            if conflicts:
+                yield release(stream, group_key, conflicts, grouping.late_conflict.value)
             return
         members = stored + arrived
         state.setTimeoutDuration(timeout_ms)
         parsed = [json.loads(text) for text in members]
         if group_key.startswith("R:") or grouping.ready(parsed):
             state.update((json.dumps([fingerprint(text) for text in members]), True))
-            yield release(stream, group_key, members, False)
+            yield release(stream, group_key, members, None)
         else:
             state.update((json.dumps(members), False))
 

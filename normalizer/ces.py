@@ -122,13 +122,14 @@ def _is_copy(segment: dict, seen: list[dict]) -> bool:
 
 def segments_ready(segments: list[dict]) -> bool:
     """Streaming release rule, the same as `assemble`'s verdicts: complete (contiguous indices from 0 or
-    1, one final, last) or conflicting (released at once; the SQL stage quarantines it)."""
+    1, one final, last) or conflicting (one index twice, or legacy totals that disagree: released at once;
+    the SQL stage quarantines it)."""
     parts: list[dict] = []
     for segment in sorted(segments, key=lambda s: (s["seg_index"], s["topic"], s["partition"], s["offset"])):
         if not _is_copy(segment, parts):
             parts.append(segment)
     indices = [p["seg_index"] for p in parts]
-    if len(set(indices)) < len(indices):
+    if len(set(indices)) < len(indices) or len({p["total"] for p in parts if p.get("total") is not None}) > 1:
         return True
     finals = [bool(p.get("seg_final")) for p in parts]
     return (indices[0] in (0, 1) and indices[-1] - indices[0] + 1 == len(parts) and finals[-1]
@@ -140,9 +141,11 @@ SEGMENTS = assembly.Grouping(
     fields={"seg_index": ("seg_index", "int"), "seg_final": ("seg_final", "boolean"),
             "data": ("cloud_event.data", "string"), "source": ("cloud_event.source", "string"),
             "id": ("cloud_event.id", "string"), "operation": ("cloud_event.operation", "string"),
-            "type": ("cloud_event.type", "string"), "time": ("cloud_event.time", "string")},
+            "type": ("cloud_event.type", "string"), "time": ("cloud_event.time", "string"),
+            "total": ("try_cast(cloud_event.splittotalcnt AS INT)", "int")},
     ready=segments_ready,
     fingerprint=("source", "id", "seg_index", "data"),
+    late_conflict=Code.SEGMENT_DUPLICATE_CONFLICT,  # an extra segment, or a logicalid reused by another event
 )
 
 
@@ -161,7 +164,9 @@ def _summary(parts: str, sorted_segments: str, single: bool) -> str:
                   f"'partition', coalesce({parts}[0].partition, -1), 'offset', coalesce({parts}[0].offset, -1L)))")
         raw = f"array(named_struct('key', {parts}[0].key, 'value', {parts}[0].value, 'headers', {parts}[0].headers))"
     else:
-        conflict = f"size(array_distinct(transform({parts}, p -> p.seg_index))) < size({parts})"
+        # one index with two contents, or legacy segments whose splittotalcnt disagree (3, then 2)
+        conflict = (f"size(array_distinct(transform({parts}, p -> p.seg_index))) < size({parts}) "
+                    f"OR size(array_distinct(filter(transform({parts}, p -> p.total), t -> t IS NOT NULL))) > 1")
         complete = f"""element_at({parts}, 1).seg_index IN (0, 1)
            AND CAST(element_at({parts}, -1).seg_index AS BIGINT) - element_at({parts}, 1).seg_index + 1 = size({parts})
            AND element_at({parts}, -1).seg_final

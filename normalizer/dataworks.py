@@ -128,6 +128,7 @@ PAIRS = assembly.Grouping(
     fields={"half": ("half", "string"), "document": ("document", DOCUMENT_TYPE)},
     ready=pairs_ready,
     fingerprint=("half", "value"),
+    late_conflict=Code.UNPAIRED_UPDATE_HALF,  # a half that conflicts with the pair already emitted
 )
 
 # BEFORE half first (its record is the event's id), then arrival order on each partition

@@ -87,7 +87,14 @@ class Dialect:
         return f"IF({payload} IS NULL, NULL, named_struct({parts}))"
 
 
-DEBEZIUM = Dialect(FORMAT)
+DEBEZIUM = Dialect(
+    FORMAT,
+    # read as text first: an object where Debezium writes an array is valid JSON of another shape
+    # (UNKNOWN_MESSAGE_SHAPE), not a record that does not parse
+    payload_types={"tableChanges": "string"},
+    payload={"tableChanges": "IF(ltrim({p}.tableChanges) LIKE '[%', from_json({p}.tableChanges, '"
+                             "array<struct<type:string,id:string>>'), NULL)"},
+)
 VALUE_SCHEMA = DEBEZIUM.value_schema()
 KEY_SCHEMA = f"struct<schema:struct<type:string,name:string,fields:array<{_COLUMN}>>,payload:map<string,string>>"
 
@@ -280,10 +287,12 @@ _POSITION_PARTS = ((_src("lsn"), 20), (_src("pos"), 20), (_src("row"), 10), (_sr
                    (_SEQUENCE_COMMIT, 20))
 _ROW_OPS = ", ".join(repr(op) for op in ROW_OPS)
 # Records without op that Debezium does write: transaction metadata, schema changes, heartbeats.
+# A heartbeat holds a time and nothing else (`{"ts_ms": ...}`): a record with a `status` Debezium does not
+# write (COMMIT) or an `id` is no heartbeat but a shape the format does not define
+_IS_HEARTBEAT = ("payload.ts_ms IS NOT NULL AND "
+                 + " AND ".join(f"payload.{name} IS NULL" for name in PAYLOAD_FIELDS if not name.startswith("ts_")))
 _IS_CONTROL_RECORD = ("coalesce(payload.status IN ('BEGIN', 'END'), false) OR payload.ddl IS NOT NULL"
-                      " OR payload.tableChanges IS NOT NULL"
-                      " OR (payload.ts_ms IS NOT NULL AND payload.source IS NULL AND payload.before IS NULL"
-                      " AND payload.after IS NULL)")
+                      f" OR payload.tableChanges IS NOT NULL OR ({_IS_HEARTBEAT})")
 _KEY_CHANGE_HALF = (f"CASE WHEN {_OP} = 'd' AND {_header('__debezium.newkey')} IS NOT NULL THEN 'OLD' "
                     f"WHEN {_OP} IN ('c', 'r') AND {_header('__debezium.oldkey')} IS NOT NULL THEN 'NEW' END")
 # the key of a key change's other half, from this half's header: the new key of a DELETE, the old of a create
@@ -307,6 +316,8 @@ _QUARANTINE_RULES = [
     accept_when("value IS NULL"),  # a tombstone: never quarantined
     _VALUE_REPEATS_A_MEMBER,
     QuarantineRule("wrapped AND payload IS NULL", Code.MISSING_FIELD, "'payload is null'"),
+    QuarantineRule("payload_as_read.tableChanges IS NOT NULL AND payload.tableChanges IS NULL", Code.UNKNOWN_MESSAGE_SHAPE,
+                   "'tableChanges is not an array of table changes'"),
     QuarantineRule(f"{_OP} IS NULL AND NOT ({_IS_CONTROL_RECORD}) AND (payload.before IS NOT NULL OR payload.after IS NOT NULL"
                    " OR payload.source IS NOT NULL OR payload.transaction IS NOT NULL)", Code.MISSING_FIELD,
                    "'missing field: op (the record has the shape of a change event)'"),

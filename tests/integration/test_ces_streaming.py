@@ -3,12 +3,14 @@ same output as batch whatever the micro-batch boundaries, nothing lost or duplic
 from the checkpoint in the middle of a split event, and an event whose final segment never arrives is
 quarantined after the segment timeout. (Streaming = batch for drawn examples is a generic test.)"""
 import itertools
+import json
 import os
 import time
 
 import pytest
 
 from generators import ces, ces_avro
+from generators.records import KafkaRecord
 from harness.property import session_seed
 from harness.streaming import batch_rows, rendered, run_until_caught_up, stream_once
 from normalizer.kafka_source import read_stream
@@ -75,3 +77,39 @@ def test_an_event_missing_its_final_segment_is_quarantined_after_the_timeout(spa
     finally:
         query.stop()
     assert [r.code for r in spark.table(name).collect()] == ["SEGMENT_INCOMPLETE"] * len(partial)
+
+
+def _ces_segment(logical: str, record_id: str, index: int, final: bool, data: str) -> bytes:
+    return json.dumps({"specversion": "1.0", "type": "com.microsoft.SQL.CES.DML.V1", "source": "/", "id": record_id,
+                       "logicalid": logical, "time": "2025-03-14T16:45:20.650Z", "datacontenttype": "application/json",
+                       "operation": "INS", "segmentindex": index, "finalsegment": final, "data": data}).encode()
+
+
+def _ces_data(key: int) -> str:
+    return json.dumps({"eventsource": {"db": "db1", "schema": "dbo", "tbl": "t", "cols": [{"name": "id", "type": "int", "index": 0}],
+                       "pkkey": [{"columnname": "id", "value": str(key)}]},
+                       "eventrow": {"old": "{}", "current": json.dumps({"id": str(key)})}})
+
+
+def test_a_record_for_an_emitted_event_is_a_copy_only_when_it_is_one(spark, broker, tmp_path):
+    """Pins streaming's divergences from batch (docs/formats/ces.md): an event once emitted stays emitted, so a
+    later segment that is no copy of its members gets SEGMENT_DUPLICATE_CONFLICT (batch quarantines the whole
+    group), and only a true copy is DUPLICATE_AFTER_EMIT."""
+    topic = f"ces-late-{os.getpid()}-{next(_runs)}"
+    text = _ces_data(1)
+    values = [_ces_segment("A", "a1", 1, False, text[:40]), _ces_segment("A", "a2", 2, True, text[40:]),
+              _ces_segment("A", "a3", 3, True, "extra"),                  # 2: a segment after the final one
+              _ces_segment("A", "a1", 1, False, text[:40]),               # 3: a true copy of segment 1
+              _ces_segment("B", "b1", 1, True, _ces_data(2)),             # 4: event B
+              _ces_segment("B", "b9", 1, True, _ces_data(3))]             # 5: another event reusing B's logicalid
+    broker.create_topics({topic: 1})
+    broker.produce([KafkaRecord(topic, 0, None, value, ()) for value in values])
+    stream_once(spark, broker, "ces-json", [topic], tmp_path / "out", tmp_path / "checkpoint", 1)
+    streamed = _streamed(spark, tmp_path)
+    events = sorted(json.dumps(e["key"]) for kind, e in streamed if kind == "E")
+    codes = {q["origin"][0]["offset"]: q["code"] for kind, q in streamed if kind == "Q"}
+    assert events == [json.dumps([{"name": "id", "value": "1"}]), json.dumps([{"name": "id", "value": "2"}])]
+    assert codes == {2: "SEGMENT_DUPLICATE_CONFLICT", 3: "DUPLICATE_AFTER_EMIT", 5: "SEGMENT_DUPLICATE_CONFLICT"}
+    quarantined_in_batch = {origin["offset"] for kind, q in batch_rows(spark, broker, "ces-json", [topic]) if kind == "Q"
+                            for origin in q["origin"]}
+    assert quarantined_in_batch == {0, 1, 2, 3, 4, 5}, "batch quarantines both whole groups: the divergence pinned above"

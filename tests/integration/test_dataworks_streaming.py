@@ -3,6 +3,7 @@ when the key changed) pair across micro-batch boundaries and across a restart fr
 half whose partner never comes is released as UNPAIRED_UPDATE_HALF after the pair timeout.
 (Streaming = batch for drawn examples is a generic test.)"""
 import itertools
+import json
 import os
 import time
 from dataclasses import replace
@@ -92,3 +93,30 @@ def test_a_half_whose_partner_never_comes_is_unpaired_after_the_timeout(spark, b
     finally:
         query.stop()
     assert [(r.phase, r.code) for r in spark.table(name).collect()] == [("ASSEMBLE", "UNPAIRED_UPDATE_HALF")]
+
+
+def _half(op: str, image: dict, sequence_id: str) -> bytes:
+    images = {"before": {"dataColumn": image}, "after": None} if op == "UPDATE_BEFOR" else {"before": None, "after": {"dataColumn": image}}
+    return json.dumps({"schema": {"dataColumn": [{"name": "id", "type": "LONG"}, {"name": "v", "type": "STRING"}], "primaryKey": ["id"],
+                                  "source": {"dbType": "MySQL", "dbName": "shop", "tableName": "orders"}},
+                       "payload": {**images, "sequenceId": sequence_id, "op": op, "ddl": None,
+                                   "timestamp": {"eventTime": 1620459000000, "systemTime": 1620459000123, "checkpointTime": 1620459000000}},
+                       "version": "0.0.1"}).encode()
+
+
+def test_a_half_for_an_emitted_update_is_a_copy_only_when_it_is_one(spark, broker, tmp_path):
+    """Pins streaming's divergence from batch (docs/formats/dataworks-json.md): the update once emitted stays
+    emitted, so a later half that conflicts with the pair gets UNPAIRED_UPDATE_HALF (batch quarantines all
+    three records), and only a true copy is DUPLICATE_AFTER_EMIT."""
+    topic = f"dataworks-late-{os.getpid()}-{next(_runs)}"
+    before, after = _half("UPDATE_BEFOR", {"id": 1, "v": "a"}, "1001"), _half("UPDATE_AFTER", {"id": 1, "v": "b"}, "1001")
+    values = [before, after, _half("UPDATE_AFTER", {"id": 1, "v": "c"}, "1001"), before]
+    broker.create_topics({topic: 1})
+    broker.produce([KafkaRecord(topic, 0, None, value, ()) for value in values])
+    stream_once(spark, broker, dataworks.FORMAT, [topic], tmp_path / "out", tmp_path / "checkpoint", 1)
+    streamed = _streamed(spark, tmp_path)
+    assert [e["after"] for kind, e in streamed if kind == "E"] == [{"id": "1", "v": "b"}]
+    assert {q["origin"][0]["offset"]: q["code"] for kind, q in streamed if kind == "Q"} == {
+        2: "UNPAIRED_UPDATE_HALF", 3: "DUPLICATE_AFTER_EMIT"}
+    batch = batch_rows(spark, broker, dataworks.FORMAT, [topic])
+    assert [kind for kind, _ in batch] == ["Q"] * 4, "batch quarantines the whole group: the divergence pinned above"

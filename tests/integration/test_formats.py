@@ -1,10 +1,12 @@
 """The generic tests, for every decoded format of the registry (parametrized from it, never by hand):
 
 - property: generated examples through Kafka and Spark normalize to the oracle (>= 200 per format);
-- spellings: the same examples respelled (whitespace, member order, escapes) normalize to the same oracle;
+- spellings: the same examples respelled (whitespace, member order, escapes) normalize to the same oracle,
+  in a session with every setting the normalizer must not depend on flipped (HOSTILE_SESSION);
 - mutators: every mutator's records get its code, the rest still normalize, everything is accounted for;
 - hostile: each hand-made hostile record gets exactly its code, and none stops the job;
-- extremes: every integer of a valid record at int32/int64 min and max, -1 and 0 never stops the job;
+- extremes: every integer of a valid record at int32/int64 min and max, -1 and 0 never stops the job, a lone
+  surrogate or a member named twice in any text or object is quarantined;
 - streaming: Structured Streaming, two records per micro-batch, gives exactly the batch output;
 - cross-format: one history rendered by every format that can express it normalizes alike.
 
@@ -16,6 +18,7 @@ import pytest
 
 from harness import generic
 from harness.registry import Registry
+from harness.spark import HOSTILE_SESSION, session_settings
 
 pytestmark = pytest.mark.integration
 REGISTRY = Registry.load()
@@ -34,7 +37,10 @@ def test_generated_examples_normalize_to_the_oracle(roundtrip, format_id):
 
 @pytest.mark.parametrize("format_id", [f for f in FORMATS if REGISTRY.generator(f).encoding == "json"])
 def test_equivalent_spellings_normalize_alike(roundtrip, format_id):
-    result = generic.check_spellings(roundtrip, REGISTRY.generator(format_id), SPELLING_EXAMPLES)
+    # in a session with every setting flipped (harness.spark.HOSTILE_SESSION): drawn values, not only the
+    # curated cases, then prove that the output does not depend on the user's session
+    with session_settings(roundtrip.spark, HOSTILE_SESSION):
+        result = generic.check_spellings(roundtrip, REGISTRY.generator(format_id), SPELLING_EXAMPLES)
     assert not result.failures, result.report()
 
 
@@ -53,7 +59,7 @@ def test_hostile_records_get_their_exact_codes(roundtrip, format_id):
 
 @pytest.mark.parametrize("format_id", FORMATS)
 def test_envelope_extremes_never_fail_the_job(roundtrip, format_id):
-    sent, problems = generic.check_extremes(roundtrip, REGISTRY.generator(format_id))
+    sent, problems = generic.check_extremes(roundtrip, REGISTRY.generator(format_id))  # ANSI on: overflow raises
     assert sent >= 12, f"{format_id}: only {sent} extreme variants (the valid neighbour carries too few integers)"
     assert problems == []
 
