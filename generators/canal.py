@@ -305,7 +305,18 @@ def _delete_without_data(message: dict) -> bool:
     return True
 
 
+def _delete_of_null_key(message: dict) -> bool:
+    """A DELETE whose row holds NULL for a key column: which row was deleted is unknown (MISSING_OLD_KEY),
+    never a DELETE of key NULL (issue 19 A)."""
+    key_names, rows = message.get("pkNames") or [], message.get("data") or []
+    if message.get("type") != "DELETE" or not key_names or not rows or rows[0].get(key_names[0]) is None:
+        return False
+    rows[0][key_names[0]] = None
+    return True
+
+
 MUTATORS = {
+    "delete-of-null-key": json_mutator(_delete_of_null_key, Code.MISSING_OLD_KEY),
     "old-longer-than-data": json_mutator(longer_list("old", "type"), Code.SCHEMA_MISMATCH),
     "row-names-undeclared-column": json_mutator(undeclared_column, Code.SCHEMA_MISMATCH),
     "unknown-mysql-type": json_mutator(_unknown_type, Code.UNKNOWN_COLUMN_TYPE),

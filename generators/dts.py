@@ -353,6 +353,23 @@ def _bad_utf8(datum: dict) -> bool:
     return False
 
 
+def _old_key_null(datum: dict) -> bool:
+    """An UPDATE or DELETE whose before image holds the union's null for a key column: which row changed is
+    unknown (MISSING_OLD_KEY), never a DELETE of key NULL (issue 19 A)."""
+    before, fields = datum.get("beforeImages"), datum.get("fields")
+    if datum.get("operation") not in ("UPDATE", "DELETE") or not isinstance(before, list) or not isinstance(fields, list):
+        return False
+    try:
+        key_names = json.loads((datum.get("tags") or {}).get("pk_uk_info") or "{}").get("PRIMARY") or []
+    except ValueError:
+        return False
+    names = [field.get("name") for field in fields]
+    if not key_names or key_names[0] not in names or before[names.index(key_names[0])] is None:
+        return False
+    before[names.index(key_names[0])] = None
+    return True
+
+
 def _truncate(item: Expected) -> Expected:
     """A datum cut in half: neither generation reads it (cutting only the 2020 tail would leave a 2019 datum)."""
     value = item.record.value
@@ -365,6 +382,7 @@ MUTATORS = {
     "unknown-data-type": _rewrite(_unknown_type, Code.UNKNOWN_COLUMN_TYPE),
     "image-shorter-than-fields": _rewrite(_short_image, Code.SCHEMA_MISMATCH),
     "invalid-utf8-character": _rewrite(_bad_utf8, Code.UNDECODABLE_VALUE),
+    "old-key-null": _rewrite(_old_key_null, Code.MISSING_OLD_KEY),
 }
 
 
