@@ -20,9 +20,8 @@ CLOUDCANAL = debezium.Dialect(
         "op": "CASE {p}.op WHEN 'i' THEN 'c' WHEN 'a' THEN NULL ELSE {p}.op END",
         "before": "IF(size({p}.before) = 0, NULL, {p}.before)",
         "after": "IF(size({p}.after) = 0, NULL, {p}.after)",
-        "tableChanges": ("IF({p}.tableChanges IS NULL, NULL, array(named_struct("
-                         "'type', coalesce(get_json_object({p}.tableChanges, '$.type'), "
-                         "get_json_object({p}.tableChanges, '$[0].type')), 'id', CAST(NULL AS STRING))))"),
+        # CloudCanal writes one object where Debezium writes an array of them
+        "tableChanges": "IF(ltrim({p}.tableChanges) LIKE '{{%', concat('[', {p}.tableChanges, ']'), {p}.tableChanges)",
     },
 )
 

@@ -9,7 +9,7 @@ from normalizer.pipeline import normalize
 
 pytestmark = pytest.mark.integration
 REGISTRY = Registry.load()
-MAX_PLAN_CHARS = 400_000  # today's largest is about 65,000 (debezium-json)
+MAX_PLAN_CHARS = 400_000  # today's largest is about 330,000 (cloudcanal-debezium events)
 
 
 @pytest.mark.parametrize("format_id", REGISTRY.decoded_formats())
