@@ -19,22 +19,27 @@ _DIGITS = re.compile(r"^-?[0-9]+$")
 _NESTED = object()  # a path step into a JSON text held in a string
 
 
-def _leaves(node: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
-    """(path, value) of every leaf, descending into JSON texts held in strings (a `_NESTED` step)."""
+def _nodes(node: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
+    """(path, node) of every object, array and leaf, descending into JSON texts held in strings (a
+    `_NESTED` step; such a string is no leaf itself)."""
+    if isinstance(node, str) and node[:1] in ("{", "["):
+        try:
+            yield from _nodes(json.loads(node), (*path, _NESTED))
+            return
+        except ValueError:
+            pass
+    yield path, node
     if isinstance(node, dict):
         for name, child in node.items():
-            yield from _leaves(child, (*path, name))
+            yield from _nodes(child, (*path, name))
     elif isinstance(node, list):
         for index, child in enumerate(node):
-            yield from _leaves(child, (*path, index))
-    else:
-        if isinstance(node, str) and node[:1] in ("{", "["):
-            try:
-                yield from _leaves(json.loads(node), (*path, _NESTED))
-                return
-            except ValueError:
-                pass
-        yield path, node
+            yield from _nodes(child, (*path, index))
+
+
+def _leaves(node: Any) -> Iterator[tuple[tuple, Any]]:
+    """(path, value) of every leaf (`_nodes` without the objects and arrays)."""
+    return ((path, value) for path, value in _nodes(node) if not isinstance(value, (dict, list)))
 
 
 def _integer_leaves(node: Any) -> Iterator[tuple[tuple, type]]:
@@ -86,21 +91,9 @@ def lone_surrogate_variants(value: bytes) -> list[tuple[str, bytes]]:
             for path in _string_leaves(document)]
 
 
-def _object_paths(node: Any, path: tuple = ()) -> Iterator[tuple]:
+def _object_paths(node: Any) -> Iterator[tuple]:
     """The path of every non-empty JSON object, descending into JSON texts held in strings."""
-    if isinstance(node, dict):
-        if node:
-            yield path
-        for name, child in node.items():
-            yield from _object_paths(child, (*path, name))
-    elif isinstance(node, list):
-        for index, child in enumerate(node):
-            yield from _object_paths(child, (*path, index))
-    elif isinstance(node, str) and node[:1] in ("{", "["):
-        try:
-            yield from _object_paths(json.loads(node), (*path, _NESTED))
-        except ValueError:
-            pass
+    return (path for path, value in _nodes(node) if isinstance(value, dict) and value)
 
 
 def _with_member_repeated(node: Any, path: tuple) -> str:

@@ -129,8 +129,10 @@ def _state_function(grouping: Grouping, timeout_ms: int):
             return
         arrived = [text for batch in batches for text in batch["member"]]
         if emitted:  # records for a group that was already released: copies of its members, or conflicts
-            copies = [text for text in arrived if fingerprint(text) in stored]
-            conflicts = [text for text in arrived if fingerprint(text) not in stored]
+            emitted_members = set(stored)
+            is_copy = [fingerprint(text) in emitted_members for text in arrived]
+            copies = [text for text, copy in zip(arrived, is_copy) if copy]
+            conflicts = [text for text, copy in zip(arrived, is_copy) if not copy]
             if copies:
                 yield release(stream, group_key, copies, Code.DUPLICATE_AFTER_EMIT.value)
             if conflicts:

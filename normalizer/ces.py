@@ -302,9 +302,8 @@ _EVENT_RULES = [
                    "'INS/UPD without current values'"),
     QuarantineRule("undecodable", Code.UNDECODABLE_VALUE, "'a value does not match its column type'"),
     # `old` {} is CES's "no old values" (@include_old_values = 0): no claim about the key
-    QuarantineRule(f"head.operation IN ('UPD', 'DEL') AND {keys.old_key_missing('pk_names', 'IF(size(old_raw) = 0, NULL, old_raw)')}",
-                   Code.MISSING_OLD_KEY,
-                   "'the before image lacks a key column or holds NULL for one: which row changed is unknown'"),
+    keys.missing_old_key_rule(
+        f"head.operation IN ('UPD', 'DEL') AND {keys.old_key_missing('pk_names', 'IF(size(old_raw) = 0, NULL, old_raw)')}"),
     QuarantineRule(ct.wider_than("source_doc.transaction.sequencenumber"), Code.UNDECODABLE_VALUE,
                    "'sequencenumber has more than 20 digits'"),
     QuarantineRule(f"(source_doc.transaction.committime IS NOT NULL AND "

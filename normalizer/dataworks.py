@@ -228,8 +228,7 @@ _EVENT_RULES = [
                    Code.MISSING_FIELD, "concat(op_raw, ' without its row image')"),
     QuarantineRule(f"kind = 'ROW' AND ({_undecodable('before')} OR {_undecodable('after')})", Code.UNDECODABLE_VALUE,
                    "'a value does not match its column type'"),
-    QuarantineRule(f"op IN ('UPDATE', 'DELETE') AND {keys.old_key_missing('key_names', 'before_raw')}", Code.MISSING_OLD_KEY,
-                   "'the before image lacks a key column or holds NULL for one: which row changed is unknown'"),
+    keys.missing_old_key_rule(f"op IN ('UPDATE', 'DELETE') AND {keys.old_key_missing('key_names', 'before_raw')}"),
 ]
 
 

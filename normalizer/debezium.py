@@ -340,8 +340,7 @@ _QUARANTINE_RULES = [
                    "two tokens that read alike)'"),
     QuarantineRule(f"{_undecodable('before_cells')} OR {_undecodable('after_cells')} OR {_undecodable('key_cells')}",
                    Code.UNDECODABLE_VALUE, "'a column value does not match its declared type'"),
-    QuarantineRule(f"{_OP} IN ('u', 'd') AND {keys.old_key_missing('key_names', 'payload.before')}", Code.MISSING_OLD_KEY,
-                   "'the before image lacks a key column or holds NULL for one: which row changed is unknown'"),
+    keys.missing_old_key_rule(f"{_OP} IN ('u', 'd') AND {keys.old_key_missing('key_names', 'payload.before')}"),
     QuarantineRule(f"({_KEY_CHANGE_HALF}) IS NOT NULL AND NOT ({_key_known('key_raw')} AND {_key_known(_PARTNER_KEY)})",
                    Code.MALFORMED_KEY, "'a key-change half whose partner cannot be identified (no Kafka key, or a "
                    "__debezium.newkey/oldkey header that is no key)'"),
@@ -359,8 +358,6 @@ def _kind() -> str:
       WHEN payload.ddl IS NOT NULL OR payload.tableChanges IS NOT NULL THEN 'DDL'
       ELSE 'HEARTBEAT'
     END"""
-
-
 
 
 def _position() -> str:

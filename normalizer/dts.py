@@ -303,8 +303,7 @@ _RULES = [
     QuarantineRule(f"{_ROW} AND (exists(before_cells, c -> c.supplied AND NOT c.is_null AND c.value IS NULL) OR "
                    "exists(after_cells, c -> c.supplied AND NOT c.is_null AND c.value IS NULL))", Code.UNDECODABLE_VALUE,
                    "'a value does not match its column type or charset'"),
-    QuarantineRule(f"op IN ('UPDATE', 'DELETE') AND {keys.old_key_missing('pk_names', 'before_image')}", Code.MISSING_OLD_KEY,
-                   "'the before image lacks a key column or holds NULL for one: which row changed is unknown'"),
+    keys.missing_old_key_rule(f"op IN ('UPDATE', 'DELETE') AND {keys.old_key_missing('pk_names', 'before_image')}"),
 ]
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 
 from normalizer import canonical_text as ct
+from normalizer.common import QuarantineRule
+from normalizer.model import Code
 
 PARTS = ("system", "server", "database", "schema", "table", "commit", "event")
 # Where a source gives both halves one position (CES: one record; PostgreSQL, MySQL: one log position),
@@ -90,6 +92,13 @@ def old_key_missing(key_names: str, before: str) -> str:
     PostgreSQL UPDATE under REPLICA IDENTITY DEFAULT) is no claim about the key: the after image keys it."""
     return (f"coalesce(size({key_names}) > 0 AND {before} IS NOT NULL "
             f"AND exists({key_names}, n -> try_element_at({before}, n) IS NULL), false)")
+
+
+def missing_old_key_rule(condition: str) -> QuarantineRule:
+    """The MISSING_OLD_KEY quarantine rule, one detail for every format; `condition`: an UPDATE or DELETE
+    for which `old_key_missing` holds (of its before image, or of one of its rows)."""
+    return QuarantineRule(condition, Code.MISSING_OLD_KEY,
+                          "'the before image lacks a key column or holds NULL for one: which row changed is unknown'")
 
 
 def key_value(op: str, before: str, after: str) -> str:

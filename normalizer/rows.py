@@ -150,8 +150,7 @@ ROW_RULES = [
                    "concat('column type ', get(filter(columns, c -> c.logical_type IS NULL), 0).source_type)"),
     QuarantineRule(f"kind = 'ROW' AND ({_undecodable('before_cells')} OR {_undecodable('after_cells')})",
                    Code.UNDECODABLE_VALUE, "'a value does not match its column type'"),
-    QuarantineRule(f"op IN ('UPDATE', 'DELETE') AND exists(before_rows, r -> {keys.old_key_missing('pk_names', 'r')})",
-                   Code.MISSING_OLD_KEY, "'the before image lacks a key column or holds NULL for one: which row changed is unknown'"),
+    keys.missing_old_key_rule(f"op IN ('UPDATE', 'DELETE') AND exists(before_rows, r -> {keys.old_key_missing('pk_names', 'r')})"),
 ]
 
 
