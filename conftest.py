@@ -3,15 +3,46 @@ import time
 
 import pytest
 
+_shown: list[str] = []
+
 
 def show(request, text: str) -> None:
-    """A line in the test log even under output capture (figures the run must print: soak, container)."""
-    capture = request.config.pluginmanager.get_plugin("capturemanager")
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if capture is None or reporter is None:
-        return
-    with capture.global_and_fixture_disabled():
-        reporter.write_line("\n" + text)
+    """A line in the test log whatever the capture and however many workers (figures the run must print: soak,
+    container): attached to the next test report, printed where reports are (the xdist controller, or here)."""
+    _shown.append(text)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    if _shown:
+        outcome.get_result().user_properties.extend(("shown", text) for text in _shown)
+        _shown.clear()
+
+
+def pytest_runtest_logreport(report):
+    lines = [text for name, text in report.user_properties if name == "shown"]
+    reporter = _CONFIG[0].pluginmanager.get_plugin("terminalreporter") if _CONFIG else None
+    if lines and reporter is not None:
+        for text in lines:
+            reporter.write_line("\n" + text)
+
+
+_CONFIG: list = []
+
+
+def pytest_configure(config):
+    _CONFIG.append(config)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(config, items):
+    """Under xdist (--dist loadgroup), each backend's conformance suite stays on one worker: the `suite`
+    fixture runs every case once per backend and its tests only read the result."""
+    for item in items:
+        backend = getattr(item, "callspec", None) and item.callspec.params.get("suite")
+        if backend:
+            item.add_marker(pytest.mark.xdist_group(f"suite-{backend}"))
 
 
 def pytest_addoption(parser):
@@ -56,3 +87,24 @@ def roundtrip(spark, broker):
     from harness.roundtrip import RoundTrip
 
     return RoundTrip(spark, broker)
+
+
+@pytest.fixture
+def cli_here(capsys):
+    """`cdc-conformance ARGS` in this process: the session's Spark (spark_session() is one per process) instead
+    of a JVM of its own; stories pass `--broker external` with the session's broker. Returns (exit code,
+    stdout, stderr). Stories that are about a process of its own (exit codes of a real process, the default
+    embedded broker, nothing left behind) keep running it as a subprocess."""
+    from harness.cli import main
+
+    def invoke(*args) -> tuple[int, str, str]:
+        capsys.readouterr()
+        try:
+            main(list(map(str, args)))
+            code = 0
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 1
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return invoke

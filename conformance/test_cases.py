@@ -29,8 +29,19 @@ def test_every_decoded_format_has_cases():
 BACKEND_FIXTURES = {"embedded": "broker", "testcontainers": "container_broker"}
 
 
-@pytest.fixture(scope="session", params=list(BACKEND_FIXTURES))
+_RESULTS: dict = {}  # backend -> the suite's result, computed once per process
+
+
+@pytest.fixture(params=list(BACKEND_FIXTURES))
 def suite(spark, request):
+    """The suite's result on one backend, run once (not a parametrized session fixture: pytest would tear it
+    down and run every case again whenever a worker's tests switch backends)."""
+    if request.param not in _RESULTS:
+        _RESULTS[request.param] = _run_suite(spark, request)
+    return _RESULTS[request.param]
+
+
+def _run_suite(spark, request):
     from harness.roundtrip import RoundTrip
     from harness.spark import HOSTILE_SESSION, session_settings
 

@@ -163,7 +163,7 @@ def check_extremes(roundtrip: RoundTrip, generator: FormatGenerator) -> tuple[in
 
 
 def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, count: int, seed: int | None = None,
-                    micro_batches: int = 12) -> list[str]:
+                    micro_batches: int = 6) -> list[str]:
     """Structured Streaming over Spark's Kafka source, cut into about `micro_batches` micro-batches (so
     that events of several records straddle them), gives exactly the batch output over the same records.
     A fixed small maxOffsetsPerTrigger would make a drawn example of 400 one-byte segments take minutes."""
@@ -181,7 +181,7 @@ def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, co
     # a stateless decoder streams through its batch decode: a few micro-batches show it; boundaries matter
     # where state is kept across them (segments, update halves)
     if plugin.find(generator.format_id).decode_stream is None:
-        micro_batches = min(micro_batches, 3)
+        micro_batches = min(micro_batches, 2)
     streamed = streaming.stream_until_caught_up(spark, broker, generator.format_id, list(partitions), workdir,
                                                 max(2, len(records) // micro_batches))
     batch = streaming.batch_rows(spark, broker, generator.format_id, list(partitions))

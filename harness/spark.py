@@ -29,7 +29,9 @@ def spark_session(master: str | None = None, app_name: str = "cdc-conformance", 
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "4")
+        # one shuffle partition per core: a stateful micro-batch runs one state-store task (and one Python
+        # worker call) per partition, and small test batches pay for each (measured: 1.5 s -> 1.1 s per batch)
+        .config("spark.sql.shuffle.partitions", "2")
         .config("spark.default.parallelism", "2")
         .config("spark.driver.memory", os.environ.get("CDC_SPARK_DRIVER_MEMORY", "3g"))
         .config("spark.sql.adaptive.enabled", "true")

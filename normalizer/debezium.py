@@ -148,9 +148,13 @@ def _schemaless_value(raw: str, name: str, image: str) -> str:
     cannot be found the value is NULL (`_QUARANTINE_RULES`: UNDECODABLE_VALUE), never the double's text."""
     # the variant bound once (ct.let): it is a long expression, and the plan would hold it at each use
     number = "coalesce(schema_of_variant(ct_sv) != 'STRING', false)"
+    # where two tokens of the name read alike (before 9...9.9999999999, after 9...9.9999999998: one double),
+    # the VARIANT's exact digits (up to 38) are this member's own; beyond 38 digits nothing tells them apart
+    exact = "IF(schema_of_variant(ct_sv) LIKE 'DECIMAL%', CAST(ct_sv AS STRING), NULL)"
     return ct.let(_variant(image, name), "ct_sv",
                   f"CASE WHEN {ct.beyond_double_range('ct_sv')} THEN NULL "
-                  f"WHEN {raw} RLIKE {_FRACTION} AND {number} THEN {_number_token(raw, name, image)} ELSE {raw} END")
+                  f"WHEN {raw} RLIKE {_FRACTION} AND {number} THEN coalesce({_number_token(raw, name, image)}, {exact}) "
+                  f"ELSE {raw} END")
 
 
 def _unrecoverable_fraction(image: str) -> str:

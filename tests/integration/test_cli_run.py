@@ -1,9 +1,8 @@
-"""`cdc-conformance run` end to end: a broken expectation fails with a diff and a replay command;
-a changed golden value fails with a readable diff and --update-golden restores exactly it."""
+"""`cdc-conformance run` end to end (in this process, with its Spark: conftest.cli_here): a broken expectation
+fails with a diff and a replay command; a changed golden value fails with a readable diff and --update-golden
+restores exactly it. A real process of its own runs in test_faults (unreachable broker) and test_pytest_plugin."""
 import json
 import shutil
-import subprocess
-import sys
 
 import pytest
 import yaml
@@ -16,12 +15,7 @@ CREATE = "debezium-sqlserver-seed001-create"
 TRUNCATE = "debezium-postgres-seed003-truncate-corrected"
 
 
-def _run(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "harness", "run", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=600)
-
-
-def test_broken_expectation_and_stale_golden_fail_then_update_restores(tmp_path):
+def test_broken_expectation_and_stale_golden_fail_then_update_restores(tmp_path, broker, cli_here):
     cases, golden = tmp_path / "cases", tmp_path / "golden"
     shutil.copytree(CASES_DIR, cases)
     shutil.copytree(GOLDEN_DIR, golden)
@@ -34,11 +28,11 @@ def test_broken_expectation_and_stale_golden_fail_then_update_restores(tmp_path)
     golden_file.write_text(original.replace('"emit_ts": "2019-05-28T08:58:24.961000Z"',
                                             '"emit_ts": "2019-05-28T08:58:24.962000Z"'))
     assert golden_file.read_text() != original
-    common = ["--cases-dir", str(cases), "--golden-dir", str(golden), "--reports", str(tmp_path / "reports")]
+    common = ["--cases-dir", cases, "--golden-dir", golden, "--reports", tmp_path / "reports",
+              "--broker", "external", "--bootstrap-servers", broker.bootstrap_servers]
 
-    failed = _run("--case", CREATE, "--case", TRUNCATE, *common, cwd=tmp_path)
-    assert failed.returncode == 1, failed.stdout + failed.stderr
-    out = failed.stdout
+    code, out, err = cli_here("run", "--case", CREATE, "--case", TRUNCATE, *common)
+    assert code == 1, out + err
     assert 'events[0].after: expected {"email": "someone.else@example.org"' in out
     assert f"replay: cdc-conformance run --case {CREATE}" in out
     assert 'events[0].emit_ts: expected "2019-05-28T08:58:24.962000Z", got "2019-05-28T08:58:24.961000Z"' in out
@@ -46,18 +40,19 @@ def test_broken_expectation_and_stale_golden_fail_then_update_restores(tmp_path)
     rows = [json.loads(line) for line in (tmp_path / "reports" / "results.jsonl").read_text().splitlines()]
     assert rows[0]["type"] == "run" and {r["status"] for r in rows[1:]} == {"FAIL"}
 
-    updated = _run("--case", TRUNCATE, "--update-golden", *common, cwd=tmp_path)
-    assert updated.returncode == 0, updated.stdout + updated.stderr
+    code, out, err = cli_here("run", "--case", TRUNCATE, "--update-golden", *common)
+    assert code == 0, out + err
     assert golden_file.read_text() == original
     assert not (golden / "debezium-json" / f"{TRUNCATE}.obtained.json").exists()
 
 
-def test_known_failure_that_passes_and_unknown_entry_fail_the_run(tmp_path):
+def test_known_failure_that_passes_and_unknown_entry_fail_the_run(tmp_path, cli_here):
+    """The default backend: the run starts an embedded broker of its own (and stops it)."""
     known = tmp_path / "known.yaml"
     known.write_text(yaml.safe_dump({"known_failures": [
         {"case": CREATE, "reason": "pretend it is broken"},
         {"case": "no-such-case", "reason": "stale entry"}]}))
-    result = _run("--case", CREATE, "--known-failures", str(known), "--reports", str(tmp_path / "r"), cwd=tmp_path)
-    assert result.returncode == 1
-    assert f"XPASS {CREATE}" in result.stdout
-    assert "known failure 'no-such-case' names no case" in result.stdout
+    code, out, _ = cli_here("run", "--case", CREATE, "--known-failures", known, "--reports", tmp_path / "r")
+    assert code == 1
+    assert f"XPASS {CREATE}" in out
+    assert "known failure 'no-such-case' names no case" in out

@@ -48,6 +48,21 @@ def _assert_streamed_equals_batch_and_accounts(spark, broker, topic, sink, coord
     assert accounting.problems([(c.topic, c.partition, c.offset) for c in coordinates], events, quarantine) == []
 
 
+_SHORT_CLIENT_TIMEOUTS = {"kafka.default.api.timeout.ms": "3000", "kafka.request.timeout.ms": "3000"}
+
+
+def _wait_for_a_new_trigger(query, timeout: float = 30.0) -> None:
+    """Until the query has started a trigger after this call (it starts one every 200 ms), or has failed."""
+    deadline = time.monotonic() + timeout
+    idle_seen = False
+    while time.monotonic() < deadline and query.exception() is None:
+        active = query.status["isTriggerActive"]
+        if idle_seen and active:
+            return
+        idle_seen = idle_seen or not active
+        time.sleep(0.02)
+
+
 @pytest.fixture(params=["embedded", "testcontainers"])
 def own_broker(request):
     """A broker of its own: the test kills it."""
@@ -63,18 +78,21 @@ def test_a_broker_killed_mid_stream_and_restarted_loses_and_duplicates_nothing(s
     own_broker.create_topics({topic: 3})
     coordinates = own_broker.produce([item.record for item in items[:cut]])
     sink, checkpoint = tmp_path / "out", tmp_path / "checkpoint"
-    query = (normalize_stream(read_stream(spark, own_broker.bootstrap_servers, [topic], 2), ces.FORMAT)
+    # Kafka clients wait 60 s for a dead broker by default, and Spark's offset reader cannot be interrupted
+    # meanwhile: short client timeouts keep query.stop() from waiting a minute on the dead broker
+    raw = read_stream(spark, own_broker.bootstrap_servers, [topic], 2, extra_options=_SHORT_CLIENT_TIMEOUTS)
+    query = (normalize_stream(raw, ces.FORMAT)
              .writeStream.format("parquet").option("path", str(sink)).option("checkpointLocation", str(checkpoint))
              .trigger(processingTime="200 milliseconds").start())
     try:
         run_until_caught_up(query, end_offsets(own_broker, [topic]))
         own_broker.crash()  # SIGKILL: the process, or the container's broker
-        time.sleep(2)       # the running query polls a dead broker
+        _wait_for_a_new_trigger(query)  # the running query polls the dead broker
     finally:
         query.stop()
     own_broker.recover()  # same storage, same address
     coordinates += own_broker.produce([item.record for item in items[cut:]])
-    stream_once(spark, own_broker, ces.FORMAT, [topic], sink, checkpoint, 2)  # restarted from its checkpoint
+    stream_once(spark, own_broker, ces.FORMAT, [topic], sink, checkpoint, 4)  # restarted from its checkpoint
     _assert_streamed_equals_batch_and_accounts(spark, own_broker, topic, sink, coordinates)
 
 
@@ -99,7 +117,7 @@ def test_a_driver_killed_mid_stream_restarts_from_its_checkpoint(spark, broker, 
     committed = len(list(commits.glob("[0-9]*")))
     assert committed >= 2, (tmp_path / "driver.log").read_text()[-2000:]
     assert committed * 2 < len(items), "the driver finished before it was killed; the test proves nothing"
-    stream_once(spark, broker, ces.FORMAT, [topic], sink, checkpoint, 2)  # a new driver, the same checkpoint
+    stream_once(spark, broker, ces.FORMAT, [topic], sink, checkpoint, 8)  # a new driver, the same checkpoint
     _assert_streamed_equals_batch_and_accounts(spark, broker, topic, sink, coordinates)
 
 
