@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from generators.bench import history_bench
 from generators.history import Change, History, Table, Transaction
 from generators.plugin import FormatGenerator, Hostile, json_mutator, profile_examples, profile_render
 from generators.records import Expected, KafkaRecord
@@ -396,6 +397,16 @@ def coverage(events: list[dict], quarantine: list[dict]) -> list[str]:
     return problems + ([] if any(e["pk_change"] for e in events) else ["no key change drawn"])
 
 
+def shared_history(history, topic: str, index: int):
+    return render((Profile(), history), topic, index)
+
+
+def _plain_schema() -> str:
+    from normalizer.canal import VALUE_SCHEMA
+
+    return VALUE_SCHEMA
+
+
 GENERATOR = FormatGenerator(
     format_id=FORMAT,
     examples=examples,
@@ -404,7 +415,8 @@ GENERATOR = FormatGenerator(
     mutators=MUTATORS,
     hostile=HOSTILE,
     coverage=coverage,
-    shared_history=lambda history, topic, index: render((Profile(), history), topic, index),
+    shared_history=shared_history,
+    bench=history_bench(shared_history, _plain_schema),
     value_types=tuple(VALUE_TYPES),
     history_features=frozenset({"key-change", "truncate"}),
     ordered_within_partition=True,

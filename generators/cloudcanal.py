@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from generators import canal
+from generators.bench import history_bench
 from generators.history import Change, History, Transaction
 from generators.plugin import FormatGenerator, Hostile, json_mutator, profile_examples, profile_render
 from generators.records import Expected
@@ -152,6 +153,16 @@ def coverage(events: list[dict], quarantine: list[dict]) -> list[str]:
     return problems + ([] if any(e["kind"] == "TX_END" for e in events) else ["no TRANSACTIONEND drawn"])
 
 
+def shared_history(history, topic: str, index: int):
+    return render((Profile(transaction_end=False), history), topic, index)
+
+
+def _plain_schema() -> str:
+    from normalizer.cloudcanal import VALUE_SCHEMA
+
+    return VALUE_SCHEMA
+
+
 GENERATOR = FormatGenerator(
     format_id=FORMAT,
     examples=examples,
@@ -161,7 +172,8 @@ GENERATOR = FormatGenerator(
     hostile=HOSTILE,
     coverage=coverage,
     # no TRANSACTIONEND: the other formats' renderings of a shared history carry no transaction marks
-    shared_history=lambda history, topic, index: render((Profile(transaction_end=False), history), topic, index),
+    shared_history=shared_history,
+    bench=history_bench(shared_history, _plain_schema),
     value_types=tuple(VALUE_TYPES),
     history_features=frozenset({"key-change", "truncate"}),
     ordered_within_partition=True,

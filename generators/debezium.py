@@ -15,6 +15,7 @@ from decimal import Decimal
 
 from hypothesis import strategies as st
 
+from generators.bench import history_bench
 from generators.history import Change, History, Row, Table, Transaction, histories
 from generators.jsontext import dumps_bytes
 from generators.plugin import FormatGenerator, Hostile, Mutator, record_mutator
@@ -726,6 +727,16 @@ def coverage(events: list[dict], quarantine: list[dict]) -> list[str]:
 SHARED_PROFILE = Profile(connector="postgresql", version="3.2.0.Final", replica_identity="FULL", prefix="shared")
 
 
+def shared_history(history, topic: str, index: int):
+    return render((SHARED_PROFILE, history), topic, index)
+
+
+def _plain_schema() -> str:
+    from normalizer.debezium import VALUE_SCHEMA
+
+    return VALUE_SCHEMA
+
+
 GENERATOR = FormatGenerator(
     format_id=FORMAT,
     examples=examples,
@@ -735,7 +746,8 @@ GENERATOR = FormatGenerator(
     mutators=MUTATORS,
     hostile=HOSTILE,
     coverage=coverage,
-    shared_history=lambda history, topic, index: render((SHARED_PROFILE, history), topic, index),
+    shared_history=shared_history,
+    bench=history_bench(shared_history, _plain_schema),
     value_types=tuple(ALL_TYPES),
     history_features=frozenset({"snapshot", "truncate", "key-change"}),
 )

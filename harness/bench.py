@@ -50,11 +50,43 @@ def run(spark, broker, generator: FormatGenerator, messages: int, repeat: int = 
     return results
 
 
-def table(results: list[Measurement]) -> str:
-    plain = [r for r in results if r.name.startswith("plain")]
-    baseline = max(r.rate for r in plain) if plain else None
-    lines = [f"{'pass':<30}{'messages':>10}{'seconds':>10}{'messages/s':>14}{'ratio':>8}"]
-    for r in results:
-        ratio = f"{r.rate / baseline:.2f}" if baseline else "-"
-        lines.append(f"{r.name:<30}{r.messages:>10}{r.seconds:>10.2f}{r.rate:>14,.0f}{ratio:>8}")
+@dataclass
+class FormatRow:
+    """One format's warm figures: the best of its passes on each side, over the same Kafka data."""
+
+    format_id: str
+    messages: int
+    plain_rate: float
+    normalizer_rate: float
+    growth: float | None = None  # normalizer time at 10x the messages / time at 1x (linear: about 10)
+
+    @property
+    def ratio(self) -> float:
+        return self.normalizer_rate / self.plain_rate
+
+    def as_json(self) -> dict:
+        return {"format": self.format_id, "messages": self.messages, "plain_msg_s": round(self.plain_rate),
+                "normalizer_msg_s": round(self.normalizer_rate), "ratio": round(self.ratio, 3),
+                "time_10x_over_1x": None if self.growth is None else round(self.growth, 2)}
+
+
+def format_row(spark, broker, generator: FormatGenerator, messages: int, repeat: int, growth: bool = False) -> FormatRow:
+    """Best of `repeat` passes each (after the warm-up): the first pass of a JVM runs interpreted code."""
+    results = run(spark, broker, generator, messages, repeat)
+    row = FormatRow(generator.format_id, messages, _best(results, "plain"), _best(results, "normalizer"))
+    if growth:
+        larger = _best(run(spark, broker, generator, messages * 10, repeat), "normalizer")
+        row.growth = (messages * 10 / larger) / (messages / row.normalizer_rate)
+    return row
+
+
+def _best(results: list[Measurement], prefix: str) -> float:
+    return max(r.rate for r in results if r.name.startswith(prefix))
+
+
+def summary(rows: list[FormatRow]) -> str:
+    lines = [f"{'format':<22}{'messages':>10}{'plain msg/s':>14}{'normalizer msg/s':>18}{'ratio':>8}{'t(10x)/t(1x)':>14}"]
+    for r in rows:
+        growth = "-" if r.growth is None else f"{r.growth:.1f}"
+        lines.append(f"{r.format_id:<22}{r.messages:>10,}{r.plain_rate:>14,.0f}{r.normalizer_rate:>18,.0f}{r.ratio:>8.2f}{growth:>14}")
     return "\n".join(lines)

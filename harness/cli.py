@@ -473,22 +473,38 @@ def formats(markdown) -> None:
 
 
 @cli.command()
-@click.option("--format", "format_id", type=click.Choice(Registry.load().decoded_formats()), default="ces-json",
-              show_default=True)
-@click.option("--messages", type=click.IntRange(1000, 10_000_000), default=1_000_000, show_default=True)
-@click.option("--repeat", type=click.IntRange(1, 10), default=1, show_default=True)
-def bench(format_id, messages, repeat) -> None:
+@click.option("--format", "formats", multiple=True, type=click.Choice(Registry.load().decoded_formats()),
+              help="Benchmark this format (repeatable) [default: ces-json].")
+@click.option("--all", "every_format", is_flag=True, help="Benchmark every decoded format, one table.")
+@click.option("--messages", type=click.IntRange(1000, 10_000_000), default=100_000, show_default=True)
+@click.option("--repeat", type=click.IntRange(1, 10), default=3, show_default=True,
+              help="Passes per side after the warm-up; the best counts (warm).")
+@click.option("--growth", is_flag=True, help="Also run 10x the messages and print time(10x)/time(1x) (linear: 10).")
+@click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also write the table as JSON.")
+def bench(formats, every_format, messages, repeat, growth, json_path) -> None:
     """Throughput of the normalizer vs a plain parsing pass over the same Kafka data (embedded broker)."""
+    import json
+
     from harness import bench as benchmark
     from harness.broker import EmbeddedKafka
     from harness.spark import spark_session
 
-    generator = Registry.load().generator(format_id)
-    if generator is None or generator.bench is None:
-        raise Misuse(f"--format {format_id}: its generator declares no benchmark data")
+    registry = Registry.load()
+    if every_format and formats:
+        raise Misuse("give either --all or --format")
+    chosen = registry.decoded_formats() if every_format else (list(formats) or ["ces-json"])
+    missing = [f for f in chosen if registry.generator(f) is None or registry.generator(f).bench is None]
+    if missing:
+        raise Misuse(f"--format {missing[0]}: its generator declares no benchmark data")
+    rows = []
     with EmbeddedKafka(heap="1g") as broker:
-        results = benchmark.run(spark_session(), broker, generator, messages, repeat)
-    click.echo(benchmark.table(results))
+        for format_id in chosen:
+            rows.append(benchmark.format_row(spark_session(), broker, registry.generator(format_id), messages, repeat, growth))
+            click.echo(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s ({rows[-1].ratio:.2f}x plain)", err=True)
+    click.echo(benchmark.summary(rows))
+    if json_path:
+        json_path.write_text(json.dumps([row.as_json() for row in rows], indent=2) + "\n")
 
 
 @cli.command()

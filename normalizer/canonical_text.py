@@ -49,9 +49,12 @@ _LONE_SURROGATE = sql_string(
 
 
 def escapes_lone_surrogate(json_text: str) -> str:
-    """SQL: whether JSON text escapes a lone surrogate (`"a\\ud800b"`); the regex runs only on texts with a
-    backslash at all."""
-    return f"coalesce(instr({json_text}, chr(92)) > 0 AND {json_text} RLIKE {_LONE_SURROGATE}, false)"
+    """SQL: whether JSON text escapes a lone surrogate (`"a\\ud800b"`). The regex (look-behinds at every
+    position) runs only on texts holding a surrogate escape's start, `\\ud` or `\\uD`: two substring searches
+    (measured: a Debezium record with an escaped quote in `source.sequence` paid the regex on all its 3.5 KB,
+    most of the decoder's time)."""
+    starts = f"(instr({json_text}, concat(chr(92), 'ud')) > 0 OR instr({json_text}, concat(chr(92), 'uD')) > 0)"
+    return f"coalesce({starts} AND {json_text} RLIKE {_LONE_SURROGATE}, false)"
 
 
 def base64_text(binary: str) -> str:

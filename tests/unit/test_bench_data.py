@@ -8,6 +8,9 @@ import pytest
 
 from generators import ces_avro
 from generators.ces import ces_records
+from harness.registry import Registry
+
+REGISTRY = Registry.load()
 
 
 def _decode(value: bytes, avro: bool) -> tuple[dict, dict]:
@@ -26,3 +29,12 @@ def test_benchmark_events_are_valid_distinct_and_about_one_kilobyte(avro):
     assert all(json.loads(d["eventrow"]["current"])["purchase_id"] for _, d in decoded)
     sizes = [len(r.value) for r in records]
     assert 600 < min(sizes) and max(sizes) < 1600  # JSON ~1.5 KB (the docs' row), Avro ~0.7 KB
+
+
+@pytest.mark.parametrize("format_id", REGISTRY.decoded_formats())
+def test_every_format_declares_benchmark_data(format_id):
+    bench = REGISTRY.generator(format_id).bench
+    assert bench is not None, f"{format_id}: no benchmark data (generators.bench.history_bench makes it for stateless formats)"
+    records = list(bench.records("t", 300, 2))
+    assert len(records) == 300 and {r.partition for r in records} == {0, 1}
+    assert all(r.value for r in records)

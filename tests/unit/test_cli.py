@@ -16,6 +16,8 @@ def _cli(*args):
     (["run", "--broker", "external"], "--broker external needs --bootstrap-servers"),
     (["run", "--format", "nope"], "the selection matches no case"),
     (["frobnicate"], "No such command"),
+    (["bench", "--all", "--format", "ces-json"], "give either --all or --format"),
+    (["bench", "--messages", "10"], "Invalid value for '--messages'"),
 ])
 def test_misuse_is_one_line_and_exit_2(args, message):
     result = _cli(*args)
