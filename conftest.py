@@ -3,7 +3,8 @@ import time
 
 import pytest
 
-_shown: list[str] = []
+_shown: list[str] = []   # lines waiting for the next test report
+_config: list = []       # this process's pytest config (the report hook gets none)
 
 
 def show(request, text: str) -> None:
@@ -22,17 +23,14 @@ def pytest_runtest_makereport(item, call):
 
 def pytest_runtest_logreport(report):
     lines = [text for name, text in report.user_properties if name == "shown"]
-    reporter = _CONFIG[0].pluginmanager.get_plugin("terminalreporter") if _CONFIG else None
+    reporter = _config[0].pluginmanager.get_plugin("terminalreporter") if _config else None
     if lines and reporter is not None:
         for text in lines:
             reporter.write_line("\n" + text)
 
 
-_CONFIG: list = []
-
-
 def pytest_configure(config):
-    _CONFIG.append(config)
+    _config.append(config)
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
