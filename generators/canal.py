@@ -51,6 +51,11 @@ MYSQL_TYPES = {"INT16": ("smallint(6)", 5, "INT16"), "INT32": ("int(11)", 4, "IN
 VALUE_TYPES = [LogicalType(k) for k in MYSQL_TYPES] + [
     LogicalType("TIME", 6), LogicalType("TIMESTAMP", 3), LogicalType("TIMESTAMP", 6), LogicalType("DECIMAL", 10, 2),
     LogicalType("DECIMAL", 38, 10), LogicalType("DECIMAL", 65, 30), LogicalType("DECIMAL", 5, 0)]
+# ENUM and SET labels as `desc` prints them (quotes doubled): words that are also type words, quotes,
+# spaces, non-BMP text; a SET at MySQL's 64-member limit, so its bitmask fills an unsigned long
+ENUM_SET_TYPES = [LogicalType("ENUM", labels=("small", "unsigned", "it's", "a b", "\u00e9t\u00e9", "\U0001f600")),
+                  LogicalType("SET", labels=("x", "y z", "o'k", "(", "\u4e16")),
+                  LogicalType("SET", labels=tuple(f"m{i}" for i in range(64)))]
 
 
 # Every spelling of the same type that MySQL 8 accepts in DDL, which canal keeps verbatim in mysqlType
@@ -71,8 +76,15 @@ def _spelling(kind: str, name: str) -> str:
     return spellings[zlib.crc32(name.encode()) % len(spellings)]
 
 
+def _declared(labels: tuple[str, ...]) -> str:
+    return ",".join("'" + label.replace("'", "''") + "'" for label in labels)
+
+
 def mysql_type(logical: LogicalType, name: str = "") -> tuple[str, int, str]:
     """(type text, JDBC code, logical type) of a column; `name` picks among the type's spellings."""
+    if logical.kind in ("ENUM", "SET"):
+        # canal's RowsLogBuffer: ENUM is Types.INTEGER, SET is Types.BIT
+        return f"{logical.kind.lower()}({_declared(logical.labels)})", 4 if logical.kind == "ENUM" else -7, logical.name
     if logical.kind == "DECIMAL":
         return f"{_spelling('DECIMAL', name)}({logical.precision},{logical.scale})", 3, logical.name
     if logical.kind == "TIME":
@@ -92,6 +104,10 @@ def value_text(logical: LogicalType, value) -> str | None:
         return java_double_text(value)  # String.valueOf(double)
     if kind == "BYTES":
         return value.decode("latin-1")  # new String(bytes, "ISO-8859-1")
+    if kind == "ENUM":  # RowsLogBuffer reads the 1-based index (0: the invalid-value '')
+        return str(logical.labels.index(value) + 1 if value else 0)
+    if kind == "SET":  # ... and the members' bitmask, unsigned
+        return str(sum(1 << logical.labels.index(member) for member in value.split(",")) if value else 0)
     if kind == "TIMESTAMP":
         digits = 3 if logical.precision == 3 else 6
         return value.strftime("%Y-%m-%d %H:%M:%S.%f")[: 20 + digits]
@@ -387,7 +403,7 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
 # The plug-in declaration
 # ------------------------------------------------------------------------------------------------
 
-examples = profile_examples(profiles, VALUE_TYPES, allow_snapshot=False, max_changes=10)
+examples = profile_examples(profiles, VALUE_TYPES + ENUM_SET_TYPES, allow_snapshot=False, max_changes=10)
 render = profile_render(encode)
 
 
@@ -417,7 +433,7 @@ GENERATOR = FormatGenerator(
     coverage=coverage,
     shared_history=shared_history,
     bench=history_bench(shared_history, _plain_schema),
-    value_types=tuple(VALUE_TYPES),
+    value_types=tuple(VALUE_TYPES + ENUM_SET_TYPES),
     history_features=frozenset({"key-change", "truncate"}),
     ordered_within_partition=True,
     ordered_members=frozenset({"mysqlType", "sqlType"}),  # LinkedHashMaps in column order: the column positions

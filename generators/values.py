@@ -24,12 +24,16 @@ RESERVED_STRINGS = {"__debezium_unavailable_value"}
 class LogicalType:
     """A column type as the canonical model names it (`logical_type`)."""
 
-    kind: str          # INT16, INT32, INT64, BOOLEAN, STRING, DECIMAL, FLOAT64, DATE, TIME, TIMESTAMP, TIMESTAMP_TZ, BYTES
+    kind: str          # INT16, INT32, INT64, BOOLEAN, STRING, DECIMAL, FLOAT64, DATE, TIME, TIMESTAMP, TIMESTAMP_TZ, BYTES,
+    #                    ENUM, SET (MySQL's, with their declared labels)
     precision: int | None = None
     scale: int | None = None
+    labels: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
+        if self.kind == "SET":
+            return "STRING"  # the canonical model has no SET type: its text is the comma-joined labels
         if self.kind == "DECIMAL":
             return f"DECIMAL({self.precision},{self.scale})"
         if self.kind in ("TIME", "TIMESTAMP"):
@@ -146,6 +150,12 @@ def value_strategy(logical: LogicalType):
         return st.booleans()
     if kind == "STRING":
         return _TEXT
+    if kind == "ENUM":
+        # '' is MySQL's invalid-value member (index 0), stored when a value not declared is written without strict mode
+        return st.sampled_from(("",) + logical.labels)
+    if kind == "SET":
+        return st.sets(st.sampled_from(range(len(logical.labels)))).map(
+            lambda members: ",".join(logical.labels[i] for i in sorted(members)))
     if kind == "DECIMAL":
         return _decimals(logical.precision, logical.scale)
     if kind == "FLOAT64":

@@ -294,13 +294,14 @@ def mysql_enum_text(raw: str, type_text: str) -> str:
 
 
 def mysql_set_text(raw: str, type_text: str) -> str:
-    """A SET value as canal writes it, the bitmask of its members (RowsLogBuffer), as the comma-joined labels
-    in declaration order (how MySQL prints a SET). Labels as written are kept; a bit the type does not
-    declare, or a 64-member mask beyond BIGINT, is NULL."""
-    mask = f"try_cast({raw} AS BIGINT)"
-    members = "filter(ct_labels, (ct_l, ct_i) -> shiftright(ct_mask, ct_i) % 2 = 1)"
-    from_mask = ct.let(mask, "ct_mask", f"CASE WHEN ct_mask >= 0 AND size(ct_labels) < 63 "
-                                         f"AND ct_mask < shiftleft(1L, size(ct_labels)) THEN array_join({members}, ',') END")
+    """A SET value as canal writes it, the unsigned bitmask of its members (RowsLogBuffer: up to 64 members,
+    so up to 2^64 - 1), as the comma-joined labels in declaration order (how MySQL prints a SET). Labels as
+    written are kept; a bit the type does not declare is NULL. The mask is read as binary digits (conv works
+    on unsigned 64-bit values), never as a BIGINT, which the top member would overflow."""
+    bits = f"reverse(conv({raw}, 10, 2))"
+    members = "array_join(filter(ct_labels, (ct_l, ct_i) -> substr(ct_bits, ct_i + 1, 1) = '1'), ',')"
+    from_mask = ct.let(bits, "ct_bits", f"IF(length(ct_bits) <= size(ct_labels), {members}, NULL)")
     return ct.let(_mysql_labels(type_text), "ct_labels",
                   f"CASE WHEN {raw} = '' OR forall(split({raw}, ','), ct_p -> array_contains(ct_labels, ct_p)) THEN {raw} "
-                  f"WHEN {raw} RLIKE '^[0-9]+$' THEN {from_mask} END")
+                  f"WHEN {raw} RLIKE '^[0-9]{{1,20}}$' AND try_cast({raw} AS DECIMAL(20,0)) <= {2 ** 64 - 1} "
+                  f"THEN {from_mask} END")

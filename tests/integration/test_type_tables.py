@@ -82,9 +82,17 @@ def test_mysql_enum_index_is_its_label(spark, raw, type_text, expected):
     assert spark.sql(f"SELECT {types.mysql_enum_text(repr(raw), repr(type_text))}").first()[0] == expected
 
 
+_SET_OF_64 = "set(" + ",".join(f"'m{i}'" for i in range(64)) + ")"
+
+
 @pytest.mark.parametrize("raw, type_text, expected", [
     ("5", "set('x','y','z')", "x,z"), ("0", "set('x','y','z')", ""), ("8", "set('x','y','z')", None),
     ("x,z", "set('x','y','z')", "x,z"), ("", "set('x')", ""),
+    # 64 members: the top one makes the mask 2^63 and more, beyond a BIGINT
+    pytest.param(str(2 ** 64 - 1), _SET_OF_64, ",".join(f"m{i}" for i in range(64)), id="64-members-all"),
+    pytest.param(str(2 ** 63), _SET_OF_64, "m63", id="64-members-top"),
+    pytest.param(str(2 ** 64), _SET_OF_64, None, id="64-members-beyond"),
+    pytest.param("1" * 30, _SET_OF_64, None, id="64-members-30-digits"), pytest.param("-1", _SET_OF_64, None, id="64-members-negative"),
 ])
 def test_mysql_set_bitmask_is_its_labels(spark, raw, type_text, expected):
     assert spark.sql(f"SELECT {types.mysql_set_text(repr(raw), repr(type_text))}").first()[0] == expected
