@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 import zlib
 from dataclasses import dataclass
 
@@ -18,8 +19,9 @@ from hypothesis import strategies as st
 
 from generators.bench import history_bench
 from generators.history import Change, History, Table, Transaction
-from generators.plugin import FormatGenerator, Hostile, json_mutator, profile_examples, profile_render
+from generators.plugin import FormatGenerator, Hostile, absorbed_json_mutator, json_mutator, profile_examples, profile_render
 from generators.records import Expected, KafkaRecord
+from generators.spellings import Number
 from generators.values import LogicalType, canonical_text, java_double_text
 from normalizer import keys
 from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
@@ -306,6 +308,27 @@ def undeclared_column(message: dict) -> bool:
     return True
 
 
+_JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_NUMERIC_TYPE = re.compile(r"((tiny|small|medium|big)?int|integer|dec|decimal|numeric|fixed|double|real|float)[0-9]?", re.IGNORECASE)
+
+
+def numbers_unquoted(row_lists: tuple[str, ...], types: str):
+    """A change writing the row values of numeric columns as JSON numbers, digits as they were: what canal
+    flavours built on FlatMessage with typed values (Flink's and Paimon's test data) write; same events.
+    Up to 38 digits: a number past a Spark decimal's is UNDECODABLE_VALUE (docs/formats/canal-json.md)."""
+    def change(message: dict) -> bool:
+        numeric = {name for name, text in (message.get(types) or {}).items()
+                   if _NUMERIC_TYPE.fullmatch(re.split(r"[ (]", text, maxsplit=1)[0])}
+        changed = False
+        for row in (row for member in row_lists for row in message.get(member) or []):
+            for name, value in row.items():
+                if (name in numeric and isinstance(value, str) and _JSON_NUMBER.fullmatch(value)
+                        and sum(c.isdigit() for c in re.split("[eE]", value)[0]) <= 38):
+                    row[name], changed = Number(value), True
+        return changed
+    return change
+
+
 def _unknown_type(message: dict) -> bool:
     if not message.get("mysqlType"):
         return False
@@ -338,6 +361,7 @@ MUTATORS = {
     "row-names-undeclared-column": json_mutator(undeclared_column, Code.SCHEMA_MISMATCH),
     "unknown-mysql-type": json_mutator(_unknown_type, Code.UNKNOWN_COLUMN_TYPE),
     "delete-with-data-null": json_mutator(_delete_without_data, Code.MISSING_FIELD),
+    "values-as-json-numbers": absorbed_json_mutator(numbers_unquoted(("data", "old"), "mysqlType")),
 }
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from generators import canal
 from generators.bench import history_bench
 from generators.history import Change, History, Transaction
-from generators.plugin import FormatGenerator, Hostile, json_mutator, profile_examples, profile_render
+from generators.plugin import FormatGenerator, Hostile, absorbed_json_mutator, json_mutator, profile_examples, profile_render
 from generators.records import Expected
 from normalizer.model import CanonicalEvent, Code
 
@@ -102,6 +102,7 @@ MUTATORS = {
     "before-longer-than-data": json_mutator(canal.longer_list("before", "action"), Code.SCHEMA_MISMATCH),
     "row-names-undeclared-column": json_mutator(canal.undeclared_column, Code.SCHEMA_MISMATCH),
     "unknown-db-type": json_mutator(_unknown_type, Code.UNKNOWN_COLUMN_TYPE),
+    "values-as-json-numbers": absorbed_json_mutator(canal.numbers_unquoted(("data", "before"), "dbValType")),
 }
 
 

@@ -6,6 +6,7 @@ render them as the producer would, mutate them, send hostile records and compare
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -40,9 +41,6 @@ def record_mutator(change: Callable[[Expected], Expected | None], code: Code) ->
 def json_mutator(change: Callable[[dict], bool], code: Code) -> Mutator:
     """A Mutator for JSON formats from `change(document) -> bool`, which edits the record's value in place
     (False: the change does not apply to this record); the changed record expects `code`."""
-    import json
-    from dataclasses import replace
-
     def apply(items: list[Expected], index: int) -> list[Expected] | None:
         target = items[index]
         if target.record.value is None:
@@ -54,6 +52,23 @@ def json_mutator(change: Callable[[dict], bool], code: Code) -> Mutator:
                           events_at=None, quarantine=(CODE_PHASE[code].value, code.value))
         return items[:index] + [changed] + items[index + 1:]
     return Mutator(apply, code)
+
+
+def absorbed_json_mutator(change: Callable[[dict], bool]) -> Mutator:
+    """A Mutator for an equivalent JSON form a producer may write (values as JSON numbers, say): `change`
+    edits the parsed record (generators.spellings.Number for a number token); the record keeps its events."""
+    from generators.spellings import Number, dumps
+
+    def apply(items: list[Expected], index: int) -> list[Expected] | None:
+        target = items[index]
+        if target.record.value is None:
+            return None
+        document = json.loads(target.record.value, parse_int=Number, parse_float=Number)
+        if not change(document):
+            return None
+        changed = replace(target, record=replace(target.record, value=dumps(document)))
+        return items[:index] + [changed] + items[index + 1:]
+    return Mutator(apply, None)
 
 
 @dataclass(frozen=True)

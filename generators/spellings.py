@@ -12,12 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 
-class _Number(str):
+class Number(str):
     """A JSON number token kept as written (12.30 is not 12.3 to a decoder that keeps the text)."""
 
 
 def _parse(value: bytes) -> Any:
-    return json.loads(value, parse_int=_Number, parse_float=_Number, parse_constant=_Number)
+    return json.loads(value, parse_int=Number, parse_float=Number, parse_constant=Number)
 
 
 def _escaped(text: str) -> str:
@@ -36,7 +36,7 @@ def _render(node: Any, key: Callable[[str], str], value_string: Callable[[str], 
         return "{" + comma.join(f"{key(k)}{colon}{render(v, k in ordered)}" for k, v in items) + "}"
     if isinstance(node, list):
         return "[" + comma.join(render(v) for v in node) + "]"
-    if isinstance(node, _Number):
+    if isinstance(node, Number):
         return str.__str__(node)
     if isinstance(node, str):
         return value_string(node)
@@ -58,6 +58,11 @@ SPELLINGS: dict[str, Callable[[Any], str]] = {
     "ASCII only (\\u escapes for the rest)": lambda doc: _render(doc, _ascii, _ascii, False),
     "every character of names and strings escaped": lambda doc: _render(doc, _escaped, _escaped, False),
 }
+
+
+def dumps(document: Any) -> bytes:
+    """`document` as compact JSON, its Number members written as the number tokens they hold."""
+    return _render(document, _plain, _plain, False).encode()
 
 
 def respelled(value: bytes, spelling: str, ordered: frozenset[str] = frozenset()) -> bytes:
