@@ -329,6 +329,20 @@ def numbers_unquoted(row_lists: tuple[str, ...], types: str):
     return change
 
 
+def float_beyond_double(row_lists: tuple[str, ...], types: str):
+    """A change writing one double column's value as 1e400 or 1e-400 (text or number token): only a double
+    could read it, as Infinity or 0.0, so the record is UNDECODABLE_VALUE (docs/formats/canal-json.md)."""
+    def change(message: dict) -> bool:
+        doubles = [name for name, text in (message.get(types) or {}).items() if text.lower().startswith(("double", "real", "float"))]
+        rows = [row for member in row_lists for row in message.get(member) or [] if any(row.get(d) is not None for d in doubles)]
+        if not rows:
+            return False
+        name = next(d for d in doubles if rows[0].get(d) is not None)
+        rows[0][name] = ("1e400", Number("-1e-400"))[len(message.get(row_lists[0]) or []) % 2]
+        return True
+    return change
+
+
 def _unknown_type(message: dict) -> bool:
     if not message.get("mysqlType"):
         return False
@@ -362,6 +376,7 @@ MUTATORS = {
     "unknown-mysql-type": json_mutator(_unknown_type, Code.UNKNOWN_COLUMN_TYPE),
     "delete-with-data-null": json_mutator(_delete_without_data, Code.MISSING_FIELD),
     "values-as-json-numbers": absorbed_json_mutator(numbers_unquoted(("data", "old"), "mysqlType")),
+    "float-beyond-double": json_mutator(float_beyond_double(("data", "old"), "mysqlType"), Code.UNDECODABLE_VALUE),
 }
 
 

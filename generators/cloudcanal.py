@@ -103,6 +103,7 @@ MUTATORS = {
     "row-names-undeclared-column": json_mutator(canal.undeclared_column, Code.SCHEMA_MISMATCH),
     "unknown-db-type": json_mutator(_unknown_type, Code.UNKNOWN_COLUMN_TYPE),
     "values-as-json-numbers": absorbed_json_mutator(canal.numbers_unquoted(("data", "before"), "dbValType")),
+    "float-beyond-double": json_mutator(canal.float_beyond_double(("data", "before"), "dbValType"), Code.UNDECODABLE_VALUE),
 }
 
 

@@ -40,7 +40,10 @@ def record_mutator(change: Callable[[Expected], Expected | None], code: Code) ->
 
 def json_mutator(change: Callable[[dict], bool], code: Code) -> Mutator:
     """A Mutator for JSON formats from `change(document) -> bool`, which edits the record's value in place
-    (False: the change does not apply to this record); the changed record expects `code`."""
+    (False: the change does not apply to this record); the changed record expects `code`. A
+    generators.spellings.Number in the document is written as the number token it holds."""
+    from generators.spellings import dumps
+
     def apply(items: list[Expected], index: int) -> list[Expected] | None:
         target = items[index]
         if target.record.value is None:
@@ -48,7 +51,7 @@ def json_mutator(change: Callable[[dict], bool], code: Code) -> Mutator:
         document = json.loads(target.record.value)
         if not change(document):
             return None
-        changed = replace(target, record=replace(target.record, value=json.dumps(document).encode()), events=[],
+        changed = replace(target, record=replace(target.record, value=dumps(document)), events=[],
                           events_at=None, quarantine=(CODE_PHASE[code].value, code.value))
         return items[:index] + [changed] + items[index + 1:]
     return Mutator(apply, code)
