@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
+from generators import spellings
 from generators.history import Change, History, Table, Transaction
 from generators.oracle import update_events
 from generators.plugin import Bench, FormatGenerator, Hostile, Mutator, profile_examples, profile_render
@@ -237,7 +238,8 @@ def resend(items: list[Expected], index: int) -> list[Expected]:
 
 
 def _column_value_mutator(kind: str, bad):
-    """A value of a column of type `kind` replaced by one that is not of its type."""
+    """A value of a column of type `kind` replaced by one that is not of its type (a spellings.Number is
+    written as the number token it holds)."""
     def apply(items: list[Expected], index: int) -> list[Expected] | None:
         target = items[index]
         if target.logical is not None or target.record.value is None:
@@ -248,7 +250,7 @@ def _column_value_mutator(kind: str, bad):
         if not image or not columns:
             return None
         image[columns[0]] = bad
-        changed = replace(target, record=replace(target.record, value=_dumps(document)), events=[],
+        changed = replace(target, record=replace(target.record, value=spellings.dumps(document)), events=[],
                           quarantine=_outcome(Code.UNDECODABLE_VALUE))
         return items[:index] + [changed] + items[index + 1:]
     return apply
@@ -276,6 +278,9 @@ MUTATORS = {
     "drop-update-after": Mutator(drop_half(1), Code.UNPAIRED_UPDATE_HALF),
     "resend": Mutator(resend, None),
     "long-not-a-number": Mutator(_column_value_mutator("LONG", "12x"), Code.UNDECODABLE_VALUE),
+    # only a double could read these, as Infinity and 0.0 (docs/formats/dataworks-json.md)
+    "double-beyond-range": Mutator(_column_value_mutator("DOUBLE", spellings.Number("-1e400")), Code.UNDECODABLE_VALUE),
+    "double-below-range": Mutator(_column_value_mutator("DOUBLE", spellings.Number("0." + "0" * 399 + "1")), Code.UNDECODABLE_VALUE),
     "old-key-null": Mutator(_old_key_null, Code.MISSING_OLD_KEY),
 }
 

@@ -593,6 +593,9 @@ _VALUE_CHANGES = {
     "int-overflow": (lambda item: _mutate_json(item, _set_first_value(_INTEGERS, "99999999999999999999999")),
                      Code.UNDECODABLE_VALUE),
     "old-key-null": (_old_key_null, Code.MISSING_OLD_KEY),
+    # digits only a double could read, as Infinity and 0.0 (docs/formats/debezium-json.md)
+    "double-beyond-range": (lambda item: _mutate_json(item, _set_first_value(("double",), Decimal("-1e400"))), Code.UNDECODABLE_VALUE),
+    "double-below-range": (lambda item: _mutate_json(item, _set_first_value(("double",), Decimal("1e-400"))), Code.UNDECODABLE_VALUE),
 }
 
 

@@ -113,10 +113,11 @@ def exact_number(raw: str, variant: str, logical: str) -> str:
             f"WHEN {kind} LIKE 'DECIMAL%' THEN CAST({variant} AS STRING) END")
 
 
-# A JSON number token with a three-digit exponent: only such a token can underflow a double to zero (the
+# A JSON number token that may be beyond a double's range: a three-digit exponent, or a run of 309 digits
+# (1e308 written out; 1e-400 written out has 399 zeros). Only such a token can underflow a double to zero (the
 # smallest double is 4.9E-324) or overflow it. A cheap test on the record's text, so that only records
 # holding one pay for a VARIANT parse (`beyond_double_range`); a string that looks like one costs a parse, no more.
-LONG_EXPONENT = "'[0-9][eE][+-]?[0-9]{3}'"
+MAYBE_BEYOND_DOUBLE = "'[0-9][eE][+-]?[0-9]{3}|[0-9]{309}'"
 
 
 def beyond_double_range(variant: str) -> str:

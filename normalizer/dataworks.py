@@ -52,7 +52,7 @@ _OP = "document.payload.op"
 # string-typed reading gives `1e-400` as 0.0, a value nobody wrote; the VARIANT tells it from a written zero
 # (ct.beyond_double_range)
 _IMAGE_VARIANTS = "struct<payload:struct<before:struct<dataColumn:map<string,variant>>,after:struct<dataColumn:map<string,variant>>>>"
-_NUMBERS = (f"IF(value_text RLIKE {ct.LONG_EXPONENT}, " + ct.let(
+_NUMBERS = (f"IF(value_text RLIKE {ct.MAYBE_BEYOND_DOUBLE}, " + ct.let(
     f"from_json(value_text, '{_IMAGE_VARIANTS}').payload", "ct_p",
     "concat(coalesce(map_values(ct_p.before.dataColumn), array()), coalesce(map_values(ct_p.after.dataColumn), array()))")
     + ", NULL)")

@@ -220,9 +220,9 @@ def _parse(raw: DataFrame, dialect: Dialect) -> DataFrame:
     ).selectExpr(
         "*",
         # Decimal columns, schemaless values that may be fractional numbers (a string can look like one), and
-        # numbers that may be beyond a double's range (ct.LONG_EXPONENT)
+        # numbers that may be beyond a double's range (ct.MAYBE_BEYOND_DOUBLE)
         f"IF(exists(row_fields, f -> f.logical LIKE 'DECIMAL(%') OR (row_fields IS NULL AND value_text RLIKE '[0-9][.][0-9]')"
-        f" OR value_text RLIKE {ct.LONG_EXPONENT}, "
+        f" OR value_text RLIKE {ct.MAYBE_BEYOND_DOUBLE}, "
         f"from_json(value_text, '{_VARIANT_IMAGES}'), NULL) AS value_variants",
         f"IF(exists(key_fields, f -> f.logical LIKE 'DECIMAL(%'), from_json(key_text, '{_VARIANT_KEY}'), NULL) "
         "AS key_variants",
