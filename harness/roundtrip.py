@@ -14,6 +14,7 @@ from harness import accounting, contract
 from harness.broker import BrokerError, Coordinates
 from normalizer.kafka_source import read_batch
 from normalizer.model import event_to_json, quarantine_to_json
+from normalizer.pipeline import combined_of
 
 DEFAULT_NORMALIZER = "normalizer.pipeline:normalize"
 
@@ -35,6 +36,20 @@ class RunOutput:
     def accounting_problems(self) -> list[str]:
         return accounting.problems([(c.topic, c.partition, c.offset) for c in self.coordinates],
                                    self.events, self.quarantine)
+
+
+def _collect(result) -> tuple[list[dict], list[dict]]:
+    """Both outputs in origin order. Where the reference normalizer split them from one set of output rows,
+    those rows are collected once (one job instead of two that each run the whole decode; the split itself
+    is checked against them in tests/integration/test_plans.py); any other normalizer's frames one by one."""
+    combined = combined_of(result)
+    if combined is not None:
+        rows = combined.collect()
+        events, quarantine = [e for r in rows for e in r.events], [q for r in rows for q in r.quarantine]
+    else:
+        events, quarantine = result.events.collect(), result.quarantine.collect()
+    return (sorted(map(event_to_json, events), key=accounting.origin_order),
+            sorted(map(quarantine_to_json, quarantine), key=accounting.origin_order))
 
 
 @dataclass
@@ -63,9 +78,7 @@ class RoundTrip:
         try:
             result = self.normalizer(raw, format_id)
             contract.check(result)
-            events = sorted((event_to_json(row) for row in result.events.collect()), key=accounting.origin_order)
-            quarantine = sorted((quarantine_to_json(row) for row in result.quarantine.collect()),
-                                key=accounting.origin_order)
+            events, quarantine = _collect(result)
             read = raw.count()
         finally:
             raw.unpersist()

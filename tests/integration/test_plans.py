@@ -5,21 +5,38 @@ import pytest
 
 from harness.cases import load_cases
 from harness.registry import Registry
-from normalizer.pipeline import normalize
+from normalizer.model import event_to_json, quarantine_to_json
+from normalizer.pipeline import combined_of, normalize
 
 pytestmark = pytest.mark.integration
 REGISTRY = Registry.load()
 MAX_PLAN_CHARS = 400_000  # today's largest is about 330,000 (cloudcanal-debezium events)
 
 
-@pytest.mark.parametrize("format_id", REGISTRY.decoded_formats())
-def test_optimized_plans_stay_small(spark, format_id):
+def _cases_records(spark, format_id: str):
+    """The format's conformance-case records as a Kafka source's rows (no broker: plans are the point)."""
     rows = [(r.topic, r.partition, offset, r.key, r.value, [{"key": k, "value": v} for k, v in r.headers])
             for case in load_cases() if case.format == format_id
             for offset, r in enumerate(case.kafka_records())]
-    raw = spark.createDataFrame(rows, "topic string, partition int, offset long, key binary, value binary, "
-                                      "headers array<struct<key:string,value:binary>>")
-    result = normalize(raw, format_id)
+    return spark.createDataFrame(rows, "topic string, partition int, offset long, key binary, value binary, "
+                                       "headers array<struct<key:string,value:binary>>")
+
+
+@pytest.mark.parametrize("format_id", REGISTRY.decoded_formats())
+def test_optimized_plans_stay_small(spark, format_id):
+    result = normalize(_cases_records(spark, format_id), format_id)
     for name, frame in (("events", result.events), ("quarantine", result.quarantine)):
         size = len(frame._jdf.queryExecution().optimizedPlan().toString())
         assert size < MAX_PLAN_CHARS, f"{format_id} {name}: optimized plan of {size:,} characters"
+
+
+@pytest.mark.parametrize("format_id", REGISTRY.decoded_formats())
+def test_the_split_frames_hold_exactly_the_output_rows(spark, format_id):
+    """RoundTrip collects the output rows once (pipeline.combined_of) instead of the two frames users read:
+    here the frames themselves, collected as users do, give the same events and quarantine records."""
+    result = normalize(_cases_records(spark, format_id).cache(), format_id)
+    rows = combined_of(result).collect()
+    assert sorted(map(str, map(event_to_json, result.events.collect()))) == sorted(str(event_to_json(e)) for r in rows for e in r.events)
+    assert sorted(map(str, map(quarantine_to_json, result.quarantine.collect()))) == \
+        sorted(str(quarantine_to_json(q)) for r in rows for q in r.quarantine)
+    assert combined_of(result._replace(events=result.events.limit(1))) is None  # a changed frame is read as it is
