@@ -621,9 +621,23 @@ def mutate_key(item: Expected) -> Expected | None:
     return Expected(replace(item.record, key=b"{" + item.record.key), [], _outcome(Code.MALFORMED_KEY))
 
 
+_PARTNER_HEADERS = ("__debezium.newkey", "__debezium.oldkey")
+
+
+def unreadable_partner_key(item: Expected) -> Expected | None:
+    """A key-change half whose header naming the other half's key is not JSON: its partner cannot be
+    identified, so the half is MALFORMED_KEY (never a pk_change group built from a NULL key, issue 19 A);
+    the other half stays an event of its own, as Debezium sends each half as a record of its own."""
+    if item.quarantine or not any(name in _PARTNER_HEADERS for name, _ in item.record.headers):
+        return None
+    headers = tuple((name, b"{not json" if name in _PARTNER_HEADERS else value) for name, value in item.record.headers)
+    return Expected(replace(item.record, headers=headers), [], _outcome(Code.MALFORMED_KEY))
+
+
 MUTATORS: dict[str, Mutator] = {
     **{name: record_mutator(_value_mutation(name), code) for name, (_, code) in _VALUE_CHANGES.items()},
     "bad-key": record_mutator(mutate_key, Code.MALFORMED_KEY),
+    "partner-key-unreadable": record_mutator(unreadable_partner_key, Code.MALFORMED_KEY),
 }
 
 
