@@ -53,8 +53,8 @@ MYSQL_TYPES = {"INT16": ("smallint(6)", 5, "INT16"), "INT32": ("int(11)", 4, "IN
 VALUE_TYPES = [LogicalType(k) for k in MYSQL_TYPES] + [
     LogicalType("TIME", 6), LogicalType("TIMESTAMP", 3), LogicalType("TIMESTAMP", 6), LogicalType("DECIMAL", 10, 2),
     LogicalType("DECIMAL", 38, 10), LogicalType("DECIMAL", 65, 30), LogicalType("DECIMAL", 5, 0)]
-# ENUM and SET labels as `desc` prints them (quotes doubled): words that are also type words, quotes,
-# spaces, non-BMP text; a SET at MySQL's 64-member limit, so its bitmask fills an unsigned long
+# ENUM and SET labels (mysql_type writes them as `desc` prints them, quotes doubled): words that are also
+# type words, quotes, spaces, non-BMP text; a SET at MySQL's 64-member limit, so its bitmask fills an unsigned long
 ENUM_SET_TYPES = [LogicalType("ENUM", labels=("small", "unsigned", "it's", "a b", "\u00e9t\u00e9", "\U0001f600")),
                   LogicalType("SET", labels=("x", "y z", "o'k", "(", "\u4e16")),
                   LogicalType("SET", labels=tuple(f"m{i}" for i in range(64)))]
@@ -309,6 +309,7 @@ def undeclared_column(message: dict) -> bool:
 
 
 _JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_FLOATING_TYPES = ("double", "real", "float")
 _NUMERIC_TYPE = re.compile(r"((tiny|small|medium|big)?int|integer|dec|decimal|numeric|fixed|double|real|float)[0-9]?", re.IGNORECASE)
 
 
@@ -333,7 +334,7 @@ def float_beyond_double(row_lists: tuple[str, ...], types: str):
     """A change writing one double column's value as 1e400 or 1e-400 (text or number token): only a double
     could read it, as Infinity or 0.0, so the record is UNDECODABLE_VALUE (docs/formats/canal-json.md)."""
     def change(message: dict) -> bool:
-        doubles = [name for name, text in (message.get(types) or {}).items() if text.lower().startswith(("double", "real", "float"))]
+        doubles = [name for name, text in (message.get(types) or {}).items() if text.lower().startswith(_FLOATING_TYPES)]
         rows = [row for member in row_lists for row in message.get(member) or [] if any(row.get(d) is not None for d in doubles)]
         if not rows:
             return False

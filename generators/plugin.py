@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from generators.history import History
 from generators.records import Expected
+from generators.spellings import Number, dumps
 from generators.values import LogicalType
 from normalizer.model import CODE_PHASE, Code
 
@@ -42,8 +43,6 @@ def json_mutator(change: Callable[[dict], bool], code: Code) -> Mutator:
     """A Mutator for JSON formats from `change(document) -> bool`, which edits the record's value in place
     (False: the change does not apply to this record); the changed record expects `code`. A
     generators.spellings.Number in the document is written as the number token it holds."""
-    from generators.spellings import dumps
-
     def apply(items: list[Expected], index: int) -> list[Expected] | None:
         target = items[index]
         if target.record.value is None:
@@ -60,8 +59,6 @@ def json_mutator(change: Callable[[dict], bool], code: Code) -> Mutator:
 def absorbed_json_mutator(change: Callable[[dict], bool]) -> Mutator:
     """A Mutator for an equivalent JSON form a producer may write (values as JSON numbers, say): `change`
     edits the parsed record (generators.spellings.Number for a number token); the record keeps its events."""
-    from generators.spellings import Number, dumps
-
     def apply(items: list[Expected], index: int) -> list[Expected] | None:
         target = items[index]
         if target.record.value is None:
