@@ -10,6 +10,7 @@ import datetime as dt
 import hashlib
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
@@ -389,10 +390,48 @@ def coverage(events: list[dict], quarantine: list[dict]) -> list[str]:
     return problems + ([] if any(e["pk_change"] for e in events) else ["no key change drawn"])
 
 
-def mutators_for(conflict_function) -> dict[str, Mutator]:
+def edit_json_data(value: bytes, edit: Callable[[dict], bool]) -> bytes | None:
+    """The record with its `data` datum changed by `edit` (False: does not apply), in the JSON mode."""
+    event = json.loads(value)
+    if not event.get("data"):
+        return None
+    data = json.loads(event["data"])
+    if not edit(data):
+        return None
+    event["data"] = json.dumps(data, indent=2, ensure_ascii=False)
+    return json.dumps(event, ensure_ascii=False, indent=2).encode("utf-8")
+
+
+def _null_old_key(data: dict) -> bool:
+    """`old` (JSON text) with its first key column NULL; False where the event has no old key value."""
+    row, key = data.get("eventrow") or {}, [k["columnname"] for k in data.get("eventsource", {}).get("pkkey") or []]
+    old = json.loads(row["old"]) if row.get("old") else {}
+    if not key or old.get(key[0]) is None:
+        return False
+    row["old"] = json.dumps({**old, key[0]: None}, ensure_ascii=False)
+    return True
+
+
+def old_key_null(edit_data: Callable[[bytes, Callable[[dict], bool]], bytes | None]):
+    """An unsplit UPD or DEL whose `old` holds NULL for a key column: which row changed is unknown
+    (MISSING_OLD_KEY), never a DELETE of a NULL key or a key change from NULL (issue 19 A)."""
+    def apply(items: list[Expected], index: int) -> list[Expected] | None:
+        target = items[index]
+        if target.quarantine or [i for i in items if i.logical == target.logical] != [target]:
+            return None
+        value = edit_data(target.record.value, _null_old_key)
+        if value is None:
+            return None
+        changed = replace(target, record=replace(target.record, value=value), events=[], quarantine=_outcome(Code.MISSING_OLD_KEY))
+        return items[:index] + [changed] + items[index + 1:]
+    return apply
+
+
+def mutators_for(conflict_function, edit_data=edit_json_data) -> dict[str, Mutator]:
     return {"resend": Mutator(resend, None),
             "drop-final-segment": Mutator(drop_segment, Code.SEGMENT_INCOMPLETE),
-            "conflicting-copy": Mutator(conflict_function, Code.SEGMENT_DUPLICATE_CONFLICT)}
+            "conflicting-copy": Mutator(conflict_function, Code.SEGMENT_DUPLICATE_CONFLICT),
+            "old-key-null": Mutator(old_key_null(edit_data), Code.MISSING_OLD_KEY)}
 
 
 # ------------------------------------------------------------------------------------------------

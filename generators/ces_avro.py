@@ -88,6 +88,15 @@ def conflict(items: list[Expected], index: int) -> list[Expected] | None:
     return ces.conflict(items, index, other_data)
 
 
+def edit_data(value: bytes, edit) -> bytes | None:
+    """ces.edit_json_data for Avro records: the `data` datum read, changed by `edit`, written again."""
+    event = read(CHANGE_EVENT, value)
+    if not event["data"]:
+        return None
+    data = read(DATA, event["data"])
+    return write(CHANGE_EVENT, {**event, "data": write(DATA, data)}) if edit(data) else None
+
+
 def hostile_event(n: int, data: bytes | None = None, **attributes) -> bytes:
     """ces.hostile_event in the Binary encoding (Avro needs the transaction block)."""
     record = json.loads(ces.hostile_event(n))
@@ -153,7 +162,7 @@ GENERATOR = FormatGenerator(
     examples=ces.examples_of(profiles),
     render=ces.render_with(encode),
     partitions=lambda example: example[0].partitions,
-    mutators=ces.mutators_for(conflict),
+    mutators=ces.mutators_for(conflict, edit_data),
     hostile=HOSTILE,
     coverage=ces.coverage,
     shared_history=lambda history, topic, index: ces.render_with(encode)(

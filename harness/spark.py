@@ -46,7 +46,7 @@ def spark_session(master: str | None = None, app_name: str = "cdc-conformance", 
 
 
 # Session settings the normalizer must not depend on, each away from its default (the normalizer runs in
-# users' sessions). The conformance suite's second run uses them (conformance/test_cases.py). The session
+# users' sessions). The conformance suite's run of every case uses them (conformance/test_cases.py). The session
 # time zone is not here: the normalizer refuses any but UTC, loudly (normalizer/pipeline.py).
 HOSTILE_SESSION = {
     "spark.sql.ansi.enabled": "false",                    # subscripts and casts give NULL instead of raising
