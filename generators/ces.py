@@ -34,6 +34,9 @@ class Profile:
     with_transaction: bool = True             # in the Avro schema and captures, absent from the docs' examples
     include_old_values: bool = True           # @include_old_values
     include_all_columns: bool = True          # @include_all_columns
+    # with @include_all_columns = 0, a key column the statement did not set is still in the images (True) or
+    # left out like any other unset column (False; pkkey then keys the row). Unverified: both are drawn
+    partial_images_keep_key: bool = True
     segment_chars: int | None = None          # split `data` every n characters (None: never)
     partitions: int = 1
     topic: str = "ces.stream"
@@ -46,7 +49,7 @@ def profiles():
         attribute_names=st.sampled_from(["current", "legacy"]),
         content_type=st.sampled_from(["application/json", "application/avro-json"]),
         escape_slashes=st.booleans(), with_transaction=st.booleans(), include_old_values=st.booleans(),
-        include_all_columns=st.booleans(),
+        include_all_columns=st.booleans(), partial_images_keep_key=st.booleans(),
         segment_chars=st.one_of(st.none(), st.integers(7, 400)),
         partitions=st.integers(1, 3),
     )
@@ -109,9 +112,9 @@ class CesEncoder:
         table, key_names = self.table, {c.name for c in self.table.key_columns}
         columns = list(table.columns)
         old, current = change.before, change.after
-        if change.kind == "UPDATE" and not self.profile.include_all_columns:
-            changed = {c.name for c in columns if old[c.name] != current[c.name]}
-            columns = [c for c in columns if c.name in key_names or c.name in changed]
+        if change.kind == "UPDATE" and not self.profile.include_all_columns:  # the update mask's columns
+            sent = change.columns_set(table) | (key_names if self.profile.partial_images_keep_key else set())
+            columns = [c for c in columns if c.name in sent]
         if change.kind == "UPDATE" and not self.profile.include_old_values:
             old = None
         return columns, old, current

@@ -208,14 +208,13 @@ class DtsEncoder:
     def _supplied(self, change: Change) -> tuple[set[str], set[str]]:
         """The columns each image holds. MINIMAL (MySQL's binlog_row_image): the before image only what
         identifies the row (the key; every column without one), the after image only the columns the
-        statement set (here: those whose value changed); the others are EmptyObject NONE."""
+        statement set (the table's write set, a key set to the value it had among them); the others are
+        EmptyObject NONE."""
         every = {c.name for c in self.table.columns}
         if not self.profile.minimal or change.kind != "UPDATE":
             return every, every
         identity = {c.name for c in self.table.key_columns} or every
-        changed = {c.name for c in self.table.columns
-                   if canonical_text(c.logical, change.before[c.name]) != canonical_text(c.logical, change.after[c.name])}
-        return identity, changed
+        return identity, set(change.columns_set(self.table))
 
     def _row_record(self, operation: str, tx: Transaction, change: Change) -> dict:
         record = self._header(operation, tx)
@@ -301,7 +300,7 @@ class DtsEncoder:
             return [CanonicalEvent(op="INSERT", key=key(new), after=image(new), **row)]
         if change.kind == "DELETE":
             return [CanonicalEvent(op="DELETE", key=key(old), before=image(old), **row)]
-        # a key that did not change is not in a MINIMAL after image: the key is the before image's
+        # a key the statement did not set is not in a MINIMAL after image: the key is the before image's
         return update_events(row, key(old), key(new), image(old, before_names), image(new, after_names),
                              {"system": "mysql", "server": "", "database": self.profile.database, "schema": "",
                               "table": table.name})

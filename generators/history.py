@@ -44,6 +44,15 @@ class Change:
     kind: str                      # READ (snapshot), INSERT, UPDATE, DELETE, TRUNCATE
     before: Row | None = None
     after: Row | None = None
+    # UPDATE: the columns the statement set, whether or not their value changed (SQL Server's update mask,
+    # MySQL's MINIMAL after image); a key column set to the value it had is among them and is no key change.
+    # None: every column whose value changed
+    set_columns: frozenset[str] | None = None
+
+    def columns_set(self, table: Table) -> frozenset[str]:
+        if self.set_columns is not None:
+            return self.set_columns
+        return frozenset(c.name for c in table.columns if self.before[c.name] != self.after[c.name])
 
 
 @dataclass(frozen=True)
@@ -137,11 +146,14 @@ def histories(draw, table_strategy=None, allow_truncate: bool = True, max_change
                 old = state.pop(draw(st.sampled_from(sorted(state, key=repr))))
                 key = _fresh_key(draw, table, set(state) | {table.key_of(old)}) if choice == "KEY_CHANGE" \
                     else {c.name: old[c.name] for c in table.key_columns}
-                # real updates often leave columns as they were (what TOAST placeholders are about)
+                # real updates often leave columns as they were (what TOAST placeholders are about); a statement
+                # may set a column, the key among them, to the value it had (`SET k = k`): no key change
                 changed = draw(st.sets(st.sampled_from([c.name for c in value_columns]))) if value_columns else set()
                 new = {**old, **key, **draw(row_values(table, [c for c in value_columns if c.name in changed]))}
+                key_set = choice == "KEY_CHANGE" or not changed or draw(st.booleans())  # SET names a column
                 state[table.key_of(new)] = new
-                changes.append(Change("UPDATE", before=old, after=new))
+                changes.append(Change("UPDATE", before=old, after=new, set_columns=frozenset(
+                    changed | ({c.name for c in table.key_columns} if key_set else set()))))
             elif choice == "DELETE":
                 old = state.pop(draw(st.sampled_from(sorted(state, key=repr))))
                 changes.append(Change("DELETE", before=old))

@@ -301,9 +301,11 @@ _EVENT_RULES = [
     QuarantineRule("head.operation IN ('INS', 'UPD') AND size(current_raw) = 0", Code.MISSING_FIELD,
                    "'INS/UPD without current values'"),
     QuarantineRule("undecodable", Code.UNDECODABLE_VALUE, "'a value does not match its column type'"),
-    # `old` {} is CES's "no old values" (@include_old_values = 0): no claim about the key
+    # `old` {} is CES's "no old values" (@include_old_values = 0): no claim about the key; a key column a
+    # partial `old` leaves out (@include_all_columns = 0) was not supplied: pkkey keys the row
     keys.missing_old_key_rule(
-        f"head.operation IN ('UPD', 'DEL') AND {keys.old_key_missing('pk_names', 'IF(size(old_raw) = 0, NULL, old_raw)')}"),
+        f"head.operation IN ('UPD', 'DEL') AND "
+        f"{keys.old_key_missing('pk_names', 'IF(size(old_raw) = 0, NULL, old_raw)', keyed_elsewhere=True)}"),
     QuarantineRule(ct.wider_than("source_doc.transaction.sequencenumber"), Code.UNDECODABLE_VALUE,
                    "'sequencenumber has more than 20 digits'"),
     QuarantineRule(f"(source_doc.transaction.committime IS NOT NULL AND "

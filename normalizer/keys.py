@@ -85,13 +85,16 @@ def key_changed(key_names: str, before: str, after: str) -> str:
             f"AND exists({key_names}, n -> {supplied} AND {new} != {old}))")
 
 
-def old_key_missing(key_names: str, before: str) -> str:
+def old_key_missing(key_names: str, before: str, keyed_elsewhere: bool = False) -> str:
     """SQL: a before image (map) that is there but lacks a key column or holds NULL for one. Which row an
     UPDATE or DELETE changed is then unknown: it is quarantined (MISSING_OLD_KEY), never a DELETE of a NULL
     key nor a key change from NULL (issue 19 A). A before image that is not there at all (Debezium's
-    PostgreSQL UPDATE under REPLICA IDENTITY DEFAULT) is no claim about the key: the after image keys it."""
-    return (f"coalesce(size({key_names}) > 0 AND {before} IS NOT NULL "
-            f"AND exists({key_names}, n -> try_element_at({before}, n) IS NULL), false)")
+    PostgreSQL UPDATE under REPLICA IDENTITY DEFAULT) is no claim about the key: the after image keys it.
+    `keyed_elsewhere`: the record names the key apart from its images (CES's pkkey), so a key column the
+    before image leaves out was not supplied; only one it holds as NULL makes the row unknown."""
+    unknown = (f"(map_contains_key({before}, n) AND try_element_at({before}, n) IS NULL)" if keyed_elsewhere
+               else f"try_element_at({before}, n) IS NULL")
+    return f"coalesce(size({key_names}) > 0 AND {before} IS NOT NULL AND exists({key_names}, n -> {unknown}), false)"
 
 
 def missing_old_key_rule(condition: str) -> QuarantineRule:
