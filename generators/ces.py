@@ -430,6 +430,29 @@ def old_key_null(edit_data: Callable[[bytes, Callable[[dict], bool]], bytes | No
     return apply
 
 
+def late_records(members: list[Expected], other_data=_other_json_data) -> list[tuple[KafkaRecord, Code]]:
+    """For an emitted event: a true copy of its first segment (DUPLICATE_AFTER_EMIT), and its last segment
+    again with other data under another id, what a reused `logicalid` or a conflicting copy looks like
+    (SEGMENT_DUPLICATE_CONFLICT): the event cannot be retracted, so only the late record is quarantined."""
+    first, last = members[0].record, members[-1].record
+    other = other_data(last.value)
+    return [(first, Code.DUPLICATE_AFTER_EMIT)] + ([(replace(last, value=other), Code.SEGMENT_DUPLICATE_CONFLICT)] if other else [])
+
+
+def totals_disagree(items: list[Expected], index: int) -> list[Expected] | None:
+    """A legacy segment (splitindex/splittotalcnt) of a split event whose splittotalcnt says one segment more
+    than the others: which total is true is unknown, so the whole event is SEGMENT_DUPLICATE_CONFLICT, never
+    assembled from the segments that happen to agree (issue 19 C)."""
+    target = items[index]
+    event = json.loads(target.record.value)
+    if not event.get("splittotalcnt") or len([i for i in items if i.logical == target.logical]) < 2:
+        return None
+    event["splittotalcnt"] += 1
+    changed = replace(target, record=replace(target.record, value=json.dumps(event, ensure_ascii=False, indent=2).encode()))
+    return [replace(i, events=[], quarantine=_outcome(Code.SEGMENT_DUPLICATE_CONFLICT)) if i.logical == target.logical else i
+            for i in items[:index] + [changed] + items[index + 1:]]
+
+
 def mutators_for(conflict_function, edit_data=edit_json_data) -> dict[str, Mutator]:
     return {"resend": Mutator(resend, None),
             "drop-final-segment": Mutator(drop_segment, Code.SEGMENT_INCOMPLETE),
@@ -533,7 +556,8 @@ GENERATOR = FormatGenerator(
     examples=examples_of(profiles),
     render=render_with(encode),
     partitions=lambda example: example[0].partitions,
-    mutators=mutators_for(conflict),
+    mutators={**mutators_for(conflict), "totals-disagree": Mutator(totals_disagree, Code.SEGMENT_DUPLICATE_CONFLICT)},
+    late_records=late_records,
     hostile=HOSTILE,
     coverage=coverage,
     shared_history=lambda history, topic, index: render_with(encode)((SHARED_PROFILE, history), topic, index),

@@ -76,16 +76,18 @@ def encode(history: History, profile: ces.Profile) -> list[Expected]:
     return CesAvroEncoder(profile, history.table).encode(history)
 
 
+def _other_data(value: bytes) -> bytes | None:
+    """The record with another id and other data bytes (None: no data to change)."""
+    event = read(CHANGE_EVENT, value)
+    if not event["data"]:
+        return None
+    last = event["data"][-1]
+    return write(CHANGE_EVENT, {**event, "id": event["id"] + "-conflict", "data": event["data"][:-1] + bytes([last ^ 0x01])})
+
+
 def conflict(items: list[Expected], index: int) -> list[Expected] | None:
     """ces.conflict for Avro records: the same segment index again, with other data bytes."""
-    def other_data(value: bytes) -> bytes | None:
-        event = read(CHANGE_EVENT, value)
-        if not event["data"]:
-            return None
-        last = event["data"][-1]
-        return write(CHANGE_EVENT, {**event, "id": event["id"] + "-conflict",
-                                    "data": event["data"][:-1] + bytes([last ^ 0x01])})
-    return ces.conflict(items, index, other_data)
+    return ces.conflict(items, index, _other_data)
 
 
 def edit_data(value: bytes, edit) -> bytes | None:
@@ -163,6 +165,7 @@ GENERATOR = FormatGenerator(
     render=ces.render_with(encode),
     partitions=lambda example: example[0].partitions,
     mutators=ces.mutators_for(conflict, edit_data),
+    late_records=lambda members: ces.late_records(members, _other_data),
     hostile=HOSTILE,
     coverage=ces.coverage,
     shared_history=lambda history, topic, index: ces.render_with(encode)(

@@ -237,6 +237,16 @@ def resend(items: list[Expected], index: int) -> list[Expected]:
     return items[:index] + [original, replace(original, events=[])] + items[index + 1:]
 
 
+def late_records(members: list[Expected]) -> list[tuple[KafkaRecord, Code]]:
+    """For an emitted two-record update: a true copy of its first half (DUPLICATE_AFTER_EMIT), and its last
+    half captured again with another `systemTime`, which is no copy (UNPAIRED_UPDATE_HALF): the update cannot
+    be retracted, so only the late record is quarantined (docs/formats/dataworks-json.md, Streaming)."""
+    first, last = members[0].record, members[-1].record
+    document = json.loads(last.value)
+    document["payload"]["timestamp"]["systemTime"] += 1
+    return [(first, Code.DUPLICATE_AFTER_EMIT), (replace(last, value=_dumps(document)), Code.UNPAIRED_UPDATE_HALF)]
+
+
 def _column_value_mutator(kind: str, bad):
     """A value of a column of type `kind` replaced by one that is not of its type (a spellings.Number is
     written as the number token it holds)."""
@@ -425,6 +435,7 @@ GENERATOR = FormatGenerator(
     render=render,
     partitions=lambda example: example[0].partitions,
     mutators=MUTATORS,
+    late_records=late_records,
     hostile=HOSTILE,
     coverage=coverage,
     shared_history=lambda history, topic, index: render((SHARED_PROFILE, history), topic, index),

@@ -559,6 +559,24 @@ def _drop_op(document):
     _payload(document).pop("op")
 
 
+def _as_commit_status(document):
+    """The payload as a transaction record of a status Debezium does not write (BEGIN and END are its
+    statuses): no heartbeat (that holds only ts_ms) and no change, a shape the format does not define."""
+    payload = _payload(document)
+    kept = {"status": "COMMIT", "id": str((payload.get("source") or {}).get("txId", "1")), "ts_ms": payload.get("ts_ms")}
+    payload.clear()
+    payload.update(kept)
+
+
+def _table_changes_object(document):
+    """The payload as a schema change whose tableChanges is one object where Debezium writes an array."""
+    payload = _payload(document)
+    source = payload.get("source")
+    payload.clear()
+    payload.update(source=source, ts_ms=1, databaseName="db", ddl="ALTER TABLE t ADD c int",
+                   tableChanges={"type": "ALTER", "id": '"db"."t"'})
+
+
 def _old_key_null(item: Expected) -> bytes | None:
     """An update or delete whose before image holds NULL for the first column of its Kafka key: which row
     changed is unknown (MISSING_OLD_KEY), never a DELETE of key NULL (issue 19 A)."""
@@ -593,6 +611,9 @@ _VALUE_CHANGES = {
     "int-overflow": (lambda item: _mutate_json(item, _set_first_value(_INTEGERS, "99999999999999999999999")),
                      Code.UNDECODABLE_VALUE),
     "old-key-null": (_old_key_null, Code.MISSING_OLD_KEY),
+    # shapes that are valid JSON but no Debezium record (issue 19 C): never a HEARTBEAT, never MALFORMED_JSON
+    "status-commit": (lambda item: _mutate_json(item, _as_commit_status), Code.UNKNOWN_MESSAGE_SHAPE),
+    "table-changes-object": (lambda item: _mutate_json(item, _table_changes_object), Code.UNKNOWN_MESSAGE_SHAPE),
     # digits only a double could read, as Infinity and 0.0 (docs/formats/debezium-json.md)
     "double-beyond-range": (lambda item: _mutate_json(item, _set_first_value(("double",), Decimal("-1e400"))), Code.UNDECODABLE_VALUE),
     "double-below-range": (lambda item: _mutate_json(item, _set_first_value(("double",), Decimal("1e-400"))), Code.UNDECODABLE_VALUE),

@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from generators.history import History
-from generators.records import Expected
+from generators.records import Expected, KafkaRecord
 from generators.spellings import Number, dumps
 from generators.values import LogicalType
 from normalizer.model import CODE_PHASE, Code
@@ -158,6 +158,11 @@ class FormatGenerator:
     # members whose object value's member order is data (canal's mysqlType: the column order), kept as they are
     # by the equivalent-spellings property
     ordered_members: frozenset[str] = frozenset()
+    # a format whose stream keeps groups in state (CES segments, DataWorks update halves): given the members of
+    # a group it emitted, the records that may still arrive for it (a true copy, a conflicting one, another
+    # event reusing its id) with the code each gets in streaming after the release (the format's doc,
+    # "Streaming"); checked by the late-arrival property across a restart
+    late_records: Callable[[list[Expected]], list[tuple[KafkaRecord, Code]]] | None = None
 
     def extreme_records(self) -> list[tuple[str, bytes]]:
         """(label, value): the valid neighbour with one integer at a time at an extreme (generators.extremes)."""

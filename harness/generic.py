@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 from generators.history import histories, tables
 from generators.plugin import FormatGenerator
-from generators.records import KafkaRecord, with_coordinates
+from generators.records import KafkaRecord, predict_offsets, with_coordinates
 from generators.values import KEY_TYPES
+from harness.accounting import coordinate
 from harness.property import BatchResult, Example, draw_examples, events_of, run_batch, session_seed
 from harness.roundtrip import RoundTrip
 from normalizer import plugin
@@ -189,6 +190,56 @@ def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, co
         return [] if streamed else ["nothing was normalized"]
     return [f"streaming differs from batch (seed {seed}): {len(streamed)} vs {len(batch)} outputs; first difference: "
             f"{next((a, b) for a, b in itertools.zip_longest(streamed, batch) if a != b)}"]
+
+
+def _emitted_groups(examples: list[Example]) -> list[list]:
+    """The members of every group (records sharing `logical`) that the oracle says became events."""
+    groups: dict[str, list] = {}
+    for example in examples:
+        for item in example.expected:
+            if item.logical is not None:
+                groups.setdefault(item.logical, []).append(item)
+    return [sorted(members, key=lambda m: m.segment) for members in groups.values()
+            if all(m.quarantine is None for m in members) and any(m.events for m in members)]
+
+
+def check_late_arrivals(spark, broker, generator: FormatGenerator, workdir: Path, count: int,
+                        seed: int | None = None) -> list[str]:
+    """After a stateful stream emitted a group, the records that still arrive for it (the format's
+    `late_records`: true copies, conflicting copies, reused ids), read after a restart from the checkpoint:
+    each gets exactly the code the format's doc gives it, and nothing else changes — every output of the
+    earlier records is the batch output over them (an emitted event is never retracted nor emitted again)."""
+    from harness import streaming
+
+    seed = session_seed() if seed is None else seed
+    examples = _examples(generator, draw_examples(generator.examples(), count, seed), "late")
+    partitions = {topic: n for example in examples for topic, n in example.partitions.items()}
+    records = [item.record for example in examples for item in with_coordinates(example.expected)]
+    broker.create_topics(partitions)
+    broker.produce(records)
+    batch = streaming.batch_rows(spark, broker, generator.format_id, list(partitions))
+    out, checkpoint = workdir / "out", workdir / "checkpoint"
+    streaming.stream_once(spark, broker, generator.format_id, list(partitions), out, checkpoint, max(2, len(records) // 3))
+
+    late = [(record, code) for members in _emitted_groups(examples) for record, code in generator.late_records(members)]
+    if not late:
+        return [f"no group was emitted (seed {seed}): nothing arrived late"]
+    ends = {(topic, p): end for topic in partitions for p, end in broker.end_offsets(topic).items()}
+    offsets = predict_offsets([record for record, _ in late], ends)
+    expected = sorted(((record.topic, record.partition, offset), code.value) for (record, code), offset in zip(late, offsets))
+    broker.produce([record for record, _ in late])
+    streaming.stream_once(spark, broker, generator.format_id, list(partitions), out, checkpoint, max(2, len(late) // 2))
+    streamed = streaming.rendered(spark.read.parquet(str(out)).collect())
+
+    late_at = {coordinates for coordinates, _ in expected}
+    got = sorted((coordinate(row["origin"][0]), row["code"]) for kind, row in streamed
+                 if kind == "Q" and coordinate(row["origin"][0]) in late_at)
+    rest = [(kind, row) for kind, row in streamed if not any(coordinate(o) in late_at for o in row["origin"])]
+    problems = [] if got == expected else [f"late records (seed {seed}): expected {expected}, got {got}"]
+    if rest != batch:
+        first = next((a, b) for a, b in itertools.zip_longest(rest, batch) if a != b)
+        problems.append(f"the earlier records' outputs changed after late records (seed {seed}): first difference {first}")
+    return problems
 
 
 @dataclass

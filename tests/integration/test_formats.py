@@ -8,6 +8,8 @@
 - extremes: every integer of a valid record at int32/int64 min and max, -1 and 0 never stops the job, a lone
   surrogate or a member named twice in any text or object is quarantined;
 - streaming: Structured Streaming, two records per micro-batch, gives exactly the batch output;
+- late records (stateful formats): after a group was emitted and the stream restarted, its copies, conflicting
+  copies and reused ids get the codes the format's doc gives, and no earlier output changes;
 - cross-format: one history rendered by every format that can express it normalizes alike.
 
 A format module adds only the tests that are truly its own (CES: restarts mid-segment, timeouts, 10 MB).
@@ -67,6 +69,11 @@ def test_envelope_extremes_never_fail_the_job(roundtrip, format_id):
 @pytest.mark.parametrize("format_id", FORMATS)
 def test_streaming_equals_batch(spark, broker, tmp_path, format_id):
     assert generic.check_streaming(spark, broker, REGISTRY.generator(format_id), tmp_path, count=8) == []
+
+
+@pytest.mark.parametrize("format_id", [f for f in FORMATS if REGISTRY.generator(f).late_records is not None])
+def test_late_records_after_a_restart_get_their_codes_and_change_nothing_else(spark, broker, tmp_path, format_id):
+    assert generic.check_late_arrivals(spark, broker, REGISTRY.generator(format_id), tmp_path, count=8) == []
 
 
 def test_one_history_normalizes_alike_in_every_format(roundtrip):
