@@ -25,9 +25,12 @@ def test_every_decoded_format_has_cases():
 # Every case runs on the embedded Kafka process under a hostile session: every session setting the normalizer
 # must not depend on is flipped (harness.spark.HOSTILE_SESSION), and the golden outputs must not move. A
 # container broker started by Testcontainers runs a slice, each format's case with the most records, under the
-# default session: the backend is the variable there, and the embedded run covers the cases (issue 20).
+# default session: the backend is the variable there, and the embedded run covers the cases (issue 20). The
+# embedded run reads each format's records into two Spark partitions (RoundTrip.read_partitions); the slice
+# keeps Spark's own layout, one task per Kafka partition, so both layouts give the golden outputs.
 BACKEND_FIXTURES = {"embedded": "broker", "testcontainers": "container_broker"}
 SESSIONS = {"embedded": "hostile", "testcontainers": "default"}
+READ_PARTITIONS = {"embedded": 2, "testcontainers": None}
 
 
 def _slice(cases) -> list:
@@ -60,7 +63,7 @@ def _run_suite(spark, request):
     broker = request.getfixturevalue(BACKEND_FIXTURES[request.param])
     # golden files are rewritten from the embedded run, the one that runs every case
     update = request.config.getoption("--update-golden") and request.param == "embedded"
-    runner = Runner(RoundTrip(spark, broker), REGISTRY, load_known_failures(), update_golden=update)
+    runner = Runner(RoundTrip(spark, broker, read_partitions=READ_PARTITIONS[request.param]), REGISTRY, load_known_failures(), update_golden=update)
     with session_settings(spark, HOSTILE_SESSION if SESSIONS[request.param] == "hostile" else {}):
         result = runner.run(RUNS[request.param], CASES)
     print(f"{request.param}: {result.golden.summary()}")

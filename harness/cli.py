@@ -5,6 +5,8 @@ Exit codes: 0 = every case passed or failed as known; 1 = a failure; 2 = misuse 
 from __future__ import annotations
 
 import sys
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import click
@@ -117,16 +119,40 @@ def shard_cases(cases, index: int, count: int):
     return [c for position, c in enumerate(ordered) if position % count == index - 1]
 
 
+@contextmanager
+def _started_with_spark(broker):
+    """The Spark session, with `broker` started and stopped on the way out (told of any error). An embedded
+    broker starts on a thread of its own while this one starts Spark (their start-ups overlap: about 2 s of
+    `make run`); another backend is reached first, so that an unreachable one is a one-line error before any
+    JVM of Spark's says a word."""
+    from harness.broker import EmbeddedKafka
+    from harness.spark import spark_session
+
+    with ExitStack() as stack:
+        if not isinstance(broker, EmbeddedKafka):
+            stack.enter_context(broker)
+            yield spark_session()
+            return
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            starting = pool.submit(broker.__enter__)
+            try:
+                spark = spark_session()
+            finally:
+                if starting.exception() is None:
+                    stack.push(broker)
+        starting.result()
+        yield spark
+
+
 def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, settings):
     from harness.broker import make_broker
     from harness.roundtrip import RoundTrip
     from harness.runner import Runner
-    from harness.spark import spark_session
 
     broker = make_broker(backend, bootstrap_servers, settings["kafka_image"])
-    with broker:
+    with _started_with_spark(broker) as spark:
         try:
-            runner = Runner(RoundTrip(spark_session(), broker, function), registry, settings["known_failures"],
+            runner = Runner(RoundTrip(spark, broker, function), registry, settings["known_failures"],
                             update_golden=settings["update_golden"], keep_orphans=settings["keep_orphans"],
                             golden_root=settings["golden_root"])
             return runner.run(selected, cases)
@@ -500,7 +526,7 @@ def bench(formats, every_format, messages, repeat, growth, json_path) -> None:
     rows = []
     with EmbeddedKafka(heap="1g") as broker:
         for format_id in chosen:
-            rows.append(benchmark.format_row(spark_session(), broker, registry.generator(format_id), messages, repeat, growth))
+            rows.append(benchmark.format_row(spark_session(steady_state=True), broker, registry.generator(format_id), messages, repeat, growth))
             click.echo(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s ({rows[-1].ratio:.2f}x plain)", err=True)
     click.echo(benchmark.summary(rows))
     if json_path:

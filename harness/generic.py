@@ -30,10 +30,11 @@ def _topic(kind: str, format_id: str, partitions: int) -> str:
     return f"{kind}-{format_id}-{os.getpid()}-{next(_runs)}-p{partitions}"
 
 
-def _examples(generator: FormatGenerator, drawn: list, kind: str) -> list[Example]:
+def _examples(generator: FormatGenerator, drawn: list, kind: str, first_index: int = 0) -> list[Example]:
+    """Drawn examples rendered, each with its own index (which generators put in ids) from `first_index`."""
     topics: dict[int, str] = {}
     examples = []
-    for index, example in enumerate(drawn):
+    for index, example in enumerate(drawn, start=first_index):
         partitions = generator.partitions(example)
         topic = topics.setdefault(partitions, _topic(kind, generator.format_id, partitions))
         examples.append(Example(label=f"#{index} {example}", expected=generator.render(example, topic, index),
@@ -89,12 +90,28 @@ def check_mutators(roundtrip: RoundTrip, generator: FormatGenerator, count: int,
 
 
 def mutated_examples(generator: FormatGenerator, count: int, seed: int) -> tuple[list[Example], set[str]]:
-    """`count` drawn examples, each with one mutator applied where one applies (all of them in turn);
-    returns the examples and the names of the mutators applied."""
+    """`count` drawn examples, each with one mutator applied where one applies (all of them in turn), and, for
+    a mutator that needs what none of them drew (a non-null double in a schema-wrapped record), up to
+    `_TOP_UP_DRAWS` more draws that try only such mutators; returns the examples and the mutators applied."""
     names = sorted(generator.mutators)
+    examples, applied = _mutate(generator, count, seed, names, set(), 0)
+    for draw in range(1, _TOP_UP_DRAWS + 1):
+        missing = [n for n in names if n not in applied]
+        if not missing:
+            break
+        more, applied = _mutate(generator, _TOP_UP_EXAMPLES, seed + draw, missing, applied, count + draw * _TOP_UP_EXAMPLES)
+        examples += [example for example in more if " mutated by " in example.label]
+    return examples, applied
+
+
+_TOP_UP_DRAWS, _TOP_UP_EXAMPLES = 5, 20
+
+
+def _mutate(generator: FormatGenerator, count: int, seed: int, names: list[str], applied: set[str],
+            first_index: int) -> tuple[list[Example], set[str]]:
     drawn = draw_examples(st.tuples(generator.examples(), st.integers(0, 1000)), count, seed)
-    examples = _examples(generator, [example for example, _ in drawn], "mutated")
-    applied: set[str] = set()
+    examples = _examples(generator, [example for example, _ in drawn], "mutated", first_index)
+    applied = set(applied)
     for index, (example, (_, where)) in enumerate(zip(examples, drawn)):
         # mutators in turn, those not yet applied first: some need a column type an example may lack
         turn = names[index % len(names):] + names[:index % len(names)]

@@ -10,6 +10,7 @@ import json
 import time
 import traceback
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from harness import accounting, golden
 from harness.cases import CONFORMANCE_DIR, Case
 from harness.diff import describe
 from harness.registry import FormatVersion, Registry
-from harness.roundtrip import RoundTrip
+from harness.roundtrip import RoundTrip, RunOutput
 
 KNOWN_FAILURES_FILE = CONFORMANCE_DIR / "known_failures.yaml"
 PASS, FAIL, XFAIL, XPASS, ERROR, SKIP = "PASS", "FAIL", "XFAIL", "XPASS", "ERROR", "SKIP"
@@ -177,6 +178,16 @@ def orphan_golden_files(cases: list[Case], root: Path = golden.GOLDEN_DIR) -> li
 # ---------------------------------------------------------------------------------------------------
 
 @dataclass
+class _Trip:
+    """One format's round trip: the topic prefix of each case, and the output or why there is none."""
+    prefixes: dict[str, str]
+    output: RunOutput | None
+    seconds: float
+    failure: str = ""
+    trace: str = ""
+
+
+@dataclass
 class Runner:
     roundtrip: RoundTrip
     registry: Registry
@@ -185,15 +196,18 @@ class Runner:
     keep_orphans: bool = False      # with a full-selection update: leave golden files of no case in place
     mode: str = "batch"
     golden_root: Path = golden.GOLDEN_DIR
+    concurrent_formats: int = 2     # formats whose round trips run at once (one per core of this machine kind)
 
     def run(self, cases: list[Case], all_cases: list[Case] | None = None) -> SuiteResult:
         started = time.monotonic()
         run_id = uuid.uuid4().hex[:8]
         tally = golden.Tally()
-        results: list[CaseResult] = []
-        for format_id in sorted({c.format for c in cases}):
-            group = [c for c in cases if c.format == format_id]
-            results.extend(self._run_format(format_id, group, run_id, tally))
+        groups = {format_id: [c for c in cases if c.format == format_id] for format_id in sorted({c.format for c in cases})}
+        # formats round-trip concurrently: a job's driver plans and compiles on one core while the other runs
+        # tasks (Spark runs jobs of several threads side by side); checks and golden files stay on this thread
+        with ThreadPoolExecutor(max_workers=self.concurrent_formats) as pool:
+            trips = pool.map(lambda item: self._round_trip(item[0], item[1], run_id), groups.items())
+            results = [r for group, trip in zip(groups.values(), trips) for r in self._check_format(group, trip, tally)]
         all_cases = all_cases if all_cases is not None else cases
         problems = self._orphans(cases, all_cases, tally)
         known = {c.id for c in all_cases}
@@ -214,7 +228,8 @@ class Runner:
             return []
         return [f"golden file {_shown(p)} belongs to no case" for p in orphans]
 
-    def _run_format(self, format_id: str, cases: list[Case], run_id: str, tally: golden.Tally) -> list[CaseResult]:
+    def _round_trip(self, format_id: str, cases: list[Case], run_id: str) -> _Trip:
+        """Every case of one format through the broker and the normalizer, in one job."""
         # unique per run, format and case: cases of different formats may name the same topics
         prefixes = {case.id: f"cc.{run_id}.{format_id}.{index}." for index, case in enumerate(cases)}
         records, partitions = [], {}
@@ -227,16 +242,19 @@ class Runner:
             output = self.roundtrip.run(records, format_id, partitions)
         except Exception as error:  # the normalizer under test failed the whole job: every case errors
             detail = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
-            return [self._result(case, [f"normalizer failed: {detail}"], None, 0.0, error=True,
-                                 trace=traceback.format_exc(limit=3)) for case in cases]
-        seconds = (time.monotonic() - started) / max(len(cases), 1)
+            return _Trip(prefixes, None, 0.0, f"normalizer failed: {detail}", traceback.format_exc(limit=3))
+        return _Trip(prefixes, output, (time.monotonic() - started) / max(len(cases), 1))
+
+    def _check_format(self, cases: list[Case], trip: _Trip, tally: golden.Tally) -> list[CaseResult]:
+        if trip.output is None:
+            return [self._result(case, [trip.failure], None, 0.0, error=True, trace=trip.trace) for case in cases]
         results = []
         for case in cases:
-            prefix = prefixes[case.id]
+            prefix = trip.prefixes[case.id]
             own = {prefix + topic for topic in case.partitions()}
             rendered = {
-                "events": [_render_event(e, prefix) for e in output.events if e["origin"][0]["topic"] in own],
-                "quarantine": [_render_quarantine(q, prefix) for q in output.quarantine
+                "events": [_render_event(e, prefix) for e in trip.output.events if e["origin"][0]["topic"] in own],
+                "quarantine": [_render_quarantine(q, prefix) for q in trip.output.quarantine
                                if q["origin"][0]["topic"] in own],
             }
             problems = check_expectation(case, rendered) + check_accounting(case, rendered)
@@ -247,7 +265,7 @@ class Runner:
                 # a known failure never had a golden file (none is written for a failing case): meeting its
                 # expectation is passing, or it would stay an expected failure for ever once fixed
                 problems = []
-            results.append(self._result(case, problems, rendered, seconds))
+            results.append(self._result(case, problems, rendered, trip.seconds))
         return results
 
     def expected_failure(self, case: Case) -> str | None:

@@ -110,19 +110,35 @@ def _variant(image: str, name: str) -> str:
     return f"try_element_at(IF(wrapped, value_variants.payload.{image}, value_variants.{image}), {name})"
 
 
-# A member whose value is a JSON number: the name as written (escapes and all), then the token. A `"` inside a
-# string is always escaped, so a match starts at a real member name.
-_NUMBER_MEMBER = ct.sql_string(r'"((?:[^"\\]|\\.)*)"\s*:\s*(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\s*(?=[,}\]])')
+# A member whose value is a JSON number: the name as written, then the token, found in the text with its escaped
+# backslashes and quotes masked (`_masked`): every `"` left delimits a string, and a string is `[^"]*`, a loop
+# Java's regex engine runs without recursion. `(?:[^"\\]|\\.)*` recursed once per character: a string of a few
+# thousand characters overflowed the task's stack, a fatal error that ends the executor's JVM (issue 18 A).
+_NUMBER_MEMBER = ct.sql_string(r'"([^"]*)"\s*:\s*(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\s*(?=[,}\]])')
+# (escape, its mask): control characters, which no JSON text holds unescaped (such a record is MALFORMED_JSON)
+_MASKS = (("concat(chr(92), chr(92))", "concat(chr(3), chr(3))"), ("concat(chr(92), chr(34))", "concat(chr(3), chr(4))"))
+
+
+def _masked(text: str) -> str:
+    for escape, mask in _MASKS:
+        text = f"replace({text}, {escape}, {mask})"
+    return text
+
+
+def _unmasked(text: str) -> str:
+    for escape, mask in reversed(_MASKS):
+        text = f"replace({text}, {mask}, {escape})"
+    return text
 
 
 def number_members(text: str) -> str:
     """SQL: every (name, token) of a number-valued member in the JSON `text`, names unescaped. Computed once
     per record that has a fractional number at all (`_parse`): only those lose digits in Spark's reading."""
-    names = f"regexp_extract_all({text}, {_NUMBER_MEMBER}, 1)"
-    tokens = f"regexp_extract_all({text}, {_NUMBER_MEMBER}, 2)"
+    names = f"regexp_extract_all({_masked(text)}, {_NUMBER_MEMBER}, 1)"
+    tokens = f"regexp_extract_all({_masked(text)}, {_NUMBER_MEMBER}, 2)"
     unescaped = "IF(instr(ct_m.n, chr(92)) > 0, from_json(concat('[\"', ct_m.n, '\"]'), 'array<string>')[0], ct_m.n)"
     return (f"IF({text} RLIKE '[0-9][.][0-9]', transform(arrays_zip({names}, {tokens}), "
-            f"ct_m -> named_struct('name', {unescaped.replace('ct_m.n', 'ct_m.`0`')}, 'token', ct_m.`1`)), NULL)")
+            f"ct_m -> named_struct('name', {unescaped.replace('ct_m.n', _unmasked('ct_m.`0`'))}, 'token', ct_m.`1`)), NULL)")
 
 
 def _members(image: str) -> str:
