@@ -27,12 +27,18 @@ def cli() -> None:
     """Conformance suite for CDC message formats on Kafka and the Spark normalizer it certifies."""
 
 
+# every command that runs the normalizer under test names it the same way (its streaming entry, if any, is
+# MODULE:FUNCTION_stream: harness/under_test.py)
+UNDER_TEST_OPTION = click.option("--normalizer", "normalizer_spec", default="normalizer.pipeline:normalize", show_default=True,
+                                 metavar="MODULE:FUNCTION", help="The normalizer under test.")
+
+
 def _normalizer(spec: str):
     """The normalizer under test, or misuse naming the --normalizer value."""
-    from harness.roundtrip import load_normalizer
+    from harness.under_test import NormalizerUnderTest
 
     try:
-        return load_normalizer(spec)
+        return NormalizerUnderTest.load(spec)
     except (ValueError, ImportError, AttributeError) as error:
         raise Misuse(f"--normalizer {spec}: {error}") from error
 
@@ -55,8 +61,7 @@ def _select(cases, case_ids, formats):
 @click.option("--bootstrap-servers", metavar="HOST:PORT", help="For --broker external.")
 @click.option("--kafka-image", metavar="IMAGE", help="For --broker testcontainers: 'official' (apache/kafka, the default), "
               "'local' (built from docker/kafka on the Maven-resolved jars) or an image name [env: CDC_KAFKA_IMAGE].")
-@click.option("--normalizer", "normalizer_spec", default="normalizer.pipeline:normalize", show_default=True,
-              metavar="MODULE:FUNCTION", help="The normalizer under test.")
+@UNDER_TEST_OPTION
 @click.option("--update-golden", is_flag=True, help="Rewrite the selected golden files (review with git diff); "
               "with every case selected, also remove golden files that belong to no case.")
 @click.option("--keep-orphans", is_flag=True, help="With --update-golden: keep golden files that belong to no case.")
@@ -121,22 +126,22 @@ def shard_cases(cases, index: int, count: int):
 
 @contextmanager
 def _started_with_spark(broker):
-    """The Spark session, with `broker` started and stopped on the way out (told of any error). An embedded
-    broker starts on a thread of its own while this one starts Spark (their start-ups overlap: about 2 s of
-    `make run`); another backend is reached first, so that an unreachable one is a one-line error before any
-    JVM of Spark's says a word."""
+    """The Spark session (with the quick JIT: `run` is a few short jobs), with `broker` started and stopped on
+    the way out (told of any error). An embedded broker starts on a thread of its own while this one starts
+    Spark (their start-ups overlap: about 2 s of `make run`); another backend is reached first, so that an
+    unreachable one is a one-line error before any JVM of Spark's says a word."""
     from harness.broker import EmbeddedKafka
     from harness.spark import spark_session
 
     with ExitStack() as stack:
         if not isinstance(broker, EmbeddedKafka):
             stack.enter_context(broker)
-            yield spark_session()
+            yield spark_session(quick_start=True)
             return
         with ThreadPoolExecutor(max_workers=1) as pool:
             starting = pool.submit(broker.__enter__)
             try:
-                spark = spark_session()
+                spark = spark_session(quick_start=True)
             finally:
                 if starting.exception() is None:
                     stack.push(broker)
@@ -187,7 +192,7 @@ def _print_result(result, reports_dir: Path, normalizer_spec: str, shard: tuple[
 @click.option("--examples", type=click.IntRange(10, 1_000_000), default=2000, show_default=True,
               help="Examples per generic check (property, mutators, streaming).")
 @click.option("--seed", type=int, default=None, help="Hypothesis seed [default: a fresh one, recorded].")
-@click.option("--normalizer", "normalizer_spec", default="normalizer.pipeline:normalize", show_default=True, metavar="MODULE:FUNCTION")
+@UNDER_TEST_OPTION
 @click.option("--certifications-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Where records are [default: reports/certifications].")
 @click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Golden files [default: golden].")
@@ -508,7 +513,8 @@ def formats(markdown) -> None:
 @click.option("--growth", is_flag=True, help="Also run 10x the messages and print time(10x)/time(1x) (linear: 10).")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Also write the table as JSON.")
-def bench(formats, every_format, messages, repeat, growth, json_path) -> None:
+@UNDER_TEST_OPTION
+def bench(formats, every_format, messages, repeat, growth, json_path, normalizer_spec) -> None:
     """Throughput of the normalizer vs a plain parsing pass over the same Kafka data (embedded broker)."""
     import json
 
@@ -523,10 +529,12 @@ def bench(formats, every_format, messages, repeat, growth, json_path) -> None:
     missing = [f for f in chosen if registry.generator(f) is None or registry.generator(f).bench is None]
     if missing:
         raise Misuse(f"--format {missing[0]}: its generator declares no benchmark data")
+    under_test = _normalizer(normalizer_spec)
     rows = []
     with EmbeddedKafka(heap="1g") as broker:
         for format_id in chosen:
-            rows.append(benchmark.format_row(spark_session(steady_state=True), broker, registry.generator(format_id), messages, repeat, growth))
+            rows.append(benchmark.format_row(spark_session(), broker, under_test, registry.generator(format_id),
+                                             messages, repeat, growth))
             click.echo(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s ({rows[-1].ratio:.2f}x plain)", err=True)
     click.echo(benchmark.summary(rows))
     if json_path:
@@ -539,7 +547,8 @@ def bench(formats, every_format, messages, repeat, growth, json_path) -> None:
 @click.option("--format", "formats", multiple=True, type=click.Choice(Registry.load().decoded_formats()),
               help="Soak only this format (repeatable) [default: every decoded format].")
 @click.option("--seed", type=int, default=None, help="Draw the same records again [default: a fresh seed].")
-def soak(records, formats, seed) -> None:
+@UNDER_TEST_OPTION
+def soak(records, formats, seed, normalizer_spec) -> None:
     """Many mutated records per format through Kafka and Spark; crashes, wrong events, unaccounted records must be 0."""
     from harness import soak as soaking
     from harness.broker import EmbeddedKafka
@@ -549,9 +558,10 @@ def soak(records, formats, seed) -> None:
 
     registry = Registry.load()
     seed = session_seed() if seed is None else seed
+    under_test = _normalizer(normalizer_spec)
     rows = []
     with EmbeddedKafka(heap="1g") as broker:
-        roundtrip = RoundTrip(spark_session(), broker)
+        roundtrip = RoundTrip(spark_session(), broker, under_test)
         for format_id in formats or registry.decoded_formats():
             rows.append(soaking.soak(roundtrip, registry.generator(format_id), records, seed))
     click.echo(soaking.table(rows))

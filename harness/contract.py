@@ -16,7 +16,7 @@ class ContractViolation(AssertionError):
     """The normalizer's output does not have the model's schema; the message names the field."""
 
 
-def _problems(actual: DataType, expected: DataType, path: str) -> list[str]:
+def _problems(actual: DataType, expected: DataType, path: str, nulls: bool = True) -> list[str]:
     if isinstance(expected, StructType):
         if not isinstance(actual, StructType):
             return [f"{path}: expected a struct, got {actual.simpleString()}"]
@@ -30,21 +30,21 @@ def _problems(actual: DataType, expected: DataType, path: str) -> list[str]:
         problems = []
         for got, want in zip(actual.fields, expected.fields):
             where = f"{path}.{want.name}" if path else want.name
-            if got.nullable and not want.nullable:
+            if nulls and got.nullable and not want.nullable:
                 problems.append(f"{where}: nullable, but the model says NOT NULL")
-            problems += _problems(got.dataType, want.dataType, where)
+            problems += _problems(got.dataType, want.dataType, where, nulls)
         return problems
     if isinstance(expected, ArrayType):
         if not isinstance(actual, ArrayType):
             return [f"{path}: expected {expected.simpleString()}, got {actual.simpleString()}"]
         problems = []
-        if actual.containsNull and not expected.containsNull:
+        if nulls and actual.containsNull and not expected.containsNull:
             problems.append(f"{path}[]: elements may be NULL, but the model says NOT NULL")
-        return problems + _problems(actual.elementType, expected.elementType, f"{path}[]")
+        return problems + _problems(actual.elementType, expected.elementType, f"{path}[]", nulls)
     if isinstance(expected, MapType):
         if not isinstance(actual, MapType) or actual.keyType != expected.keyType:
             return [f"{path}: expected {expected.simpleString()}, got {actual.simpleString()}"]
-        return _problems(actual.valueType, expected.valueType, f"{path}{{}}")
+        return _problems(actual.valueType, expected.valueType, f"{path}{{}}", nulls)
     if type(actual) is not type(expected):
         return [f"{path}: expected {expected.simpleString()}, got {actual.simpleString()}"]
     return []
@@ -55,8 +55,27 @@ def problems(events: StructType, quarantine: StructType) -> list[str]:
             [f"quarantine.{p}" for p in _problems(quarantine, QUARANTINE_SCHEMA, "")])
 
 
-def check(result) -> None:
+def check(result, name: str = "the normalizer") -> None:
     """Raise ContractViolation naming every field where `result.events` / `.quarantine` leave the model."""
+    if not all(hasattr(getattr(result, frame, None), "schema") for frame in ("events", "quarantine")):
+        raise ContractViolation(f"{name} returned {type(result).__name__}, not an object with .events and .quarantine "
+                                "DataFrames (docs/normalizer-contract.md)")
     found = problems(result.events.schema, result.quarantine.schema)
     if found:
-        raise ContractViolation("the normalizer's output is not the canonical model:\n  " + "\n  ".join(found))
+        raise ContractViolation(f"{name}: the output is not the canonical model:\n  " + "\n  ".join(found))
+
+
+def check_rows(rows, name: str) -> None:
+    """A streaming entry's output rows: `events` and `quarantine` columns, arrays of the model's records."""
+    schema = getattr(rows, "schema", None)
+    columns = {f.name: f.dataType for f in schema.fields} if isinstance(schema, StructType) else {}
+    found = []
+    for column, model in (("events", EVENT_SCHEMA), ("quarantine", QUARANTINE_SCHEMA)):
+        if column not in columns:
+            found.append(f"{column}: missing (an array of the model's records)")
+        else:
+            # names and types: a stateful operator's output (applyInPandasWithState) says every field nullable,
+            # and the batch entry's frames, checked with NOT NULL, come from the same decode
+            found += _problems(columns[column], ArrayType(model), column, nulls=False)
+    if found:
+        raise ContractViolation(f"{name}: the streaming output rows are not the canonical model:\n  " + "\n  ".join(found))

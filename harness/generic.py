@@ -20,6 +20,7 @@ from generators.values import KEY_TYPES
 from harness.accounting import coordinate
 from harness.property import BatchResult, Example, draw_examples, events_of, run_batch, session_seed
 from harness.roundtrip import RoundTrip
+from harness.under_test import NormalizerUnderTest
 from normalizer import plugin
 from normalizer.model import CODE_PHASE, Code, Phase
 
@@ -181,7 +182,7 @@ def check_extremes(roundtrip: RoundTrip, generator: FormatGenerator) -> tuple[in
 
 
 def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, count: int, seed: int | None = None,
-                    micro_batches: int = 6) -> list[str]:
+                    micro_batches: int = 6, under_test: NormalizerUnderTest | None = None) -> list[str]:
     """Structured Streaming over Spark's Kafka source, cut into about `micro_batches` micro-batches (so
     that events of several records straddle them), gives exactly the batch output over the same records.
     A fixed small maxOffsetsPerTrigger would make a drawn example of 400 one-byte segments take minutes."""
@@ -201,8 +202,8 @@ def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, co
     if plugin.find(generator.format_id).decode_stream is None:
         micro_batches = min(micro_batches, 2)
     streamed = streaming.stream_until_caught_up(spark, broker, generator.format_id, list(partitions), workdir,
-                                                max(2, len(records) // micro_batches))
-    batch = streaming.batch_rows(spark, broker, generator.format_id, list(partitions))
+                                                max(2, len(records) // micro_batches), under_test)
+    batch = streaming.batch_rows(spark, broker, generator.format_id, list(partitions), under_test)
     if streamed == batch:
         return [] if streamed else ["nothing was normalized"]
     return [f"streaming differs from batch (seed {seed}): {len(streamed)} vs {len(batch)} outputs; first difference: "
@@ -221,7 +222,7 @@ def _emitted_groups(examples: list[Example]) -> list[list]:
 
 
 def check_late_arrivals(spark, broker, generator: FormatGenerator, workdir: Path, count: int,
-                        seed: int | None = None) -> list[str]:
+                        seed: int | None = None, under_test: NormalizerUnderTest | None = None) -> list[str]:
     """After a stateful stream emitted a group, the records that still arrive for it (the format's
     `late_records`: true copies, conflicting copies, reused ids), read after a restart from the checkpoint:
     each gets exactly the code the format's doc gives it, and nothing else changes — every output of the
@@ -234,9 +235,9 @@ def check_late_arrivals(spark, broker, generator: FormatGenerator, workdir: Path
     records = [item.record for example in examples for item in with_coordinates(example.expected)]
     broker.create_topics(partitions)
     broker.produce(records)
-    batch = streaming.batch_rows(spark, broker, generator.format_id, list(partitions))
+    batch = streaming.batch_rows(spark, broker, generator.format_id, list(partitions), under_test)
     out, checkpoint = workdir / "out", workdir / "checkpoint"
-    streaming.stream_once(spark, broker, generator.format_id, list(partitions), out, checkpoint, max(2, len(records) // 3))
+    streaming.stream_once(spark, broker, generator.format_id, list(partitions), out, checkpoint, max(2, len(records) // 3), under_test)
 
     late = [(record, code) for members in _emitted_groups(examples) for record, code in generator.late_records(members)]
     if not late:
@@ -245,7 +246,7 @@ def check_late_arrivals(spark, broker, generator: FormatGenerator, workdir: Path
     offsets = predict_offsets([record for record, _ in late], ends)
     expected = sorted(((record.topic, record.partition, offset), code.value) for (record, code), offset in zip(late, offsets))
     broker.produce([record for record, _ in late])
-    streaming.stream_once(spark, broker, generator.format_id, list(partitions), out, checkpoint, max(2, len(late) // 2))
+    streaming.stream_once(spark, broker, generator.format_id, list(partitions), out, checkpoint, max(2, len(late) // 2), under_test)
     streamed = streaming.rendered(spark.read.parquet(str(out)).collect())
 
     late_at = {coordinates for coordinates, _ in expected}

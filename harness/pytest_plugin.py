@@ -51,12 +51,12 @@ class ConformanceSuite(pytest.Collector):
             from harness import golden
             from harness.broker import EmbeddedKafka
             from harness.registry import Registry
-            from harness.roundtrip import RoundTrip, load_normalizer
+            from harness.roundtrip import NormalizerUnderTest, RoundTrip
             from harness.runner import Runner, load_known_failures
             from harness.spark import spark_session
 
             cases, selected = self._cases()
-            function = load_normalizer(self.config.getoption("--cdc-normalizer"))
+            function = NormalizerUnderTest.load(self.config.getoption("--cdc-normalizer"))
             golden_root = Path(self.config.getoption("--cdc-golden") or golden.GOLDEN_DIR)
             with EmbeddedKafka() as broker:
                 runner = Runner(RoundTrip(spark_session(), broker, function), Registry.load(), load_known_failures(),

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import time
 
+from harness.under_test import NormalizerUnderTest
+
 
 def _reached(progress: dict | None, end_offsets: dict[str, dict[int, int]]) -> bool:
     if not progress:
@@ -57,24 +59,26 @@ def end_offsets(broker, topics: list[str]) -> dict[str, dict[int, int]]:
     return {topic: broker.end_offsets(topic) for topic in topics}
 
 
-def batch_rows(spark, broker, format_id: str, topics: list[str]) -> list:
-    """The batch normalizer over everything in `topics`, rendered."""
+def batch_rows(spark, broker, format_id: str, topics: list[str], under_test: NormalizerUnderTest | None = None) -> list:
+    """The batch normalizer over everything in `topics`, rendered like `rendered` renders output rows."""
     from normalizer.kafka_source import read_batch
-    from normalizer.pipeline import normalize_combined
 
+    under_test = under_test or NormalizerUnderTest.load()
     ranges = {topic: {p: (0, end) for p, end in ends.items()} for topic, ends in end_offsets(broker, topics).items()}
-    return rendered(normalize_combined(read_batch(spark, broker.bootstrap_servers, ranges), format_id).collect())
+    events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), format_id)
+    return sorted([("E", e) for e in events] + [("Q", q) for q in quarantine], key=str)
 
 
 def stream_once(spark, broker, format_id: str, topics: list[str], sink, checkpoint, max_offsets_per_trigger: int | None,
-                **options) -> None:
-    """Run the streaming normalizer into parquet until it has processed everything available, then stop
-    it (its checkpoint stays, so a second call resumes). Not `availableNow` (see the module doc)."""
+                under_test: NormalizerUnderTest | None = None, **options) -> None:
+    """Run the streaming entry of the normalizer under test (the reference by default) into parquet until it
+    has processed everything available, then stop it (its checkpoint stays, so a second call resumes). Not
+    `availableNow` (see the module doc)."""
     from normalizer.kafka_source import read_stream
-    from normalizer.pipeline import normalize_stream
 
-    query = (normalize_stream(read_stream(spark, broker.bootstrap_servers, topics, max_offsets_per_trigger),
-                              format_id, **options)
+    under_test = under_test or NormalizerUnderTest.load()
+    query = (under_test.stream(read_stream(spark, broker.bootstrap_servers, topics, max_offsets_per_trigger),
+                               format_id, **options)
              .writeStream.format("parquet").option("path", str(sink)).option("checkpointLocation", str(checkpoint))
              .trigger(processingTime="200 milliseconds").start())
     try:
@@ -86,10 +90,10 @@ def stream_once(spark, broker, format_id: str, topics: list[str], sink, checkpoi
 
 
 def stream_until_caught_up(spark, broker, format_id: str, topics: list[str], workdir, max_offsets_per_trigger: int,
-                           **options) -> list:
+                           under_test: NormalizerUnderTest | None = None, **options) -> list:
     """One streaming run over `topics` from the start, rendered like `batch_rows`."""
     stream_once(spark, broker, format_id, topics, workdir / "out", workdir / "checkpoint", max_offsets_per_trigger,
-                **options)
+                under_test, **options)
     return rendered(spark.read.parquet(str(workdir / "out")).collect())
 
 
@@ -107,9 +111,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sink", required=True)
     parser.add_argument("--checkpoint", required=True)
     parser.add_argument("--max-offsets-per-trigger", type=int, default=None)
+    parser.add_argument("--normalizer", default=None, help="module:function (its streaming entry runs); default the reference")
     args = parser.parse_args(argv)
     broker = ExternalKafka(bootstrap_servers=args.bootstrap_servers).start()
-    stream_once(spark_session(), broker, args.format, args.topic, args.sink, args.checkpoint, args.max_offsets_per_trigger)
+    under_test = NormalizerUnderTest.load(args.normalizer) if args.normalizer else None
+    stream_once(spark_session(), broker, args.format, args.topic, args.sink, args.checkpoint, args.max_offsets_per_trigger, under_test)
 
 
 if __name__ == "__main__":

@@ -44,8 +44,8 @@ def sql_string(text: str) -> str:
 # low one not preceded by a high one. The escape counts only after an even number of backslashes (`\\\\uD800`
 # is the text `\\uD800`). Such a string has no UTF-8 form: Spark's JSON reader puts `?` in its place.
 _LONE_SURROGATE = sql_string(
-    r"(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-    r"|(?<!\\)(?:\\\\)*(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+    r"(?<!\\)(?:\\\\)*+\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\)(?:\\\\)*+(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 
 
 def escapes_lone_surrogate(json_text: str) -> str:
@@ -130,7 +130,10 @@ def beyond_double_range(variant: str) -> str:
             f"AND ({as_double} = 0 OR {as_double} = double('Infinity')), false)")
 
 
-_CANONICAL_BASE64 = "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+# possessive loops here and in every pattern over a message's text: Java's regex engine may run a group's loop
+# recursively, once per iteration, and a long text then overflows the task's stack, a fatal error that ends the
+# JVM (docs/formats/debezium-json.md); a possessive loop gives nothing back, and none of these patterns needs it to
+_CANONICAL_BASE64 = "^(?:[A-Za-z0-9+/]{4})*+([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
 
 
 def strict_base64(b64: str) -> str:

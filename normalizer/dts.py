@@ -140,7 +140,7 @@ def _character_text(value: str) -> str:
     decoded = ct.let(f"java_method('{_CHARSET_CLASS}', 'decode', hex({value}.value), try_element_at({java}, {charset}))",
                      "ct_d", "IF(startswith(ct_d, 'T'), substr(ct_d, 2), NULL)")
     return (f"CASE WHEN {charset} IN {UTF8_CHARSETS} THEN IF(is_valid_utf8({text}), {text}, NULL) "
-            f"WHEN {charset} = 'ascii' THEN IF(hex({value}.value) RLIKE '^([0-7][0-9A-F])*$', {text}, NULL) "
+            f"WHEN {charset} = 'ascii' THEN IF(hex({value}.value) RLIKE '^(?:[0-7][0-9A-F])*+$', {text}, NULL) "
             f"WHEN {charset} IN {tuple(JAVA_CHARSETS)} THEN {decoded} END")
 
 

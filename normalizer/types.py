@@ -278,10 +278,11 @@ def mysql_logical_type(type_text: str) -> str:
 
 def _mysql_labels(type_text: str) -> str:
     """The declared labels of `enum('a','b')` / `set('x','y')`, in order ('' inside a label is one quote).
-    Unrolled (`[^']*` runs, then `''` and a run again): Java's regex engine recursed once per character in
-    `(?:[^']|'')*`, and a long label overflowed the task's stack; now once per '' (MySQL: at most 255
-    characters a label)."""
-    return (f"transform(regexp_extract_all({type_text}, \"'([^']*(?:''[^']*)*)'\", 1), "
+    Possessive loops: Java's regex engine ran `(?:[^']|'')*` recursively, once per character, and a long label
+    overflowed the task's stack (a fatal error that ends the JVM); a possessive loop runs without recursion, and
+    gives up nothing a well-formed type needs (inside a label, '' is always a doubled quote: a closing quote is
+    followed by `,` or `)`)."""
+    return (f"transform(regexp_extract_all({type_text}, \"'([^']*+(?:''[^']*+)*+)'\", 1), "
             "ct_l -> replace(ct_l, \"''\", \"'\"))")
 
 

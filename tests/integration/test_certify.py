@@ -15,7 +15,8 @@ from harness.golden import GOLDEN_DIR
 from harness.property import draw_examples, session_seed
 from harness.registry import Registry
 from harness.reports import run_facts
-from harness.runner import load_known_failures
+from harness.roundtrip import NormalizerUnderTest, RoundTrip
+from harness.runner import Runner, load_known_failures
 from normalizer.model import event_to_json
 
 pytestmark = pytest.mark.integration
@@ -87,3 +88,32 @@ def test_a_committed_certification_still_holds(roundtrip, record):
     assert record["suite_commit"] and not record["suite_commit"].endswith("-dirty"), "certified from uncommitted changes"
     assert next(v for v in registry.versions(record["format"]) if v.version == record["version"]).status == "certified"
     assert certify.check(roundtrip, registry, load_cases(), record, load_known_failures(), GOLDEN_DIR) == []
+
+
+def test_a_normalizer_broken_only_in_streaming_fails_certify_on_streaming_alone(spark, broker):
+    """Certify runs the normalizer's own streaming entry (it once ran the reference's, whatever was certified):
+    every case, the property and the mutators pass, and only the streaming check fails."""
+    registry, cases = Registry.load(), load_cases()
+    under_test = NormalizerUnderTest.load("tests.one_mode_broken:stream_broken")
+    fv = next(v for v in registry.versions("cloudcanal-debezium") if v.version == "1")
+    record, problems = certify.certify(RoundTrip(spark, broker, under_test), registry, cases, fv, 10, 1, load_known_failures(),
+                                       GOLDEN_DIR, run_facts({"normalizer": under_test.spec}))
+    assert problems and all(p.startswith("streaming: streaming differs from batch") for p in problems), problems
+    assert record["modes"] == ["batch", "streaming"]
+
+
+def test_a_batch_only_normalizer_is_certified_for_batch_only():
+    under_test = NormalizerUnderTest.load("tests.broken_normalizer:normalize_broken")
+    assert under_test.modes == ["batch"] and NormalizerUnderTest.load().modes == ["batch", "streaming"]
+    record = {"label": "x@1", "certified_on": "2026-11-25", "suite_commit": "c", "normalizer": under_test.spec,
+              "normalizer_version": "1", "spark_version": "4", "kafka_version": "4", "python_version": "3",
+              "modes": under_test.modes, "checks": [], "generator_profile": "p", "cases": []}
+    assert "Modes certified: batch (the normalizer has no streaming entry)." in certify.markdown(record)
+
+
+def test_a_normalizer_broken_only_in_batch_fails_run(roundtrip):
+    case = next(c for c in load_cases() if c.id == "cloudcanal-debezium-delete-after-empty")
+    broken = RoundTrip(roundtrip.spark, roundtrip.broker, NormalizerUnderTest.load("tests.one_mode_broken:batch_broken"))
+    result = Runner(broken, Registry.load(), {}).run([case], [case])
+    assert [r.status for r in result.results] == ["FAIL"]
+    assert any("format" in line for line in result.results[0].problems), result.results[0].problems

@@ -16,7 +16,7 @@ from generators.records import KafkaRecord
 from harness import reproduce
 from harness.cases import load_case, load_cases
 from harness.registry import Registry
-from harness.roundtrip import RoundTrip, load_normalizer
+from harness.roundtrip import NormalizerUnderTest, RoundTrip
 from harness.runner import XFAIL, XPASS, Runner, load_known_failures
 
 pytestmark = pytest.mark.integration
@@ -53,7 +53,7 @@ def test_capture_minimize_redact_promote(spark, broker, tmp_path, cli_here):
     assert document["provenance"]["coordinates"] == f"{topic}[0]@0..999"
 
     # the Spark steps run in this session's Spark (the CLI commands are thin wrappers over these functions)
-    reproducer = reproduce.Reproducer(RoundTrip(spark, broker, load_normalizer(BROKEN)), RoundTrip(spark, broker), "debezium-json")
+    reproducer = reproduce.Reproducer(RoundTrip(spark, broker, NormalizerUnderTest.load(BROKEN)), RoundTrip(spark, broker), "debezium-json")
     records, signature = reproduce.minimize(reproducer, document["records"])
     assert len(records) == 1 and signature == {"event field after.email"}
     (record,) = records
@@ -81,7 +81,7 @@ def test_capture_minimize_redact_promote(spark, broker, tmp_path, cli_here):
     assert code == 0, out + err
 
     # not approved yet: the broken normalizer is the one under test, the expectation is what the fix must give
-    broken, known_file, bug = RoundTrip(spark, broker, load_normalizer(BROKEN)), tmp_path / "known.yaml", "https://bugs.example/42"
+    broken, known_file, bug = RoundTrip(spark, broker, NormalizerUnderTest.load(BROKEN)), tmp_path / "known.yaml", "https://bugs.example/42"
     known = reproduce.KnownFailure(case["expect"], "drops '+tag' from addresses", bug)
     cases = tmp_path / "known-cases"  # the same records as the approved case: lint allows one case per input
     listed = reproduce.promote(broken, {**document, "records": [record]}, "email-tag-dropped", ["insert"], "*", None, cases,

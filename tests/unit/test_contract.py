@@ -43,3 +43,12 @@ def test_nested_nullability_is_checked_too():
 def test_a_stricter_output_is_still_the_model():
     strict = _replace(EVENT_SCHEMA, "tx_id", StructField("tx_id", StringType(), False))
     assert problems(strict, QUARANTINE_SCHEMA) == []
+
+
+def test_a_result_of_the_wrong_type_gets_the_contract_message_naming_the_normalizer():
+    import pytest
+
+    from harness.contract import ContractViolation, check
+
+    with pytest.raises(ContractViolation, match=r"mypkg.job:normalize returned tuple, not an object with .events and .quarantine"):
+        check(("events", "quarantine"), "mypkg.job:normalize")

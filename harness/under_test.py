@@ -1,0 +1,99 @@
+"""The normalizer under test: the one door through which every check, command and tier runs it.
+
+A normalizer is named `module:function`. `function(raw, format_id)` is its batch entry; its streaming entry,
+when it has one, is the function of the same module named `<function>_stream` (the reference:
+`normalizer.pipeline:normalize` and `normalize_stream`). docs/normalizer-contract.md says what each takes and
+returns. A normalizer without a streaming entry is checked and certified for batch only, and its results say so.
+Nothing else in the harness imports the reference normalizer's entry points.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import import_module
+
+from harness import accounting, contract
+
+DEFAULT_NORMALIZER = "normalizer.pipeline:normalize"
+
+
+class NoStreamingEntry(RuntimeError):
+    """The normalizer under test has no streaming entry: a streaming check cannot run it."""
+
+
+@dataclass(frozen=True)
+class NormalizerUnderTest:
+    spec: str                               # module:function, as given
+    normalize: Callable                     # (raw, format_id) -> .events, .quarantine
+    normalize_stream: Callable | None = None  # (raw_stream, format_id, **options) -> streaming output rows
+
+    @classmethod
+    def load(cls, spec: str = DEFAULT_NORMALIZER) -> NormalizerUnderTest:
+        module_name, _, function_name = spec.partition(":")
+        if not module_name or not function_name:
+            raise ValueError(f"normalizer must be given as module:function, not {spec!r}")
+        module = import_module(module_name)
+        function = getattr(module, function_name)
+        stream = getattr(module, f"{function_name}_stream", None)
+        return cls(spec, function, stream if callable(stream) else None)
+
+    @classmethod
+    def of(cls, normalizer: NormalizerUnderTest | Callable) -> NormalizerUnderTest:
+        """`normalizer` itself, or a bare batch function (a test's own normalizer) as one without streaming."""
+        if isinstance(normalizer, cls):
+            return normalizer
+        return cls(f"{normalizer.__module__}:{normalizer.__qualname__}", normalizer)
+
+    @property
+    def stream_spec(self) -> str:
+        return f"{self.spec}_stream"
+
+    @property
+    def modes(self) -> list[str]:
+        return ["batch", "streaming"] if self.normalize_stream is not None else ["batch"]
+
+    def result(self, raw, format_id: str):
+        """The batch entry's result, its contract checked before anything is collected."""
+        result = self.normalize(raw, format_id)
+        contract.check(result, self.spec)
+        return result
+
+    def batch(self, raw, format_id: str) -> tuple[list[dict], list[dict]]:
+        """Events and quarantine records of `raw` as canonical JSON, each in origin order."""
+        from normalizer.pipeline import combined_of  # the reference's own split, recognised to collect once
+
+        result = self.result(raw, format_id)
+        combined = combined_of(result)
+        if combined is not None:
+            # one job instead of two that each run the whole decode; the split itself is checked against
+            # these rows in tests/integration/test_plans.py
+            rows = combined.collect()
+            events, quarantine = [e for r in rows for e in r.events], [q for r in rows for q in r.quarantine]
+        else:
+            events, quarantine = result.events.collect(), result.quarantine.collect()
+        return _canonical(events, quarantine)
+
+    def frames(self, raw, format_id: str) -> list:
+        """What a benchmark forces through a sink: the output rows once where the reference made both frames
+        from them, else both frames."""
+        from normalizer.pipeline import combined_of
+
+        result = self.result(raw, format_id)
+        combined = combined_of(result)
+        return [combined] if combined is not None else [result.events, result.quarantine]
+
+    def stream(self, raw_stream, format_id: str, **options):
+        """The streaming entry's output rows (`events` and `quarantine` arrays), their contract checked."""
+        if self.normalize_stream is None:
+            raise NoStreamingEntry(f"{self.spec} has no streaming entry (no {self.stream_spec})")
+        rows = self.normalize_stream(raw_stream, format_id, **options)
+        contract.check_rows(rows, self.stream_spec)
+        return rows
+
+
+def _canonical(events, quarantine) -> tuple[list[dict], list[dict]]:
+    from normalizer.model import event_to_json, quarantine_to_json
+
+    return (sorted(map(event_to_json, events), key=accounting.origin_order),
+            sorted(map(quarantine_to_json, quarantine), key=accounting.origin_order))
+
