@@ -15,8 +15,22 @@ def split_events(seed: int, topic: str, count: int = 3, encoding=ces):
                                                    allow_truncate=False, allow_snapshot=False, max_changes=2))
     items = []
     for index, (profile, history) in enumerate(draw_examples(strategy, count, seed)):
-        # every CES data text (JSON or Avro) is longer than 200 characters / 100 bytes, so every event is split
-        profile = ces.Profile(**{**profile.__dict__, "topic": topic, "partitions": 3, "segment_chars": 200 if encoding is ces else 100,
-                                 "stream_guid": f"00000000-0000-4000-8000-{index:012d}"})
-        items += encoding.encode(history, profile)
+        items += _split(encoding, history, ces.Profile(**{**profile.__dict__, "topic": topic, "partitions": 3,
+                                                           "stream_guid": f"00000000-0000-4000-8000-{index:012d}"}))
     return with_coordinates(items)
+
+
+def _split(encoding, history, profile, most_segments: int = 8) -> list:
+    """The history's events in segments of 200 characters (JSON) / 100 bytes (Avro), or of 4, 16, ... times
+    that where a drawn long text would make one event more than `most_segments` segments (every CES data text is
+    longer than the smallest size, so every event is split; these tests are about state across micro-batches,
+    and a 6,000-character text in 100-byte segments made one test of 2 records per batch run two minutes)."""
+    size = 200 if encoding is ces else 100
+    while True:
+        items = encoding.encode(history, ces.Profile(**{**profile.__dict__, "segment_chars": size}))
+        segments: dict = {}
+        for item in items:
+            segments[item.logical] = segments.get(item.logical, 0) + 1
+        if max(segments.values(), default=0) <= most_segments:
+            return items
+        size *= 4
