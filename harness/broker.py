@@ -190,6 +190,9 @@ class EmbeddedKafka(_KafkaClientMixin):
     heap: str = "512m"
     start_timeout: float = 60.0
     keep_dir: bool = False
+    # KRaft's cluster id: a random uuid in URL-safe base64, which may start with '-' (the storage tool must not
+    # read it as an option: tests/integration/test_broker_lifecycle.py starts one that does)
+    cluster_id: str = field(default_factory=lambda: base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))
     bootstrap_servers: str = ""
     workdir: Path | None = None
     _process: subprocess.Popen | None = field(default=None, repr=False)
@@ -241,9 +244,8 @@ class EmbeddedKafka(_KafkaClientMixin):
         self.workdir = Path(tempfile.mkdtemp(prefix="cdc-kafka-"))
         port, controller_port = _free_port(), _free_port()
         self._config = self._write_config(port, controller_port)
-        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
         # `--cluster-id=ID`, not `-t ID`: a base64 id may start with '-' and would parse as an option
-        formatted = subprocess.run(self._java("kafka.tools.StorageTool", "format", f"--cluster-id={cluster_id}",
+        formatted = subprocess.run(self._java("kafka.tools.StorageTool", "format", f"--cluster-id={self.cluster_id}",
                                               "-c", str(self._config), "--ignore-formatted"),
                                    capture_output=True, text=True)
         if formatted.returncode != 0:
