@@ -51,9 +51,10 @@ class ConformanceSuite(pytest.Collector):
             from harness import golden
             from harness.broker import EmbeddedKafka
             from harness.registry import Registry
-            from harness.roundtrip import NormalizerUnderTest, RoundTrip
+            from harness.roundtrip import RoundTrip
             from harness.runner import Runner, load_known_failures
             from harness.spark import spark_session
+            from harness.under_test import NormalizerUnderTest
 
             cases, selected = self._cases()
             function = NormalizerUnderTest.load(self.config.getoption("--cdc-normalizer"))

@@ -11,10 +11,8 @@ from dataclasses import dataclass
 from generators.records import KafkaRecord
 from harness import accounting
 from harness.broker import BrokerError, Coordinates
-from harness.under_test import DEFAULT_NORMALIZER, NormalizerUnderTest
+from harness.under_test import NormalizerUnderTest
 from normalizer.kafka_source import read_batch
-
-__all__ = ["DEFAULT_NORMALIZER", "NormalizerUnderTest", "RoundTrip", "RunOutput"]
 
 
 @dataclass

@@ -52,35 +52,26 @@ class NormalizerUnderTest:
     def modes(self) -> list[str]:
         return ["batch", "streaming"] if self.normalize_stream is not None else ["batch"]
 
-    def result(self, raw, format_id: str):
-        """The batch entry's result, its contract checked before anything is collected."""
+    def frames(self, raw, format_id: str) -> list:
+        """The batch entry's output as the frames to run, its contract checked first: the output rows alone
+        where the reference split both frames from them (one job instead of two that each run the whole
+        decode; the split itself is checked in tests/integration/test_plans.py), else events and quarantine."""
+        from normalizer.pipeline import combined_of  # the reference's own split, recognised to run it once
+
         result = self.normalize(raw, format_id)
         contract.check(result, self.spec)
-        return result
+        combined = combined_of(result)
+        return [combined] if combined is not None else [result.events, result.quarantine]
 
     def batch(self, raw, format_id: str) -> tuple[list[dict], list[dict]]:
         """Events and quarantine records of `raw` as canonical JSON, each in origin order."""
-        from normalizer.pipeline import combined_of  # the reference's own split, recognised to collect once
-
-        result = self.result(raw, format_id)
-        combined = combined_of(result)
-        if combined is not None:
-            # one job instead of two that each run the whole decode; the split itself is checked against
-            # these rows in tests/integration/test_plans.py
-            rows = combined.collect()
+        frames = self.frames(raw, format_id)
+        if len(frames) == 1:
+            rows = frames[0].collect()
             events, quarantine = [e for r in rows for e in r.events], [q for r in rows for q in r.quarantine]
         else:
-            events, quarantine = result.events.collect(), result.quarantine.collect()
+            events, quarantine = (frame.collect() for frame in frames)
         return _canonical(events, quarantine)
-
-    def frames(self, raw, format_id: str) -> list:
-        """What a benchmark forces through a sink: the output rows once where the reference made both frames
-        from them, else both frames."""
-        from normalizer.pipeline import combined_of
-
-        result = self.result(raw, format_id)
-        combined = combined_of(result)
-        return [combined] if combined is not None else [result.events, result.quarantine]
 
     def stream(self, raw_stream, format_id: str, **options):
         """The streaming entry's output rows (`events` and `quarantine` arrays), their contract checked."""

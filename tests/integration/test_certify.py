@@ -15,8 +15,9 @@ from harness.golden import GOLDEN_DIR
 from harness.property import draw_examples, session_seed
 from harness.registry import Registry
 from harness.reports import run_facts
-from harness.roundtrip import NormalizerUnderTest, RoundTrip
+from harness.roundtrip import RoundTrip
 from harness.runner import Runner, load_known_failures
+from harness.under_test import NormalizerUnderTest
 from normalizer.model import event_to_json
 
 pytestmark = pytest.mark.integration

@@ -16,8 +16,9 @@ from generators.records import KafkaRecord
 from harness import reproduce
 from harness.cases import load_case, load_cases
 from harness.registry import Registry
-from harness.roundtrip import NormalizerUnderTest, RoundTrip
+from harness.roundtrip import RoundTrip
 from harness.runner import XFAIL, XPASS, Runner, load_known_failures
+from harness.under_test import NormalizerUnderTest
 
 pytestmark = pytest.mark.integration
 BROKEN = "tests.broken_normalizer:normalize_broken"
