@@ -52,7 +52,8 @@ def profiles():
     return st.builds(
         ces.Profile, attribute_names=st.just("current"), content_type=st.just("application/avro"),
         with_transaction=st.just(True), include_old_values=st.booleans(), include_all_columns=st.booleans(),
-        segment_chars=st.one_of(st.none(), st.integers(1, 300)), partitions=st.integers(1, 3),
+        segment_chars=st.one_of(st.none(), st.integers(1, 300)), most_segments=st.just(ces.MOST_DRAWN_SEGMENTS),
+        partitions=st.integers(1, 3),
     )
 
 
