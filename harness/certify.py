@@ -17,6 +17,7 @@ from pathlib import Path
 from harness import golden
 from harness.cases import REPO_ROOT, Case
 from harness.generic import check_mutators, check_property, check_streaming
+from harness.progress import Progress, quiet
 from harness.registry import FormatVersion, Registry
 from harness.roundtrip import RoundTrip
 from harness.runner import PASS, Runner
@@ -58,10 +59,13 @@ def _run_cases(roundtrip: RoundTrip, registry: Registry, cases: list[Case], all_
 
 
 def certify(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], fv: FormatVersion, examples: int, seed: int,
-            known_failures: dict[str, str], golden_root: Path, facts: dict) -> tuple[dict, list[str]]:
+            known_failures: dict[str, str], golden_root: Path, facts: dict,
+            progress: Progress | None = None) -> tuple[dict, list[str]]:
     """(record, problems): the record is worth writing only when problems is empty."""
+    progress = progress or quiet()
     cases = cases_of(registry, all_cases, fv)
-    statuses = _run_cases(roundtrip, registry, cases, all_cases, known_failures, golden_root)
+    with progress.phase(f"{fv.label}: {len(cases)} cases"):
+        statuses = _run_cases(roundtrip, registry, cases, all_cases, known_failures, golden_root)
     problems = [f"case {case_id}: {status}" + (f": {details[0]}" if details else "")
                 for case_id, (status, details) in sorted(statuses.items()) if status != PASS]
     generator = registry.generator(fv.format).for_version(fv.version)
@@ -71,7 +75,8 @@ def certify(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], fv:
     if "streaming" in roundtrip.normalizer.modes:
         runs.append(("streaming", lambda: _streaming(roundtrip, generator, examples, seed)))
     for name, run in runs:
-        failures = run()
+        with progress.phase(f"{fv.label}: {name}, {examples} examples"):
+            failures = run()
         checks.append({"check": name, "examples": examples, "seed": seed, "passed": not failures,
                        "failures": [f.splitlines()[0] for f in failures[:3]]})
         problems += [f"{name}: {failure.splitlines()[0]}" for failure in failures[:3]]
@@ -84,6 +89,8 @@ def certify(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], fv:
         "generator_profile": _profile_text(registry.generator(fv.format), fv.version),
         # what the certification covers: a normalizer without a streaming entry is certified for batch only
         "modes": roundtrip.normalizer.modes,
+        # what the messages came from: None, the generators only; else the real producer they ran against
+        "producer": facts.get("producer"),
         "cases": [{"id": case_id, "status": statuses[case_id][0], **prints[case_id]} for case_id in sorted(prints)],
         "checks": checks,
     }
@@ -106,12 +113,34 @@ def _streaming(roundtrip: RoundTrip, generator, examples: int, seed: int) -> lis
 def check(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], record: dict,
           known_failures: dict[str, str], golden_root: Path) -> list[str]:
     """What no longer holds of a record, each named; empty when the certification still stands."""
-    label = record["label"]
-    fv = next((v for v in registry.versions(record["format"]) if v.version == record["version"]), None)
-    if fv is None:
-        return [f"{label}: the registry no longer has this version"]
-    cases = cases_of(registry, all_cases, fv)
-    now, then = fingerprint(cases, golden_root), {c["id"]: c for c in record["cases"]}
+    return check_all(roundtrip, registry, all_cases, [record], known_failures, golden_root)
+
+
+def check_all(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], records: list[dict],
+              known_failures: dict[str, str], golden_root: Path) -> list[str]:
+    """`check` for several records, running each case once (a case in the range of three versions is in three
+    records; its result does not depend on which record asks)."""
+    problems: list[str] = []
+    in_range: dict[str, tuple[str, list[Case]]] = {}
+    for record in records:
+        label = record["label"]
+        fv = next((v for v in registry.versions(record["format"]) if v.version == record["version"]), None)
+        if fv is None:
+            problems.append(f"{label}: the registry no longer has this version")
+            continue
+        cases = cases_of(registry, all_cases, fv)
+        in_range[label] = (record, cases)
+        problems += _changed_since(label, fingerprint(cases, golden_root), {c["id"]: c for c in record["cases"]})
+    union = list({case.id: case for _, cases in in_range.values() for case in cases}.values())
+    statuses = _run_cases(roundtrip, registry, union, all_cases, known_failures, golden_root) if union else {}
+    for label, (_, cases) in in_range.items():
+        problems += [f"{label}: case {case.id} is {statuses[case.id][0]} now"
+                     + (f": {statuses[case.id][1][0]}" if statuses[case.id][1] else "")
+                     for case in sorted(cases, key=lambda c: c.id) if statuses[case.id][0] != PASS]
+    return problems
+
+
+def _changed_since(label: str, now: dict[str, dict], then: dict[str, dict]) -> list[str]:
     problems = [f"{label}: case {case_id} is new in its range since certification (re-certify)"
                 for case_id in sorted(set(now) - set(then))]
     problems += [f"{label}: case {case_id} is gone since certification" for case_id in sorted(set(then) - set(now))]
@@ -119,9 +148,6 @@ def check(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], recor
         for kind in ("case", "golden"):
             if now[case_id][f"{kind}_sha256"] != then[case_id][f"{kind}_sha256"]:
                 problems.append(f"{label}: {kind} file {now[case_id][f'{kind}_file']} changed since certification")
-    statuses = _run_cases(roundtrip, registry, cases, all_cases, known_failures, golden_root)
-    problems += [f"{label}: case {case_id} is {status} now" + (f": {details[0]}" if details else "")
-                 for case_id, (status, details) in sorted(statuses.items()) if status != PASS]
     return problems
 
 
@@ -130,12 +156,35 @@ def load_records(directory: Path = CERTIFICATIONS_DIR) -> list[dict]:
 
 
 def write(record: dict, directory: Path = CERTIFICATIONS_DIR) -> tuple[Path, Path]:
+    """The record, its page, and the directory's README (the table of every record there) made again."""
     directory.mkdir(parents=True, exist_ok=True)
     path = record_path(record["label"], directory)
     path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     page = path.with_suffix(".md")
     page.write_text(markdown(record), encoding="utf-8")
+    (directory / "README.md").write_text(index(load_records(directory)), encoding="utf-8")
     return path, page
+
+
+def produced_by(record: dict) -> str:
+    """How a record's messages were made, as every place that shows a record says it."""
+    return f"real producer: {record['producer']}" if record.get("producer") else "generators only"
+
+
+def index(records: list[dict]) -> str:
+    """reports/certifications/README.md: one row per record, made from the records (a test keeps it equal)."""
+    lines = ["# Certifications", "",
+             "Made by `cdc-conformance certify` from the records in this directory; do not edit by hand. "
+             "`cdc-conformance certify --check` (run by `make test`) re-verifies every record.", "",
+             "| format version | certified on | examples per check | seed | messages from | normalizer | modes | cases |",
+             "|---|---|---|---|---|---|---|---|"]
+    for record in sorted(records, key=lambda r: r["label"]):
+        examples = min((c["examples"] for c in record["checks"]), default=0)
+        seeds = sorted({str(c["seed"]) for c in record["checks"]})
+        lines.append(f"| [{record['label']}]({record['label']}.md) | {record['certified_on']} | {examples} | {', '.join(seeds)} | "
+                     f"{produced_by(record)} | `{record['normalizer']}` | {', '.join(record.get('modes', ['batch', 'streaming']))} | "
+                     f"{len(record['cases'])} |")
+    return "\n".join(lines) + "\n"
 
 
 def markdown(record: dict) -> str:
@@ -143,6 +192,7 @@ def markdown(record: dict) -> str:
              f"Certified on {record['certified_on']} at suite commit `{record['suite_commit']}` with normalizer "
              f"`{record['normalizer']}` {record['normalizer_version']}, Spark {record['spark_version']}, "
              f"Kafka {record['kafka_version']}, Python {record['python_version']}.", "",
+             f"Messages from: {produced_by(record)}.", "",
              f"Modes certified: {', '.join(record.get('modes', ['batch', 'streaming']))}"
              + ("" if "streaming" in record.get("modes", ["streaming"]) else " (the normalizer has no streaming entry)") + ".", "",
              "| check | examples | seed | result |", "|---|---|---|---|"]

@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from harness.broker import BACKENDS, BrokerError
+from harness.progress import Progress
 from harness.registry import Registry
 
 PROG = "cdc-conformance"
@@ -29,7 +30,8 @@ def cli() -> None:
 
 # every command that runs the normalizer under test names it the same way (its streaming entry, if any, is
 # MODULE:FUNCTION_stream: harness/under_test.py)
-UNDER_TEST_OPTION = click.option("--normalizer", "normalizer_spec", default="normalizer.pipeline:normalize", show_default=True,
+UNDER_TEST_DEFAULT = "normalizer.pipeline:normalize"
+UNDER_TEST_OPTION = click.option("--normalizer", "normalizer_spec", default=UNDER_TEST_DEFAULT, show_default=True,
                                  metavar="MODULE:FUNCTION", help="The normalizer under test.")
 
 
@@ -188,61 +190,94 @@ def _print_result(result, reports_dir: Path, normalizer_spec: str, shard: tuple[
 
 @cli.command()
 @click.argument("target", required=False, metavar="FORMAT@VERSION")
+@click.option("--all", "every_version", is_flag=True, help="Certify every supported version, one after another.")
 @click.option("--check", "check_records", is_flag=True, help="Re-verify every certification record instead.")
 @click.option("--examples", type=click.IntRange(10, 1_000_000), default=2000, show_default=True,
               help="Examples per generic check (property, mutators, streaming).")
-@click.option("--seed", type=int, default=None, help="Hypothesis seed [default: a fresh one, recorded].")
+@click.option("--seed", type=int, default=None, help="Hypothesis seed [default: a fresh one per version, recorded].")
 @UNDER_TEST_OPTION
 @click.option("--certifications-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Where records are [default: reports/certifications].")
 @click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Golden files [default: golden].")
-def certify(target, check_records, examples, seed, normalizer_spec, certifications_dir, golden_dir) -> None:
-    """Certify FORMAT@VERSION (cases in its range + generic checks), writing a record; or --check every record."""
+def certify(target, every_version, check_records, examples, seed, normalizer_spec, certifications_dir, golden_dir) -> None:
+    """Certify FORMAT@VERSION, or --all supported versions (cases in range + generic checks), writing a record
+    each; or --check every record. Progress goes to standard error."""
     from harness import certify as certification
     from harness import golden
     from harness.broker import EmbeddedKafka
     from harness.cases import load_cases
-    from harness.property import session_seed
-    from harness.reports import run_facts
     from harness.roundtrip import RoundTrip
     from harness.runner import load_known_failures
     from harness.spark import spark_session
 
-    if bool(target) == check_records:
-        raise Misuse("give either FORMAT@VERSION or --check")
+    if [bool(target), every_version, check_records].count(True) != 1:
+        raise Misuse("give one of FORMAT@VERSION, --all or --check")
     registry, cases = Registry.load(), load_cases()
     directory = certifications_dir or certification.CERTIFICATIONS_DIR
     golden_root = golden_dir or golden.GOLDEN_DIR
-    if target:
-        format_id, _, version = target.partition("@")
-        fv = next((v for v in registry.versions(format_id) if v.version == version), None) if format_id in registry.formats else None
-        if fv is None:
-            raise Misuse(f"no format version {target} in the registry (see cdc-conformance formats)")
-        if not registry.decoded(format_id):
-            raise Misuse(f"{target} is planned: there is no decoder to certify")
+    targets = [_format_version(registry, target)] if target else _supported_versions(registry) if every_version else []
     records = certification.load_records(directory) if check_records else []
     if check_records and not records:
         click.echo(f"no certification records in {directory}")
         return
-    function = _normalizer(normalizer_spec)
+    function, progress = _normalizer(normalizer_spec), Progress()
     with EmbeddedKafka(heap="1g") as broker:
         roundtrip = RoundTrip(spark_session(), broker, function)
         if check_records:
-            problems = [p for record in records
-                        for p in certification.check(roundtrip, registry, cases, record, load_known_failures(), golden_root)]
+            with progress.phase(f"checking {len(records)} certification record(s)"):
+                problems = certification.check_all(roundtrip, registry, cases, records, load_known_failures(), golden_root)
             for problem in problems:
                 click.echo(problem)
             click.echo(f"certifications: {len(records)} checked, {len(problems)} problem(s)")
             sys.exit(1 if problems else 0)
-        seed = session_seed() if seed is None else seed
-        record, problems = certification.certify(roundtrip, registry, cases, fv, examples, seed, load_known_failures(),
-                                                 golden_root, run_facts({"normalizer": normalizer_spec}))
+        failed = []
+        with progress.phase(f"certifying {len(targets)} version(s)", total=len(targets)) as done:
+            for fv in targets:
+                if not _certify_one(roundtrip, registry, cases, fv, examples, seed, normalizer_spec, directory, golden_root, progress):
+                    failed.append(fv.label)
+                done()
+    if len(targets) > 1:
+        click.echo(f"certified {len(targets) - len(failed)} of {len(targets)} versions" + (f"; not certified: {', '.join(failed)}" if failed else ""))
+    sys.exit(1 if failed else 0)
+
+
+def _format_version(registry: Registry, target: str):
+    format_id, _, version = target.partition("@")
+    fv = next((v for v in registry.versions(format_id) if v.version == version), None) if format_id in registry.formats else None
+    if fv is None:
+        raise Misuse(f"no format version {target} in the registry (see cdc-conformance formats)")
+    if not registry.decoded(format_id):
+        raise Misuse(f"{target} is planned: there is no decoder to certify")
+    return fv
+
+
+def _supported_versions(registry: Registry) -> list:
+    targets = [fv for f in registry.decoded_formats() for fv in registry.versions(f) if fv.status == "supported"]
+    if not targets:
+        raise Misuse("no version of the registry says supported: nothing to certify")
+    return targets
+
+
+def _certify_one(roundtrip, registry, cases, fv, examples, seed, normalizer_spec, directory, golden_root, progress) -> bool:
+    """Certify one version and write its record (the registry says `certified` when the suite's own normalizer was
+    certified into the suite's own directory); False, with its first problems printed, when it does not pass."""
+    from harness import certify as certification
+    from harness.property import session_seed
+    from harness.reports import run_facts
+    from harness.runner import load_known_failures
+
+    seed = session_seed() if seed is None else seed
+    record, problems = certification.certify(roundtrip, registry, cases, fv, examples, seed, load_known_failures(),
+                                             golden_root, run_facts({"normalizer": normalizer_spec}), progress)
     if problems:
-        click.echo("\n".join([f"{target} is not certified:", *problems]))
-        sys.exit(1)
+        click.echo("\n".join([f"{fv.label} is not certified (seed {seed}):", *problems[:10]]))
+        return False
     paths = certification.write(record, directory)
-    click.echo(f"{target} certified: {len(record['cases'])} cases, {examples} examples per check, seed {seed}; "
+    if normalizer_spec == UNDER_TEST_DEFAULT and directory == certification.CERTIFICATIONS_DIR and fv.status != "certified":
+        registry.mark_certified(fv, f"reports/certifications/{paths[0].name}")
+    click.echo(f"{fv.label} certified: {len(record['cases'])} cases, {examples} examples per check, seed {seed}; "
                f"record: {', '.join(map(str, paths))}")
+    return True
 
 
 def _reproducer(broker, normalizer_spec: str, format_id: str):
@@ -310,8 +345,9 @@ def capture(format_id, out_file, bootstrap_servers, topic, partitions, offsets, 
                 if not (first.isdigit() and last.isdigit() and int(first) < int(last)):
                     raise Misuse(f"--offsets {offsets}: expected START:END with START < END")
                 bounds = (int(first), int(last))
-            records, provenance = reproduce.capture_from_cluster(
-                bootstrap_servers, topic, list(partitions) or None, bounds, _epoch_ms(since), _epoch_ms(until), group, count)
+            with Progress().phase(f"capturing from {topic}"):
+                records, provenance = reproduce.capture_from_cluster(
+                    bootstrap_servers, topic, list(partitions) or None, bounds, _epoch_ms(since), _epoch_ms(until), group, count)
     except reproduce.ReproduceError as error:
         raise click.ClickException(str(error)) from error
     if not records:
@@ -332,7 +368,8 @@ def minimize(capture_file, normalizer_spec, out_file) -> None:
     document = _load_capture(capture_file)
     with EmbeddedKafka() as broker:
         try:
-            records, signature = reproduce.minimize(_reproducer(broker, normalizer_spec, document["format"]), document["records"])
+            records, signature = reproduce.minimize(_reproducer(broker, normalizer_spec, document["format"]), document["records"],
+                                                    progress=Progress())
         except reproduce.ReproduceError as error:
             raise click.ClickException(str(error)) from error
     before = len(document["records"])
@@ -529,13 +566,15 @@ def bench(formats, every_format, messages, repeat, growth, json_path, normalizer
     missing = [f for f in chosen if registry.generator(f) is None or registry.generator(f).bench is None]
     if missing:
         raise Misuse(f"--format {missing[0]}: its generator declares no benchmark data")
-    under_test = _normalizer(normalizer_spec)
+    under_test, progress = _normalizer(normalizer_spec), Progress()
     rows = []
-    with EmbeddedKafka(heap="1g") as broker:
+    with EmbeddedKafka(heap="1g") as broker, progress.phase(f"benchmarking {len(chosen)} format(s)", total=len(chosen)) as done:
         for format_id in chosen:
-            rows.append(benchmark.format_row(spark_session(), broker, under_test, registry.generator(format_id),
-                                             messages, repeat, growth))
-            click.echo(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s ({rows[-1].ratio:.2f}x plain)", err=True)
+            with progress.phase(f"{format_id}: {messages:,} messages, {repeat} pass(es)"):
+                rows.append(benchmark.format_row(spark_session(), broker, under_test, registry.generator(format_id),
+                                                 messages, repeat, growth))
+            progress.note(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s ({rows[-1].ratio:.2f}x plain)")
+            done()
     click.echo(benchmark.summary(rows))
     if json_path:
         json_path.write_text(json.dumps([row.as_json() for row in rows], indent=2) + "\n")
@@ -558,12 +597,15 @@ def soak(records, formats, seed, normalizer_spec) -> None:
 
     registry = Registry.load()
     seed = session_seed() if seed is None else seed
-    under_test = _normalizer(normalizer_spec)
+    under_test, progress = _normalizer(normalizer_spec), Progress()
+    chosen = formats or registry.decoded_formats()
     rows = []
-    with EmbeddedKafka(heap="1g") as broker:
+    with EmbeddedKafka(heap="1g") as broker, progress.phase(f"soaking {len(chosen)} format(s)", total=len(chosen)) as done:
         roundtrip = RoundTrip(spark_session(), broker, under_test)
-        for format_id in formats or registry.decoded_formats():
-            rows.append(soaking.soak(roundtrip, registry.generator(format_id), records, seed))
+        for format_id in chosen:
+            with progress.phase(f"{format_id}: {records:,} mutated records"):
+                rows.append(soaking.soak(roundtrip, registry.generator(format_id), records, seed))
+            done()
     click.echo(soaking.table(rows))
     sys.exit(0 if all(row.clean for row in rows) else 1)
 

@@ -76,6 +76,26 @@ class Registry:
         module = self.module(format_id, "generator")
         return getattr(module, "GENERATOR", None) if module else None
 
+    def mark_certified(self, fv: FormatVersion, record_file: str) -> None:
+        """Say `certified` for a version in the registry file, keeping its comments and layout (a version's
+        `status:` is the first line after its `"<version>":` key inside its format's block)."""
+        lines = self.path.read_text(encoding="utf-8").splitlines(keepends=True)
+        in_format = False
+        for index, line in enumerate(lines):
+            if not line.startswith(" "):
+                continue
+            if line.startswith("  ") and not line.startswith("   "):
+                in_format = line.strip() == f"{fv.format}:"
+            elif in_format and line.strip() == f'"{fv.version}":':
+                status = lines[index + 1]
+                if "status:" not in status:
+                    raise ValueError(f"{self.path}: no status line under {fv.label}")
+                lines[index + 1] = status[:status.index("status:")] + f"status: certified  # {record_file}\n"
+                self.path.write_text("".join(lines), encoding="utf-8")
+                self.formats = Registry.load(self.path).formats
+                return
+        raise ValueError(f"{self.path}: no version {fv.label}")
+
     def markdown_table(self) -> str:
         """The README's format table."""
         lines = ["| format | versions | status | doc |", "|---|---|---|---|"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import platform
 import re
 import subprocess
@@ -121,7 +122,7 @@ def merge(reports: list[Report]) -> Report:
                   sum(report.seconds for report in reports))
 
 
-def write_all(report: Report, directory: Path) -> dict[str, Path]:
+def write_all(report: Report, directory: Path, certifications_dir: Path | None = None) -> dict[str, Path]:
     directory.mkdir(parents=True, exist_ok=True)
     paths = {"results": directory / "results.jsonl", "junit": directory / "junit.xml",
              "summary": directory / "summary.md", "matrix": directory / "matrix.html"}
@@ -132,8 +133,20 @@ def write_all(report: Report, directory: Path) -> dict[str, Path]:
             out.write(json.dumps(row, sort_keys=True) + "\n")
     write_junit(report, paths["junit"])
     paths["summary"].write_text(markdown_summary(report), encoding="utf-8")
-    paths["matrix"].write_text(html_matrix(report), encoding="utf-8")
+    paths["matrix"].write_text(html_matrix(report, _certifications(report, directory, certifications_dir)), encoding="utf-8")
     return paths
+
+
+def _certifications(report: Report, directory: Path, certifications_dir: Path | None) -> dict[str, tuple[dict, str]]:
+    """format@version -> (its certification record, the record page relative to the matrix), for the records of
+    the normalizer this report ran (the reference's records say nothing of another normalizer)."""
+    from harness import certify
+
+    records_dir = certifications_dir or certify.CERTIFICATIONS_DIR
+    normalizers = {row.get("normalizer") or str(report.facts.get("normalizer")) for row in report.rows}
+    return {record["label"]: (record, os.path.relpath(certify.record_path(record["label"], records_dir).with_suffix(".md"),
+                                                      directory.resolve()))
+            for record in certify.load_records(records_dir) if normalizers == {record["normalizer"]}}
 
 
 def write_junit(report: Report, path: Path) -> None:
@@ -210,6 +223,7 @@ body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#1d232a}
 h1{font-size:20px}table{border-collapse:collapse;margin:12px 0}
 th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:center}
 th.feature,td.feature{text-align:left}tr.format th{background:#eef2f6;text-align:left}
+th.certified{background:#dafbe1}th.certified small{font-weight:400}
 tr.differs td{font-weight:600}td a{color:inherit}ul{list-style:none;padding-left:8px}
 .PASS{background:#d3f4dc}.FAIL,.ERROR,.XPASS{background:#ffd6d6}.XFAIL{background:#fff1c2}.none{color:#8c959f}
 pre{background:#f6f8fa;padding:8px;white-space:pre-wrap;text-align:left}
@@ -235,10 +249,12 @@ def _cell(rows: list[dict], anchor: str) -> str:
             + f"'>{counts['PASS']}/{len(rows)}</a></td>")
 
 
-def html_matrix(report: Report) -> str:
+def html_matrix(report: Report, certifications: dict[str, tuple[dict, str]] | None = None) -> str:
     """Rows: features shared across formats; columns: format@version; a cell: passed/total of the cases with
-    that feature on that version, linking to them (each with its problems and replay command). When the
+    that feature on that version, linking to them (each with its problems and replay command). A certified
+    column's head says so (date, examples, seed, what the messages came from) and links to its record. When the
     report merges several normalizers, a second table compares them side by side (as Bowtie does)."""
+    certifications = certifications or {}
     table, facts = report.rows, report.facts
     normalizers = sorted({row.get("normalizer") or str(facts.get("normalizer")) for row in table})
     columns = sorted({row["format_version"] for row in table})
@@ -259,7 +275,7 @@ def html_matrix(report: Report) -> str:
         if len(normalizers) > 1:
             out.append(f"<h2>{html.escape(normalizer)}</h2>")
         out += ["<table class='matrix'>", "<tr><th class='feature'>feature</th>"
-                + "".join(f"<th>{html.escape(c)}</th>" for c in columns) + "</tr>"]
+                + "".join(_column_head(c, certifications.get(c)) for c in columns) + "</tr>"]
         for feature in features:
             out.append(f"<tr><td class='feature'>{html.escape(feature)}</td>")
             for column in columns:
@@ -285,6 +301,19 @@ def html_matrix(report: Report) -> str:
         out.append("</ul>")
     out.append("</body></html>")
     return "\n".join(out)
+
+
+def _column_head(column: str, certification: tuple[dict, str] | None) -> str:
+    if certification is None:
+        return f"<th>{html.escape(column)}</th>"
+    from harness.certify import produced_by
+
+    record, href = certification
+    examples = min((c["examples"] for c in record["checks"]), default=0)
+    seeds = ", ".join(sorted({str(c["seed"]) for c in record["checks"]}))
+    return (f"<th class='certified'>{html.escape(column)}<br><a href='{html.escape(href)}'>certified "
+            f"{html.escape(record['certified_on'])}</a><br><small>{examples} examples, seed {html.escape(seeds)}; "
+            f"{html.escape(produced_by(record))}</small></th>")
 
 
 def _side_by_side(table: list[dict], facts: dict, normalizers: list[str]) -> list[str]:

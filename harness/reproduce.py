@@ -25,6 +25,7 @@ from deepdiff import DeepDiff
 
 from generators.records import KafkaRecord
 from harness.diff import readable_path
+from harness.progress import Progress, quiet
 from harness.roundtrip import RoundTrip
 
 CAPTURE_VERSION = 1
@@ -294,8 +295,15 @@ def _differences(reference, tested):
 # Minimize
 # ---------------------------------------------------------------------------------------------------
 
-def minimize(reproducer: Reproducer, records: list[dict], max_rounds: int = 12) -> tuple[list[dict], frozenset[str]]:
+def minimize(reproducer: Reproducer, records: list[dict], max_rounds: int = 12,
+             progress: Progress | None = None) -> tuple[list[dict], frozenset[str]]:
     """The smallest records that still fail with the same signature (a subset of records, then of members)."""
+    progress = progress or quiet()
+    with progress.phase(f"minimizing {len(records)} records: the failure of them all"):
+        return _minimize(reproducer, records, max_rounds, progress)
+
+
+def _minimize(reproducer: Reproducer, records: list[dict], max_rounds: int, progress: Progress) -> tuple[list[dict], frozenset[str]]:
     outcome = reproducer.outcomes([records])[0]
     target = outcome.signature
     if not target:
@@ -303,18 +311,21 @@ def minimize(reproducer: Reproducer, records: list[dict], max_rounds: int = 12) 
     touched = [records[i] for i in outcome.touched]
     if touched and len(touched) < len(records) and reproducer.signature(touched) == target:
         records = touched  # usually all that matters: the records whose own output differs
-    records = _ddmin(reproducer, records, target)
-    for _ in range(max_rounds):
+    progress.note(f"delta debugging from {len(records)} records")
+    records = _ddmin(reproducer, records, target, progress)
+    for round_number in range(1, max_rounds + 1):
+        progress.note(f"{len(records)} record(s) left; removing members, round {round_number}")
         records, shrunk = _shrink_members(reproducer, records, target)
         if not shrunk:
             break
     return records, target
 
 
-def _ddmin(reproducer: Reproducer, records: list[dict], target: frozenset[str]) -> list[dict]:
+def _ddmin(reproducer: Reproducer, records: list[dict], target: frozenset[str], progress: Progress) -> list[dict]:
     """Zeller's delta debugging; each granularity's subsets and complements are tried in one job."""
     granularity = 2
     while len(records) >= 2:
+        progress.note(f"{len(records)} records, trying {granularity} parts and their complements")
         size = max(1, len(records) // granularity)
         chunks = [records[i:i + size] for i in range(0, len(records), size)]
         complements = [[r for j, chunk in enumerate(chunks) if j != i for r in chunk] for i in range(len(chunks))]

@@ -1,5 +1,6 @@
 """The HTML conformance matrix in a real headless Chromium: it renders, shows the counts, and a failing
 cell links to its diff and replay command. The screenshot lands in reports/ (gitignored)."""
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -37,7 +38,7 @@ def _suite() -> SuiteResult:
 
 def test_matrix_renders_in_headless_chromium(tmp_path):
     suite = _suite()
-    paths = write_all(Report.of(suite, run_facts()), tmp_path)
+    paths = write_all(Report.of(suite, run_facts({"normalizer": "normalizer.pipeline:normalize"})), tmp_path)
     failing = suite.results[0].case.id
     profile = tmp_path / "profile"
     dom = subprocess.run([_chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom",
@@ -48,6 +49,10 @@ def test_matrix_renders_in_headless_chromium(tmp_path):
     assert f"cdc-conformance run --case {failing}" in dom.stdout
     assert "<a href=\"#c-" in dom.stdout and "<h3 id=\"c-" in dom.stdout  # cells link to their cases
     assert "Implementations side by side" not in dom.stdout
+    # certified columns say so and link to their record's page (debezium-json@3.2 has a committed record)
+    certified = re.search(r"debezium-json@3\.2<br><a href=\"([^\"]+)\">certified \d{4}-\d\d-\d\d</a>", dom.stdout)
+    assert certified and (tmp_path / certified.group(1)).resolve().is_file(), dom.stdout[:3000]
+    assert "generators only" in dom.stdout
     screenshot = REPO / "reports" / "matrix.png"
     screenshot.parent.mkdir(exist_ok=True)
     shot = subprocess.run([_chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--window-size=1200,900",

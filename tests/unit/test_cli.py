@@ -18,6 +18,10 @@ def _cli(*args):
     (["frobnicate"], "No such command"),
     (["bench", "--all", "--format", "ces-json"], "give either --all or --format"),
     (["bench", "--messages", "10"], "Invalid value for '--messages'"),
+    (["certify"], "give one of FORMAT@VERSION, --all or --check"),
+    (["certify", "nope@1"], "no format version nope@1"),
+    (["certify", "debezium-json@3.2", "--check"], "give one of"),
+    (["certify", "--all", "--check"], "give one of"),
 ])
 def test_misuse_is_one_line_and_exit_2(args, message):
     result = _cli(*args)

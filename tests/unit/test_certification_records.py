@@ -1,0 +1,39 @@
+"""The committed certification pages are made from the records (re-made by `certify`; a hand edit fails here)."""
+from harness import certify
+
+
+def test_the_certifications_readme_is_the_table_of_the_records():
+    readme = (certify.CERTIFICATIONS_DIR / "README.md").read_text(encoding="utf-8")
+    assert readme == certify.index(certify.load_records()), "re-made by any `cdc-conformance certify` run"
+
+
+def test_every_record_page_is_its_record_rendered():
+    for record in certify.load_records():
+        page = certify.record_path(record["label"]).with_suffix(".md").read_text(encoding="utf-8")
+        assert page == certify.markdown(record), record["label"]
+
+
+def test_a_record_against_a_real_producer_is_told_apart_from_one_against_the_generators():
+    record = {**certify.load_records()[0]}
+    assert "generators only" in certify.markdown(record) and "generators only" in certify.index([record])
+    record["producer"] = "debezium-connector-postgres 3.3.2.Final on PostgreSQL 15"
+    for shown in (certify.markdown(record), certify.index([record])):
+        assert "real producer: debezium-connector-postgres 3.3.2.Final" in shown and "generators only" not in shown
+
+
+def test_marking_a_version_certified_changes_its_status_line_alone(tmp_path):
+    import shutil
+
+    from harness.registry import REGISTRY_FILE, Registry
+
+    path = tmp_path / "registry.yaml"
+    shutil.copy(REGISTRY_FILE, path)
+    registry = Registry.load(path)
+    target = next(fv for f in registry.decoded_formats() for fv in registry.versions(f) if fv.status == "supported")
+    before = path.read_text().splitlines()
+    registry.mark_certified(target, f"reports/certifications/{target.label}.json")
+    after = path.read_text().splitlines()
+    changed = [(a, b) for a, b in zip(before, after) if a != b]
+    assert len(before) == len(after) and len(changed) == 1, changed
+    assert changed[0][1].strip() == f"status: certified  # reports/certifications/{target.label}.json"
+    assert {fv.label: fv.status for fv in Registry.load(path).versions(target.format)}[target.label] == "certified"
