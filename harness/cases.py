@@ -84,3 +84,18 @@ def load_case(path: Path, validator: Draft202012Validator | None = None) -> Case
 def load_cases(directory: Path = CASES_DIR) -> list[Case]:
     validator = _validator()
     return [load_case(path, validator) for path in sorted(directory.rglob("*.yaml"))]
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`I/N` (1-based) -> (I, N); ValueError naming the expected form."""
+    index, _, count = text.partition("/")
+    if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        raise ValueError(f"--shard {text}: expected I/N with 1 <= I <= N, e.g. 2/4")
+    return int(index), int(count)
+
+
+def shard_cases(cases: list[Case], index: int, count: int) -> list[Case]:
+    """Shard `index` of `count`: every count-th case in id order, so shards never overlap and always cover
+    the selection, on any machine. The golden-orphan check needs the whole selection and is left to merge."""
+    ordered = sorted(cases, key=lambda c: c.id)
+    return [c for position, c in enumerate(ordered) if position % count == index - 1]

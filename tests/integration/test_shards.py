@@ -5,8 +5,7 @@ import sys
 
 import pytest
 
-from harness.cases import load_cases
-from harness.cli import shard_cases
+from harness.cases import load_cases, shard_cases
 from harness.registry import Registry
 from harness.reports import Report, merge, run_facts, write_all
 from harness.runner import Runner, load_known_failures

@@ -3,8 +3,7 @@ import json
 import subprocess
 import sys
 
-from harness.cases import load_cases
-from harness.cli import shard_cases
+from harness.cases import load_cases, shard_cases
 from harness.gate import compare, table
 from harness.reports import Report, merge
 

@@ -2,6 +2,7 @@
 import json
 
 from harness import reproduce
+from harness.reproduce import minimizing
 
 
 def test_records_keep_bytes_exactly_as_text_or_base64():
@@ -29,10 +30,10 @@ def test_redaction_reaches_named_columns_at_any_depth_and_inside_json_strings():
 
 def test_member_removal_paths_and_combined_removals():
     value = {"a": {"b": 1, "c": [1, 2, 3]}, "d": 2}
-    paths = list(reproduce._paths(value))
+    paths = list(minimizing._paths(value))
     assert ("a", "c", 1) in paths and ("d",) in paths
     records = [{"topic": "t", "value": json.dumps(value)}]
-    (item,) = reproduce._apply(records, [(0, ("a", "c", 0)), (0, ("a", "c", 2)), (0, ("d",)), (0, ("a", "b")), (0, ("a",))])
+    (item,) = minimizing._apply(records, [(0, ("a", "c", 0)), (0, ("a", "c", 2)), (0, ("d",)), (0, ("a", "b")), (0, ("a",))])
     assert json.loads(item["value"]) == {}
-    (item,) = reproduce._apply(records, [(0, ("a", "c", 0)), (0, ("a", "c", 2))])
+    (item,) = minimizing._apply(records, [(0, ("a", "c", 0)), (0, ("a", "c", 2))])
     assert json.loads(item["value"]) == {"a": {"b": 1, "c": [2]}, "d": 2}

@@ -1,0 +1,105 @@
+"""`certify`: one format version, every supported one, or a re-check of the committed records."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from harness.cli.common import UNDER_TEST_DEFAULT, UNDER_TEST_OPTION, Misuse, normalizer_under_test
+from harness.progress import Progress
+from harness.registry import Registry
+
+
+@click.command()
+@click.argument("target", required=False, metavar="FORMAT@VERSION")
+@click.option("--all", "every_version", is_flag=True, help="Certify every supported version, one after another.")
+@click.option("--check", "check_records", is_flag=True, help="Re-verify every certification record instead.")
+@click.option("--examples", type=click.IntRange(10, 1_000_000), default=2000, show_default=True,
+              help="Examples per generic check (property, mutators, streaming).")
+@click.option("--seed", type=int, default=None, help="Hypothesis seed [default: a fresh one per version, recorded].")
+@UNDER_TEST_OPTION
+@click.option("--certifications-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Where records are [default: reports/certifications].")
+@click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Golden files [default: golden].")
+def certify(target, every_version, check_records, examples, seed, normalizer_spec, certifications_dir, golden_dir) -> None:
+    """Certify FORMAT@VERSION, or --all supported versions (cases in range + generic checks), writing a record
+    each; or --check every record. Progress goes to standard error."""
+    from harness import certify as certification
+    from harness import golden
+    from harness.broker import EmbeddedKafka
+    from harness.cases import load_cases
+    from harness.roundtrip import RoundTrip
+    from harness.runner import load_known_failures
+    from harness.spark import spark_session
+
+    if [bool(target), every_version, check_records].count(True) != 1:
+        raise Misuse("give one of FORMAT@VERSION, --all or --check")
+    registry, cases = Registry.load(), load_cases()
+    directory = certifications_dir or certification.CERTIFICATIONS_DIR
+    golden_root = golden_dir or golden.GOLDEN_DIR
+    targets = [_format_version(registry, target)] if target else _supported_versions(registry) if every_version else []
+    records = certification.load_records(directory) if check_records else []
+    if check_records and not records:
+        click.echo(f"no certification records in {directory}")
+        return
+    function, progress = normalizer_under_test(normalizer_spec), Progress()
+    with EmbeddedKafka(heap="1g") as broker:
+        roundtrip = RoundTrip(spark_session(), broker, function)
+        if check_records:
+            with progress.phase(f"checking {len(records)} certification record(s)"):
+                problems = certification.check_all(roundtrip, registry, cases, records, load_known_failures(), golden_root)
+            for problem in problems:
+                click.echo(problem)
+            click.echo(f"certifications: {len(records)} checked, {len(problems)} problem(s)")
+            sys.exit(1 if problems else 0)
+        failed = []
+        with progress.phase(f"certifying {len(targets)} version(s)", total=len(targets)) as done:
+            for fv in targets:
+                if not _certify_one(roundtrip, registry, cases, fv, examples, seed, normalizer_spec, directory, golden_root, progress):
+                    failed.append(fv.label)
+                done()
+    if len(targets) > 1:
+        click.echo(f"certified {len(targets) - len(failed)} of {len(targets)} versions" + (f"; not certified: {', '.join(failed)}" if failed else ""))
+    sys.exit(1 if failed else 0)
+
+
+def _format_version(registry: Registry, target: str):
+    format_id, _, version = target.partition("@")
+    fv = next((v for v in registry.versions(format_id) if v.version == version), None) if format_id in registry.formats else None
+    if fv is None:
+        raise Misuse(f"no format version {target} in the registry (see cdc-conformance formats)")
+    if not registry.decoded(format_id):
+        raise Misuse(f"{target} is planned: there is no decoder to certify")
+    return fv
+
+
+def _supported_versions(registry: Registry) -> list:
+    targets = [fv for f in registry.decoded_formats() for fv in registry.versions(f) if fv.status == "supported"]
+    if not targets:
+        raise Misuse("no version of the registry says supported: nothing to certify")
+    return targets
+
+
+def _certify_one(roundtrip, registry, cases, fv, examples, seed, normalizer_spec, directory, golden_root, progress) -> bool:
+    """Certify one version and write its record (the registry says `certified` when the suite's own normalizer was
+    certified into the suite's own directory); False, with its first problems printed, when it does not pass."""
+    from harness import certify as certification
+    from harness.property import session_seed
+    from harness.reports import run_facts
+    from harness.runner import load_known_failures
+
+    seed = session_seed() if seed is None else seed
+    record, problems = certification.certify(roundtrip, registry, cases, fv, examples, seed, load_known_failures(),
+                                             golden_root, run_facts({"normalizer": normalizer_spec}), progress)
+    if problems:
+        click.echo("\n".join([f"{fv.label} is not certified (seed {seed}):", *problems[:10]]))
+        return False
+    paths = certification.write(record, directory)
+    if normalizer_spec == UNDER_TEST_DEFAULT and directory == certification.CERTIFICATIONS_DIR and fv.status != "certified":
+        registry.mark_certified(fv, f"reports/certifications/{paths[0].name}")
+    click.echo(f"{fv.label} certified: {len(record['cases'])} cases, {examples} examples per check, seed {seed}; "
+               f"record: {', '.join(map(str, paths))}")
+    return True
+
+

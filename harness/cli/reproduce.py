@@ -1,0 +1,177 @@
+"""Reproducing a production failure: capture records, minimize them, redact them, promote them to a case."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from harness.cli.common import DecodedFormat, Misuse, normalizer_under_test
+from harness.progress import Progress
+
+
+def _reproducer(broker, normalizer_spec: str, format_id: str):
+    from harness.reproduce import Reproducer
+    from harness.roundtrip import RoundTrip
+    from harness.spark import spark_session
+
+    function = normalizer_under_test(normalizer_spec)
+    spark = spark_session()
+    return Reproducer(RoundTrip(spark, broker, function), RoundTrip(spark, broker), format_id)
+
+
+def _load_capture(path: Path) -> dict:
+    from harness.reproduce import ReproduceError, load
+
+    try:
+        return load(path)
+    except ReproduceError as error:
+        raise Misuse(str(error)) from error
+
+
+@click.command()
+@click.option("--format", "format_id", required=True, type=DecodedFormat())
+@click.option("--out", "out_file", required=True, type=click.Path(path_type=Path, dir_okay=False), help="The capture file to write.")
+@click.option("--bootstrap-servers", metavar="HOST:PORT", help="A live cluster to capture from.")
+@click.option("--topic", help="With --bootstrap-servers: the topic.")
+@click.option("--partition", "partitions", multiple=True, type=click.IntRange(0), help="Only this partition (repeatable).")
+@click.option("--offsets", metavar="START:END", help="Offsets [START, END) in every chosen partition.")
+@click.option("--since", metavar="TIME", help="From the first record at or after TIME (ISO 8601 or epoch ms).")
+@click.option("--until", metavar="TIME", help="With --since: up to the first record at or after TIME.")
+@click.option("--group", help="From this consumer group's committed offsets.")
+@click.option("--count", type=click.IntRange(1), help="With --group: at most this many records per partition.")
+@click.option("--kcat-dump", type=click.Path(path_type=Path, exists=True, dir_okay=False), help="kcat -J output instead of a cluster.")
+def capture(format_id, out_file, bootstrap_servers, topic, partitions, offsets, since, until, group, count, kcat_dump) -> None:
+    """Capture exact records (bytes, headers, partition, offset) with their provenance into a capture file."""
+    from harness import reproduce
+
+    if bool(kcat_dump) == bool(bootstrap_servers):
+        raise Misuse("capture from either --bootstrap-servers (with --topic) or --kcat-dump")
+    try:
+        if kcat_dump:
+            records, provenance = reproduce.capture_from_kcat(kcat_dump)
+        else:
+            if not topic:
+                raise Misuse("--bootstrap-servers needs --topic")
+            if sum(x is not None for x in (offsets, since, group)) > 1:
+                raise Misuse("choose one range: --offsets, --since/--until or --group")
+            try:
+                bounds = reproduce.parse_offsets(offsets) if offsets else None
+                since_ms, until_ms = reproduce.epoch_ms(since), reproduce.epoch_ms(until)
+            except ValueError as error:
+                raise Misuse(str(error)) from error
+            with Progress().phase(f"capturing from {topic}"):
+                records, provenance = reproduce.capture_from_cluster(
+                    bootstrap_servers, topic, list(partitions) or None, bounds, since_ms, until_ms, group, count)
+    except reproduce.ReproduceError as error:
+        raise click.ClickException(str(error)) from error
+    if not records:
+        raise click.ClickException("no records in the chosen range; nothing written")
+    reproduce.save(reproduce.capture_document(format_id, records, provenance), out_file)
+    click.echo(f"captured {len(records)} records ({provenance['coordinates']}) into {out_file}")
+
+
+@click.command()
+@click.argument("capture_file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--normalizer", "normalizer_spec", required=True, metavar="MODULE:FUNCTION", help="The normalizer that fails.")
+@click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), help="[default: overwrite CAPTURE_FILE]")
+def minimize(capture_file, normalizer_spec, out_file) -> None:
+    """Shrink a failing capture (records, then members inside them) to the smallest that fails the same way."""
+    from harness import reproduce
+    from harness.broker import EmbeddedKafka
+
+    document = _load_capture(capture_file)
+    with EmbeddedKafka() as broker:
+        try:
+            records, signature = reproduce.minimize(_reproducer(broker, normalizer_spec, document["format"]), document["records"],
+                                                    progress=Progress())
+        except reproduce.ReproduceError as error:
+            raise click.ClickException(str(error)) from error
+    before = len(document["records"])
+    document["records"] = records
+    document.setdefault("provenance", {})["minimized"] = f"{before} -> {len(records)} records; fails with: {sorted(signature)}"
+    reproduce.save(document, out_file or capture_file)
+    click.echo(f"minimized {before} -> {len(records)} records, still failing with: {'; '.join(sorted(signature))}")
+
+
+@click.command()
+@click.argument("capture_file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--normalizer", "normalizer_spec", required=True, metavar="MODULE:FUNCTION", help="The normalizer that fails.")
+@click.option("--column", "columns", multiple=True, metavar="NAME", help="Redact the values of this column (repeatable).")
+@click.option("--all-strings", is_flag=True, help="Redact every string value.")
+@click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), help="[default: overwrite CAPTURE_FILE]")
+def redact(capture_file, normalizer_spec, columns, all_strings, out_file) -> None:
+    """Replace values with stand-ins of the same shape; written only if the capture still fails the same way."""
+    from harness import reproduce
+    from harness.broker import EmbeddedKafka
+
+    if not columns and not all_strings:
+        raise Misuse("name what to redact: --column NAME (repeatable) or --all-strings")
+    document = _load_capture(capture_file)
+    with EmbeddedKafka() as broker:
+        try:
+            document["records"] = reproduce.redacted(_reproducer(broker, normalizer_spec, document["format"]),
+                                                     document["records"], set(columns), all_strings)
+        except reproduce.ReproduceError as error:
+            raise click.ClickException(str(error)) from error
+    document.setdefault("provenance", {})["redacted"] = "every string" if all_strings else ", ".join(sorted(columns))
+    reproduce.save(document, out_file or capture_file)
+    click.echo(f"redacted {len(document['records'])} records; the failure is unchanged")
+
+
+@click.command()
+@click.argument("capture_file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--id", "case_id", required=True, help="The new case's id (its file name too).")
+@click.option("--feature", "features", multiple=True, required=True, help="A registry feature the case is about (repeatable).")
+@click.option("--title", default=None, help="[default: from the capture's provenance]")
+@click.option("--versions", default="*", show_default=True, help="PEP 440 range of the format's versions.")
+@click.option("--cases-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="[default: conformance/cases]")
+@click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="[default: golden]")
+@click.option("--known-failure", "reason", default=None,
+              help="Behaviour not approved yet: list the case as a known failure, for this reason (needs --expect).")
+@click.option("--bug", default=None, help="Link to the bug, kept with the known failure.")
+@click.option("--expect", "expect_file", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
+              help="YAML: the expectation (a case's `expect`: events, quarantine) the case must meet once fixed.")
+@click.option("--known-failures", "known_failures_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="[default: conformance/known_failures.yaml]")
+def promote(capture_file, case_id, features, title, versions, cases_dir, golden_dir, reason, bug, expect_file,
+            known_failures_file) -> None:
+    """Turn a capture into a case under <cases>/<format>/: approved behaviour takes its expectation and golden file from
+    the reference normalizer and must pass; with --known-failure it takes --expect and is listed as a known failure."""
+    from harness import golden, reproduce
+    from harness.broker import EmbeddedKafka
+    from harness.cases import CASES_DIR
+    from harness.roundtrip import RoundTrip
+    from harness.spark import spark_session
+
+    if (reason is None) != (expect_file is None) or (bug and reason is None):
+        raise Misuse("--known-failure and --expect go together (and --bug needs them)")
+    document = _load_capture(capture_file)
+    cases_root, golden_root = cases_dir or CASES_DIR, golden_dir or golden.GOLDEN_DIR
+    if (cases_root / document["format"] / f"{case_id}.yaml").exists():
+        raise Misuse(f"case {case_id} exists already under {cases_root}")
+    known_failure = reproduce.KnownFailure(_load_expectation(expect_file), reason, bug) if reason else None
+    with EmbeddedKafka() as broker:
+        try:
+            path = reproduce.promote(RoundTrip(spark_session(), broker), document, case_id, list(features), versions, title,
+                                     cases_root, golden_root, known_failure, known_failures_file)
+        except reproduce.ReproduceError as error:
+            raise click.ClickException(str(error)) from error
+    if known_failure:
+        click.echo(f"promoted {case_id} as a known failure: {path}, listed in known failures ({reason})")
+    else:
+        click.echo(f"promoted {case_id}: {path} and {golden.golden_path(document['format'], case_id, golden_root)}")
+
+
+def _load_expectation(path: Path) -> dict:
+    """A case's `expect` mapping; the case schema checks the rest when the case is loaded."""
+    import yaml
+
+    try:
+        expect = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        raise Misuse(f"{path}: not YAML ({str(error).splitlines()[0]})") from error
+    if not isinstance(expect, dict) or not expect:
+        raise Misuse(f"{path}: give a mapping of events and/or quarantine, as a case's expect")
+    return expect
+
+

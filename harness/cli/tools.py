@@ -1,0 +1,91 @@
+"""Tools around the suite: throughput (bench), endurance (soak), the JVM artifacts (jvm)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from harness.cli.common import UNDER_TEST_OPTION, DecodedFormat, Misuse, normalizer_under_test
+from harness.progress import Progress
+from harness.registry import Registry
+
+
+@click.command()
+@click.option("--format", "formats", multiple=True, type=DecodedFormat(),
+              help="Benchmark this format (repeatable) [default: ces-json].")
+@click.option("--all", "every_format", is_flag=True, help="Benchmark every decoded format, one table.")
+@click.option("--messages", type=click.IntRange(1000, 10_000_000), default=100_000, show_default=True)
+@click.option("--repeat", type=click.IntRange(1, 10), default=3, show_default=True,
+              help="Passes per side after the warm-up; the best counts (warm).")
+@click.option("--growth", is_flag=True, help="Also run 10x the messages and print time(10x)/time(1x) (linear: 10).")
+@click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Also write the table as JSON.")
+@UNDER_TEST_OPTION
+def bench(formats, every_format, messages, repeat, growth, json_path, normalizer_spec) -> None:
+    """Throughput of the normalizer vs a plain parsing pass over the same Kafka data (embedded broker)."""
+    import json
+
+    from harness import bench as benchmark
+    from harness.broker import EmbeddedKafka
+    from harness.spark import spark_session
+
+    registry = Registry.load()
+    if every_format and formats:
+        raise Misuse("give either --all or --format")
+    chosen = registry.decoded_formats() if every_format else (list(formats) or ["ces-json"])
+    missing = [f for f in chosen if registry.generator(f) is None or registry.generator(f).bench is None]
+    if missing:
+        raise Misuse(f"--format {missing[0]}: its generator declares no benchmark data")
+    under_test, progress = normalizer_under_test(normalizer_spec), Progress()
+    rows = []
+    with EmbeddedKafka(heap="1g") as broker, progress.phase(f"benchmarking {len(chosen)} format(s)", total=len(chosen)) as done:
+        for format_id in chosen:
+            with progress.phase(f"{format_id}: {messages:,} messages, {repeat} pass(es)"):
+                rows.append(benchmark.format_row(spark_session(), broker, under_test, registry.generator(format_id),
+                                                 messages, repeat, growth))
+            progress.note(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s ({rows[-1].ratio:.2f}x plain)")
+            done()
+    click.echo(benchmark.summary(rows))
+    if json_path:
+        json_path.write_text(json.dumps([row.as_json() for row in rows], indent=2) + "\n")
+
+
+@click.command()
+@click.option("--records", type=click.IntRange(100, 10_000_000), default=10_000, show_default=True,
+              help="At least this many mutated records per format.")
+@click.option("--format", "formats", multiple=True, type=DecodedFormat(),
+              help="Soak only this format (repeatable) [default: every decoded format].")
+@click.option("--seed", type=int, default=None, help="Draw the same records again [default: a fresh seed].")
+@UNDER_TEST_OPTION
+def soak(records, formats, seed, normalizer_spec) -> None:
+    """Many mutated records per format through Kafka and Spark; crashes, wrong events, unaccounted records must be 0."""
+    from harness import soak as soaking
+    from harness.broker import EmbeddedKafka
+    from harness.property import session_seed
+    from harness.roundtrip import RoundTrip
+    from harness.spark import spark_session
+
+    registry = Registry.load()
+    seed = session_seed() if seed is None else seed
+    under_test, progress = normalizer_under_test(normalizer_spec), Progress()
+    chosen = formats or registry.decoded_formats()
+    rows = []
+    with EmbeddedKafka(heap="1g") as broker, progress.phase(f"soaking {len(chosen)} format(s)", total=len(chosen)) as done:
+        roundtrip = RoundTrip(spark_session(), broker, under_test)
+        for format_id in chosen:
+            with progress.phase(f"{format_id}: {records:,} mutated records"):
+                rows.append(soaking.soak(roundtrip, registry.generator(format_id), records, seed))
+            done()
+    click.echo(soaking.table(rows))
+    sys.exit(0 if all(row.clean for row in rows) else 1)
+
+
+@click.command()
+def jvm() -> None:
+    """Resolve the JVM artifacts (Kafka broker, Spark connectors) and build the Avro guard with Maven into .cache/jvm."""
+    from harness import jvm as artifacts
+
+    artifacts.main()
+
+

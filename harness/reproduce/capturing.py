@@ -1,0 +1,120 @@
+"""Capturing records: from a live cluster (offsets, times or a consumer group) or from kcat's JSON dump."""
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+from harness.reproduce.captures import ReproduceError, record_item
+
+
+def capture_from_cluster(bootstrap_servers: str, topic: str, partitions: list[int] | None, offsets: tuple[int, int] | None,
+                         since_ms: int | None = None, until_ms: int | None = None,
+                         group: str | None = None, count: int | None = None) -> tuple[list[dict], dict]:
+    """Records of `topic` in [start, end) per partition; the bounds come from offsets (the same in every
+    partition), timestamps or a consumer group's committed offsets (from there, `count` records); without
+    any, the whole topic. Returns (records, provenance)."""
+    from confluent_kafka import OFFSET_END, Consumer, KafkaError, TopicPartition
+
+    from harness.broker import client_config
+
+    consumer = Consumer({**client_config(bootstrap_servers), "group.id": group or f"cdc-conformance-capture-{uuid.uuid4().hex[:8]}",
+                         "enable.auto.commit": False, "enable.partition.eof": True})
+    try:
+        metadata = consumer.list_topics(topic, timeout=10)
+        if metadata.topics[topic].error is not None:
+            raise ReproduceError(f"topic {topic!r}: {metadata.topics[topic].error.str()}")
+        chosen = sorted(partitions or metadata.topics[topic].partitions)
+        ends = {p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[1] for p in chosen}
+        lows = {p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[0] for p in chosen}
+        start = end = None
+        if offsets:
+            start, end = dict.fromkeys(chosen, offsets[0]), dict.fromkeys(chosen, offsets[1])
+        elif group:
+            committed = consumer.committed([TopicPartition(topic, p) for p in chosen], timeout=10)
+            start = {tp.partition: (tp.offset if tp.offset >= 0 else lows[tp.partition]) for tp in committed}
+            end = {p: min(ends[p], start[p] + count) if count else ends[p] for p in chosen}
+        elif since_ms is not None:
+            found = consumer.offsets_for_times([TopicPartition(topic, p, since_ms) for p in chosen], timeout=10)
+            start = {tp.partition: (tp.offset if tp.offset >= 0 else ends[tp.partition]) for tp in found}
+            if until_ms is not None:
+                found = consumer.offsets_for_times([TopicPartition(topic, p, until_ms) for p in chosen], timeout=10)
+                end = {tp.partition: (tp.offset if tp.offset >= 0 else ends[tp.partition]) for tp in found}
+        start = {p: max((start or {}).get(p, lows[p]), lows[p]) for p in chosen}
+        end = {p: min((end or {}).get(p, ends[p]), ends[p]) for p in chosen}
+        wanted = {p: (start[p], end[p]) for p in chosen if start[p] < end[p]}
+        records: list[dict] = []
+        if wanted:
+            consumer.assign([TopicPartition(topic, p, s) for p, (s, _) in wanted.items()])
+            remaining = set(wanted)
+            while remaining:
+                message = consumer.poll(10)
+                if message is None:
+                    raise ReproduceError(f"no records from {topic} within 10 s; still waiting for partitions {sorted(remaining)}")
+                if message.error() is not None:
+                    if message.error().code() == KafkaError._PARTITION_EOF:  # nothing more in that partition
+                        remaining.discard(message.partition())
+                        continue
+                    raise ReproduceError(f"reading {topic}: {message.error().str()}")
+                partition, offset = message.partition(), message.offset()
+                if partition not in remaining or offset >= wanted[partition][1]:
+                    continue
+                records.append(record_item(message.topic(), partition, offset, message.key(), message.value(),
+                                           list(message.headers() or [])))
+                if offset + 1 >= wanted[partition][1]:
+                    remaining.discard(partition)
+                    consumer.pause([TopicPartition(topic, partition, OFFSET_END)])
+        cluster_id = consumer.list_topics(timeout=10).cluster_id
+    finally:
+        consumer.close()
+    records.sort(key=lambda r: (r["partition"], r["offset"]))
+    coordinates = ", ".join(f"{topic}[{p}]@{s}..{e - 1}" for p, (s, e) in sorted(wanted.items()))
+    return records, {"source": f"capture from cluster {cluster_id}", "cluster_id": cluster_id, "topic": topic,
+                     "coordinates": coordinates or "(no records in range)", "bootstrap_servers": bootstrap_servers,
+                     **({"group": group} if group else {})}
+
+
+def capture_from_kcat(path: Path) -> tuple[list[dict], dict]:
+    """kcat's `-J` output: one JSON object per line with topic, partition, offset, key, payload and headers
+    (a flat list: name, value, name, value, ...)."""
+    records = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+            headers = message.get("headers") or []
+            pairs = [(headers[i], None if headers[i + 1] is None else str(headers[i + 1]).encode()) for i in range(0, len(headers), 2)]
+            records.append(record_item(message["topic"], int(message["partition"]), int(message["offset"]),
+                                       None if message.get("key") is None else message["key"].encode(),
+                                       None if message.get("payload") is None else message["payload"].encode(), pairs))
+        except (ValueError, KeyError, TypeError, IndexError) as error:
+            raise ReproduceError(f"{path}:{number}: not a kcat -J line ({type(error).__name__}: {error})") from error
+    if not records:
+        raise ReproduceError(f"{path}: no records")
+    topics = sorted({r["topic"] for r in records})
+    return records, {"source": f"capture from kcat dump {Path(path).name}", "topic": ", ".join(topics),
+                     "coordinates": ", ".join(f"{r['topic']}[{r['partition']}]@{r['offset']}" for r in records[:3])
+                     + (" ..." if len(records) > 3 else "")}
+
+
+def parse_offsets(text: str) -> tuple[int, int]:
+    """`START:END` -> (START, END), START < END; ValueError naming the expected form."""
+    first, _, last = text.partition(":")
+    if not (first.isdigit() and last.isdigit() and int(first) < int(last)):
+        raise ValueError(f"--offsets {text}: expected START:END with START < END")
+    return int(first), int(last)
+
+
+def epoch_ms(text: str | None) -> int | None:
+    """ISO 8601 (UTC when it names no zone) or epoch milliseconds -> epoch milliseconds; ValueError otherwise."""
+    if text is None:
+        return None
+    if text.isdigit():
+        return int(text)
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError as error:
+        raise ValueError(f"not a time: {text!r} (ISO 8601, or epoch milliseconds)") from error
+    return int((moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp() * 1000)
