@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from generators.records import KafkaRecord
 from harness import accounting
-from harness.broker import BrokerError, Coordinates
+from harness.broker import Broker, BrokerError, Coordinates
 from harness.under_test import NormalizerUnderTest
 from normalizer.kafka_source import read_batch
 
@@ -29,7 +29,7 @@ class RunOutput:
 @dataclass
 class RoundTrip:
     spark: object
-    broker: object
+    broker: Broker
     normalizer: NormalizerUnderTest = None  # type: ignore[assignment]  # a bare batch function is taken as one
     # the records read are coalesced into at most this many Spark partitions (None: one per Kafka partition, as
     # Spark's source gives them). Every case has topics of its own, so a suite run reads dozens of Kafka

@@ -5,15 +5,8 @@ import subprocess
 import pytest
 
 from harness import images
-from harness.broker import (
-    TEST_BROKER_SETTINGS,
-    BrokerError,
-    ExternalKafka,
-    TestcontainersKafka,
-    kafka_env,
-    kafka_node_settings,
-    make_broker,
-)
+from harness.broker import TEST_BROKER_SETTINGS, BrokerError, ExternalKafka, TestcontainersKafka, make_broker
+from harness.broker.containers import kafka_env, kafka_node_settings
 from harness.jvm import REPO_ROOT
 
 RUN_SCRIPT = REPO_ROOT / "docker" / "kafka" / "rootfs" / "etc" / "kafka" / "docker" / "run"
@@ -59,7 +52,7 @@ def test_the_local_image_tag_changes_with_what_goes_into_it():
 
 
 def test_testcontainers_without_docker_says_so_in_one_clear_error(monkeypatch):
-    monkeypatch.setattr("harness.broker.docker_unavailable_reason", lambda: "no Docker socket")
+    monkeypatch.setattr("harness.broker.containers.docker_unavailable_reason", lambda: "no Docker socket")
     with pytest.raises(BrokerError, match="needs a Docker engine: no Docker socket"):
         TestcontainersKafka().start()
 
