@@ -24,7 +24,7 @@ from generators.records import Expected, KafkaRecord
 from generators.spellings import Number
 from generators.values import LogicalType, canonical_text, java_double_text
 from normalizer import keys
-from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
+from normalizer.model import CanonicalEvent, Code, Column
 
 FORMAT = "canal-json"
 FORMAT_VERSION = "1.1"
@@ -286,10 +286,6 @@ def encode(history: History, profile: Profile, index: int = 0) -> list[Expected]
 # ------------------------------------------------------------------------------------------------
 # Mutators
 # ------------------------------------------------------------------------------------------------
-
-def _outcome(code: Code) -> tuple[str, str]:
-    return CODE_PHASE[code].value, code.value
-
 
 def longer_list(rows: str, operation: str):
     """A change that repeats the last row of the update's `rows` list (canal `old`, CloudCanal `before`)."""

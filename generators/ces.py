@@ -20,7 +20,7 @@ from generators.plugin import Bench, FormatGenerator, Hostile, Mutator
 from generators.records import Expected, KafkaRecord
 from generators.values import KEY_TYPES, LogicalType, canonical_text
 from normalizer import keys
-from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
+from normalizer.model import CanonicalEvent, Code, Column
 
 FORMAT = "ces-json"
 EVENT_TYPE = "com.microsoft.SQL.CES.DML.V1"
@@ -269,7 +269,7 @@ def drop_segment(items: list[Expected], index: int) -> list[Expected] | None:
     if len(members) < 2:
         return None
     last = max(members, key=lambda m: m.segment)
-    return [replace(i, events=[], quarantine=_outcome(Code.SEGMENT_INCOMPLETE)) if i.logical == logical else i
+    return [i.now_quarantined(Code.SEGMENT_INCOMPLETE) if i.logical == logical else i
             for i in items if i is not last]
 
 
@@ -282,10 +282,6 @@ def _other_json_data(value: bytes) -> bytes | None:
     return json.dumps(event).encode()
 
 
-def _outcome(code: Code) -> tuple[str, str]:
-    return CODE_PHASE[code].value, code.value
-
-
 def conflict(items: list[Expected], index: int, other_data=_other_json_data) -> list[Expected] | None:
     """A segment index sent twice with different content: the whole event is quarantined.
 
@@ -295,10 +291,10 @@ def conflict(items: list[Expected], index: int, other_data=_other_json_data) -> 
     value = other_data(target.record.value)
     if value is None:
         return None
-    twin = Expected(replace(target.record, value=value), logical=target.logical, segment=target.segment)
-    marked = [replace(i, events=[], quarantine=_outcome(Code.SEGMENT_DUPLICATE_CONFLICT))
+    twin = Expected.quarantined(replace(target.record, value=value), Code.SEGMENT_DUPLICATE_CONFLICT,
+                                logical=target.logical, segment=target.segment)
+    marked = [i.now_quarantined(Code.SEGMENT_DUPLICATE_CONFLICT)
               if i.logical == target.logical else i for i in items]
-    twin.quarantine = _outcome(Code.SEGMENT_DUPLICATE_CONFLICT)
     return marked[: index + 1] + [twin] + marked[index + 1:]
 
 
@@ -434,7 +430,7 @@ def old_key_null(edit_data: Callable[[bytes, Callable[[dict], bool]], bytes | No
         value = edit_data(target.record.value, _null_old_key)
         if value is None:
             return None
-        changed = replace(target, record=replace(target.record, value=value), events=[], quarantine=_outcome(Code.MISSING_OLD_KEY))
+        changed = target.now_quarantined(Code.MISSING_OLD_KEY, record=replace(target.record, value=value))
         return items[:index] + [changed] + items[index + 1:]
     return apply
 
@@ -458,7 +454,7 @@ def totals_disagree(items: list[Expected], index: int) -> list[Expected] | None:
         return None
     event["splittotalcnt"] += 1
     changed = replace(target, record=replace(target.record, value=json.dumps(event, ensure_ascii=False, indent=2).encode()))
-    return [replace(i, events=[], quarantine=_outcome(Code.SEGMENT_DUPLICATE_CONFLICT)) if i.logical == target.logical else i
+    return [i.now_quarantined(Code.SEGMENT_DUPLICATE_CONFLICT) if i.logical == target.logical else i
             for i in items[:index] + [changed] + items[index + 1:]]
 
 

@@ -22,7 +22,7 @@ from generators.plugin import Bench, FormatGenerator, Hostile, Mutator, profile_
 from generators.records import Expected, KafkaRecord, default_partition
 from generators.values import LogicalType, canonical_text, java_double_text
 from normalizer import keys
-from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
+from normalizer.model import CanonicalEvent, Code, Column
 
 FORMAT = "dataworks-json"
 SEQUENCE_BASE = 1620457642589000000  # the docs' sequenceIds: 19 digits, one per record (both halves share one)
@@ -213,17 +213,13 @@ def encode(history: History, profile: Profile, index: int = 0) -> list[Expected]
 # Mutators
 # ------------------------------------------------------------------------------------------------
 
-def _outcome(code: Code) -> tuple[str, str]:
-    return CODE_PHASE[code].value, code.value
-
-
 def drop_half(segment: int):
     """One half of a two-record update never arrives: the other is UNPAIRED_UPDATE_HALF."""
     def apply(items: list[Expected], index: int) -> list[Expected] | None:
         target = items[index]
         if target.logical is None or target.segment != segment:
             return None
-        return [replace(i, events=[], quarantine=_outcome(Code.UNPAIRED_UPDATE_HALF)) if i.logical == target.logical
+        return [i.now_quarantined(Code.UNPAIRED_UPDATE_HALF) if i.logical == target.logical
                 else i for i in items if i is not target]
     return apply
 
@@ -260,8 +256,7 @@ def _column_value_mutator(kind: str, bad):
         if not image or not columns:
             return None
         image[columns[0]] = bad
-        changed = replace(target, record=replace(target.record, value=spellings.dumps(document)), events=[],
-                          quarantine=_outcome(Code.UNDECODABLE_VALUE))
+        changed = target.now_quarantined(Code.UNDECODABLE_VALUE, record=replace(target.record, value=spellings.dumps(document)))
         return items[:index] + [changed] + items[index + 1:]
     return apply
 
@@ -278,8 +273,7 @@ def _old_key_null(items: list[Expected], index: int) -> list[Expected] | None:
     if payload.get("op") not in ("UPDATE_AFTER", "DELETE") or not before or not key_names or key_names[0] not in before:
         return None
     before[key_names[0]] = None
-    changed = replace(target, record=replace(target.record, value=_dumps(document)), events=[],
-                      quarantine=_outcome(Code.MISSING_OLD_KEY))
+    changed = target.now_quarantined(Code.MISSING_OLD_KEY, record=replace(target.record, value=_dumps(document)))
     return items[:index] + [changed] + items[index + 1:]
 
 

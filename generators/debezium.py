@@ -22,7 +22,7 @@ from generators.plugin import FormatGenerator, Hostile, Mutator, record_mutator
 from generators.records import Expected, KafkaRecord, default_partition
 from generators.values import ALL_TYPES, EPOCH, LogicalType, canonical_text, rescale
 from normalizer import keys
-from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
+from normalizer.model import CanonicalEvent, Code, Column
 
 FORMAT = "debezium-json"
 
@@ -627,19 +627,15 @@ def _value_mutation(name: str):
         if item.record.value is None or item.quarantine:  # tombstones and already-mutated records stay
             return None
         value = change(item)
-        return None if value is None else Expected(replace(item.record, value=value), [], _outcome(code))
+        return None if value is None else Expected.quarantined(replace(item.record, value=value), code)
     return mutate
-
-
-def _outcome(code: Code) -> tuple[str, str]:
-    return CODE_PHASE[code].value, code.value
 
 
 def mutate_key(item: Expected) -> Expected | None:
     """A key that is not JSON: the record cannot be attributed to a row."""
     if item.record.key is None or item.quarantine:
         return None
-    return Expected(replace(item.record, key=b"{" + item.record.key), [], _outcome(Code.MALFORMED_KEY))
+    return Expected.quarantined(replace(item.record, key=b"{" + item.record.key), Code.MALFORMED_KEY)
 
 
 _PARTNER_HEADERS = ("__debezium.newkey", "__debezium.oldkey")
@@ -652,7 +648,7 @@ def unreadable_partner_key(item: Expected) -> Expected | None:
     if item.quarantine or not any(name in _PARTNER_HEADERS for name, _ in item.record.headers):
         return None
     headers = tuple((name, b"{not json" if name in _PARTNER_HEADERS else value) for name, value in item.record.headers)
-    return Expected(replace(item.record, headers=headers), [], _outcome(Code.MALFORMED_KEY))
+    return Expected.quarantined(replace(item.record, headers=headers), Code.MALFORMED_KEY)
 
 
 MUTATORS: dict[str, Mutator] = {

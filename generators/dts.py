@@ -25,7 +25,7 @@ from generators.plugin import NOT_EVERY_VERSION, Bench, FormatGenerator, Hostile
 from generators.records import Expected, KafkaRecord
 from generators.values import LogicalType, canonical_text
 from normalizer import keys
-from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Column
+from normalizer.model import CanonicalEvent, Code, Column
 
 FORMAT = "dts-avro"
 NS = "com.alibaba.dts.formats.avro"
@@ -314,18 +314,13 @@ def encode(history: History, profile: Profile, index: int = 0) -> list[Expected]
 # Mutators: each changes the datum (read back with fastavro) and expects its code
 # ------------------------------------------------------------------------------------------------
 
-def _outcome(code: Code) -> tuple[str, str]:
-    return CODE_PHASE[code].value, code.value
-
-
 def _rewrite(change, code: Code):
     """A record mutator from `change(datum) -> bool` (False: does not apply to this record)."""
     def mutate(item: Expected) -> Expected | None:
         generation, datum = read(item.record.value)
         if not change(datum):
             return None
-        return replace(item, record=replace(item.record, value=write(generation, datum)), events=[],
-                       quarantine=_outcome(code))
+        return item.now_quarantined(code, record=replace(item.record, value=write(generation, datum)))
     return record_mutator(mutate, code)
 
 
@@ -372,8 +367,7 @@ def _old_key_null(datum: dict) -> bool:
 def _truncate(item: Expected) -> Expected:
     """A datum cut in half: neither generation reads it (cutting only the 2020 tail would leave a 2019 datum)."""
     value = item.record.value
-    return replace(item, record=replace(item.record, value=value[: len(value) // 2]), events=[],
-                   quarantine=_outcome(Code.MALFORMED_AVRO))
+    return item.now_quarantined(Code.MALFORMED_AVRO, record=replace(item.record, value=value[: len(value) // 2]))
 
 
 MUTATORS = {

@@ -17,7 +17,7 @@ from generators.history import History
 from generators.records import Expected, KafkaRecord
 from generators.spellings import Number, dumps
 from generators.values import LogicalType
-from normalizer.model import CODE_PHASE, Code
+from normalizer.model import Code
 
 
 @dataclass(frozen=True)
@@ -50,8 +50,7 @@ def json_mutator(change: Callable[[dict], bool], code: Code) -> Mutator:
         document = json.loads(target.record.value)
         if not change(document):
             return None
-        changed = replace(target, record=replace(target.record, value=dumps(document)), events=[],
-                          events_at=None, quarantine=(CODE_PHASE[code].value, code.value))
+        changed = target.now_quarantined(code, record=replace(target.record, value=dumps(document)))
         return items[:index] + [changed] + items[index + 1:]
     return Mutator(apply, code)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from normalizer.model import CanonicalEvent, Origin
+from normalizer.model import CODE_PHASE, CanonicalEvent, Code, Origin
 
 
 @dataclass(frozen=True)
@@ -83,23 +83,34 @@ class Expected:
     # with_coordinates once the offset is known; a mutator that quarantines the record clears it
     events_at: Callable[[int], list[CanonicalEvent]] | None = None
 
+    @classmethod
+    def quarantined(cls, record: KafkaRecord, code: Code, **fields) -> Expected:
+        """A record that must be quarantined with `code` (its phase from the model)."""
+        return cls(record, [], (CODE_PHASE[code].value, code.value), **fields)
+
+    def now_quarantined(self, code: Code, **changes) -> Expected:
+        """This item, changed (`changes`: a new record, say), and to be quarantined with `code` instead."""
+        return replace(self, events=[], events_at=None, quarantine=(CODE_PHASE[code].value, code.value), **changes)
+
 
 def with_coordinates(expected: list[Expected], start: dict | None = None) -> list[Expected]:
-    """Fill event ids and origins from the offsets the records will get (fresh topics unless `start`)."""
+    """The items again with their coordinates, event ids and origins, from the offsets the records will get
+    (fresh topics unless `start`, which is updated as predict_offsets does); the given items are not changed."""
     offsets = predict_offsets([e.record for e in expected], start)
-    parts: dict[str, list[Expected]] = {}
+    placed = []
     for item, offset in zip(expected, offsets):
-        item.coordinates = (item.record.topic, item.record.partition, offset)
-        if item.events_at is not None and item.quarantine is None:
-            item.events = item.events_at(offset)
+        events = item.events_at(offset) if item.events_at is not None and item.quarantine is None else item.events
+        placed.append(replace(item, coordinates=(item.record.topic, item.record.partition, offset), events=list(events)))
+    parts: dict[str, list[Expected]] = {}
+    for item in placed:
         if item.logical is not None:
             parts.setdefault(item.logical, []).append(item)
-    for item in expected:
+    for index, item in enumerate(placed):
         if not item.events:
             continue
         members = parts.get(item.logical, [item]) if item.logical is not None else [item]
         origin = [Origin(*m.coordinates) for m in sorted(members, key=lambda m: (m.segment, *m.coordinates))]
         first = origin[0]
-        item.events = [replace(event, event_id=f"{first.topic}/{first.partition}/{first.offset}#{n}", origin=origin)
-                       for n, event in enumerate(item.events)]
-    return expected
+        placed[index] = replace(item, events=[replace(event, event_id=f"{first.topic}/{first.partition}/{first.offset}#{n}",
+                                                      origin=origin) for n, event in enumerate(item.events)])
+    return placed

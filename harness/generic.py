@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from generators.history import histories, tables
 from generators.plugin import FormatGenerator
-from generators.records import KafkaRecord, predict_offsets, with_coordinates
+from generators.records import KafkaRecord, predict_offsets
 from generators.values import KEY_TYPES
 from harness.accounting import coordinate
-from harness.property import BatchResult, Example, draw_examples, events_of, run_batch, session_seed
+from harness.property import BatchResult, Example, draw_examples, events_of, placed, run_batch, session_seed
 from harness.roundtrip import RoundTrip
 from harness.under_test import NormalizerUnderTest
 from normalizer import plugin
@@ -190,11 +190,8 @@ def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, co
 
     seed = session_seed() if seed is None else seed
     examples = _examples(generator, draw_examples(generator.examples(), count, seed), "stream")
-    partitions: dict[str, int] = {}
-    records = []
-    for example in examples:
-        partitions.update(example.partitions)
-        records += [item.record for item in with_coordinates(example.expected)]
+    partitions = {topic: n for example in examples for topic, n in example.partitions.items()}
+    records = [item.record for example in examples for item in example.expected]
     broker.create_topics(partitions)
     broker.produce(records)
     # a stateless decoder streams through its batch decode: a few micro-batches show it; boundaries matter
@@ -230,9 +227,9 @@ def check_late_arrivals(spark, broker, generator: FormatGenerator, workdir: Path
     from harness import streaming
 
     seed = session_seed() if seed is None else seed
-    examples = _examples(generator, draw_examples(generator.examples(), count, seed), "late")
+    examples = placed(_examples(generator, draw_examples(generator.examples(), count, seed), "late"))
     partitions = {topic: n for example in examples for topic, n in example.partitions.items()}
-    records = [item.record for example in examples for item in with_coordinates(example.expected)]
+    records = [item.record for example in examples for item in example.expected]
     broker.create_topics(partitions)
     broker.produce(records)
     batch = streaming.batch_rows(spark, broker, generator.format_id, list(partitions), under_test)
@@ -294,7 +291,7 @@ def check_cross_format(roundtrip: RoundTrip, generators: dict[str, FormatGenerat
         result = run_batch(roundtrip, format_id, examples, seed, generator.ordered_within_partition)
         failures += [f"{format_id}: {failure}" for failure in result.failures[:3]]
         projected[format_id] = [[_projection(e) for e in events_of(example, result.output) if e["kind"] != "TOMBSTONE"]
-                                for example in examples]
+                                for example in result.examples]
     reference, *others = chosen
     for format_id in others:
         for index, (want, got) in enumerate(zip(projected[reference], projected[format_id])):

@@ -14,7 +14,7 @@ import importlib
 import os
 import pkgutil
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -105,15 +105,18 @@ def ordering_problems(events: list[dict], within_partition: bool = False) -> lis
     return problems
 
 
+def placed(examples: list[Example]) -> list[Example]:
+    """The examples with coordinates, as their records will land when produced in this order (examples share
+    topics, so offsets continue from one example to the next)."""
+    next_offsets: dict[tuple[str, int], int] = {}
+    return [replace(example, expected=with_coordinates(example.expected, next_offsets)) for example in examples]
+
+
 def run_batch(roundtrip: RoundTrip, format_id: str, examples: list[Example], seed: int,
               ordered_within_partition: bool = False) -> BatchResult:
-    partitions: dict[str, int] = {}
-    next_offsets: dict[tuple[str, int], int] = {}
-    records = []
-    for example in examples:
-        partitions.update(example.partitions)
-        with_coordinates(example.expected, next_offsets)
-        records.extend(item.record for item in example.expected)
+    examples = placed(examples)
+    partitions = {topic: count for example in examples for topic, count in example.partitions.items()}
+    records = [item.record for example in examples for item in example.expected]
     output = roundtrip.run(records, format_id, partitions)
     events_at: dict[tuple, list[dict]] = {}  # one record may yield several events (a key change)
     for event in output.events:
