@@ -475,19 +475,25 @@ PLAIN_CES = """
 """
 
 
-def ces_template_events(count: int, target_bytes: int = 1000, avro: bool = False) -> list[bytes]:
-    """Distinct unsplit CES events: the docs' 8-column Purchases row with the captures' transaction block.
-
-    JSON is written compactly (SQL Server indents it; only the size differs) and padded up to
-    `target_bytes`; the docs' row is already ~1.5 KB in JSON (the escaped `cols` dominate), so that is
-    the floor. With `avro`, the same events in the Binary encoding (~0.7 KB: no names, no escaping).
-    """
-    padding = "x" * max(0, target_bytes - len(_ces_event(0, "", avro=False)))
-    return [_ces_event(n, padding, avro) for n in range(count)]
-
-
-def _ces_event(n: int, padding: str, avro: bool) -> bytes:
+def json_event(envelope: dict, data: dict) -> bytes:
+    """A benchmark event as JSON mode writes it (compactly: SQL Server indents it; only the size differs)."""
     compact = {"separators": (",", ":")}
+    return json.dumps({**envelope, "data": json.dumps(data, **compact)}, **compact).encode()
+
+
+def ces_template_events(count: int, target_bytes: int = 1000, write: Callable[[dict, dict], bytes] = json_event) -> list[bytes]:
+    """Distinct unsplit CES events: the docs' 8-column Purchases row with the captures' transaction block,
+    written by `write(envelope, data)` (json_event, or the Avro mode's writer in generators.ces_avro).
+
+    Padded so that the JSON event reaches `target_bytes`; the docs' row is already ~1.5 KB in JSON (the escaped
+    `cols` dominate), so that is the floor. In Avro the same events are ~0.7 KB (no names, no escaping).
+    """
+    padding = "x" * max(0, target_bytes - len(json_event(*_ces_event(0, ""))))
+    return [write(*_ces_event(n, padding)) for n in range(count)]
+
+
+def _ces_event(n: int, padding: str) -> tuple[dict, dict]:
+    """(envelope without `data`, data) of benchmark event `n`."""
     current = {"purchase_id": str(n), "customer_name": f"Customer {n}", "product_id": str(n % 977),
                "product_name": "Game " + padding, "price_per_item": str(n % 100), "quantity": str(n % 7 + 1),
                "purchase_date": "2025-03-14 16:45:01.000", "payment_method": "Credit Card"}
@@ -497,27 +503,21 @@ def _ces_event(n: int, padding: str, avro: bool) -> bytes:
                             "pkkey": [{"columnname": "purchase_id", "value": str(n)}],
                             "transaction": {"commitlsn": f"0000002C:{n:08X}:0001", "beginlsn": f"0000002C:{n:08X}:0000",
                                             "sequencenumber": 1, "committime": "2025-03-14T16:45:20.650Z"}},
-            "eventrow": {"old": "{}", "current": json.dumps(current, **compact)}}
+            "eventrow": {"old": "{}", "current": json.dumps(current, separators=(",", ":"))}}
     envelope = {"specversion": "1.0", "type": "com.microsoft.SQL.CES.DML.V1", "source": "/",
                 "id": str(uuid.UUID(int=n)), "logicalid": f"9c8d4ad2-bf54-4f10-a96f-038af496997f:{n:020d}:{1:020d}",
                 "time": "2025-03-14T16:45:20.650Z", "datacontenttype": "application/json", "operation": "INS",
-                "segmentindex": 1, "finalsegment": True, "data": json.dumps(data, **compact)}
-    return _avro_event(envelope, data) if avro else json.dumps(envelope, **compact).encode()
+                "segmentindex": 1, "finalsegment": True}
+    return envelope, data
 
 
-def _avro_event(envelope: dict, data: dict) -> bytes:
-    from generators import ces_avro
-
-    return ces_avro.write(ces_avro.CHANGE_EVENT, {**envelope, "datacontenttype": "application/avro",
-                                                  "data": ces_avro.write(ces_avro.DATA, data)})
-
-
-def ces_records(topic: str, messages: int, partitions: int = 2, distinct: int = 5000, avro: bool = False):
+def ces_records(topic: str, messages: int, partitions: int = 2, distinct: int = 5000,
+                write: Callable[[dict, dict], bytes] = json_event):
     """`messages` events: `distinct` templates, re-keyed so that every event has its own id and logicalid.
 
     The replacements keep every string's length, so they are valid in Avro (length-prefixed) too.
     """
-    templates = ces_template_events(min(distinct, messages), avro=avro)
+    templates = ces_template_events(min(distinct, messages), write=write)
     for n in range(messages):
         template = templates[n % len(templates)]
         if n >= len(templates):  # new id / logicalid, same size: distinct events, no duplicates
@@ -533,25 +533,20 @@ _PLAIN_DATA = ("struct<eventsource:struct<db:string,schema:string,tbl:string,"
                "eventrow:struct<old:string,current:string>>")
 
 
-def _plain(raw, avro: bool):
-    """Only the three levels parsed: envelope, data, and the two row images."""
-    if avro:  # the generators' own transcription of the schemas
-        from generators.ces_avro import schema_text
-
-        parsed = raw.selectExpr(f"from_avro(value, '{schema_text('ces-change-event')}') AS e").selectExpr(
-            "e", f"from_avro(e.data, '{schema_text('ces-data')}') AS d")
-    else:
-        parsed = raw.selectExpr(PLAIN_CES).selectExpr("e", f"from_json(e.data, '{_PLAIN_DATA}') AS d")
+def plain_images(parsed):
+    """The plain pass's last level: both row images of the parsed envelope `e` and data `d` as maps."""
     return parsed.selectExpr("e", "d", "from_json(d.eventrow.old, 'map<string,string>') AS old",
                              "from_json(d.eventrow.current, 'map<string,string>') AS current")
 
 
+def _plain_json(raw):
+    """Only the three levels parsed: envelope, data, and the two row images."""
+    return plain_images(raw.selectExpr(PLAIN_CES).selectExpr("e", f"from_json(e.data, '{_PLAIN_DATA}') AS d"))
 
 
-def bench_for(avro: bool) -> Bench:
-    return Bench(records=lambda topic, messages, partitions: ces_records(topic, messages, partitions, avro=avro),
-                 plain=lambda raw: _plain(raw, avro),
-                 plain_label=f"plain {'from_avro' if avro else 'from_json'} (3 levels)")
+def bench_for(write: Callable[[dict, dict], bytes], plain: Callable, plain_label: str) -> Bench:
+    return Bench(records=lambda topic, messages, partitions: ces_records(topic, messages, partitions, write=write),
+                 plain=plain, plain_label=plain_label)
 
 
 SHARED_PROFILE = Profile(partitions=1)  # unsplit, full images, transaction block
@@ -568,5 +563,5 @@ GENERATOR = FormatGenerator(
     shared_history=lambda history, topic, index: render_with(encode)((SHARED_PROFILE, history), topic, index),
     value_types=tuple(VALUE_TYPES),
     history_features=frozenset({"key-change"}),
-    bench=bench_for(avro=False),
+    bench=bench_for(json_event, _plain_json, "plain from_json (3 levels)"),
 )

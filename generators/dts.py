@@ -18,7 +18,8 @@ from pathlib import Path
 import fastavro
 from hypothesis import strategies as st
 
-from generators.extremes import avro_variants
+from generators import ces_avro
+from generators.extremes import ITEM_COUNT_BOMB, avro_variants
 from generators.history import Change, History, Table, Transaction
 from generators.oracle import update_events
 from generators.plugin import NOT_EVERY_VERSION, Bench, FormatGenerator, Hostile, profile_examples, profile_render, record_mutator
@@ -414,8 +415,6 @@ def _out_of_range_union() -> bytes:
 
 
 def _ces_datum() -> bytes:
-    from generators import ces_avro
-
     return ces_avro.write(ces_avro.CHANGE_EVENT, {"specversion": "1.0", "type": "t", "source": "/", "id": "1",
                                                   "logicalid": "l", "time": "t", "datacontenttype": "application/avro",
                                                   "operation": "INS", "segmentindex": 1, "finalsegment": True, "data": b""})
@@ -427,11 +426,6 @@ def _integer(value: str):
 
 def _character(charset: str, value: bytes):
     return f"{NS}.Character", {"charset": charset, "value": value}
-
-
-# An Avro block count that cannot fit in the bytes left: zig-zag varint ee ff ff ff 0f is 2,147,483,639
-# items (Integer.MAX_VALUE - 8, the largest Avro's own limit lets through), in five bytes.
-ITEM_COUNT_BOMB = bytes.fromhex("eeffffff0f")
 
 
 def _count_bomb() -> bytes:

@@ -18,6 +18,10 @@ EXTREMES = (INT32_MIN, INT32_MAX, INT64_MIN, INT64_MAX, -1, 0)
 _DIGITS = re.compile(r"^-?[0-9]+$")
 _NESTED = object()  # a path step into a JSON text held in a string
 
+# An Avro block count that cannot fit in the bytes left: zig-zag varint ee ff ff ff 0f is 2,147,483,639
+# items (Integer.MAX_VALUE - 8, the largest Avro's own limit lets through), in five bytes.
+ITEM_COUNT_BOMB = bytes.fromhex("eeffffff0f")
+
 
 def _nodes(node: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
     """(path, node) of every object, array and leaf, descending into JSON texts held in strings (a

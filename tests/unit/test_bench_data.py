@@ -7,7 +7,7 @@ import fastavro
 import pytest
 
 from generators import ces_avro
-from generators.ces import ces_records
+from generators.ces import ces_records, json_event
 from harness.registry import Registry
 
 REGISTRY = Registry.load()
@@ -23,7 +23,7 @@ def _decode(value: bytes, avro: bool) -> tuple[dict, dict]:
 
 @pytest.mark.parametrize("avro", [False, True], ids=["json", "avro"])
 def test_benchmark_events_are_valid_distinct_and_about_one_kilobyte(avro):
-    records = list(ces_records("t", 250, distinct=100, avro=avro))
+    records = list(ces_records("t", 250, distinct=100, write=ces_avro.avro_event if avro else json_event))
     decoded = [_decode(r.value, avro) for r in records]
     assert len({e["id"] for e, _ in decoded}) == len({e["logicalid"] for e, _ in decoded}) == 250
     assert all(json.loads(d["eventrow"]["current"])["purchase_id"] for _, d in decoded)
