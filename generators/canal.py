@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from generators.bench import history_bench
 from generators.history import Change, History, Table, Transaction
+from generators.oracle import change_events
 from generators.plugin import FormatGenerator, Hostile, absorbed_json_mutator, json_mutator, profile_examples, profile_render
 from generators.records import Expected, KafkaRecord
 from generators.spellings import Number
@@ -255,27 +256,13 @@ class CanalEncoder:
         def key(values):
             return [(c.name, canonical_text(c.logical, values[c.name])) for c in key_columns] or None
 
+        source = self._source()
+        group_parts = {"system": source["system"], "server": "", "database": source["database"], "schema": source["schema"],
+                       "table": table.name}
         out = []
-        for i, change in enumerate(changes):
+        for i, change in enumerate(changes):  # a message's rows are numbered: an update's halves take 2i and 2i+1
             row = dict(kind="ROW", snapshot=False, columns=columns, **self._base(tx, offset, 2 * i))
-            old, new = change.before, change.after
-            if change.kind == "INSERT":
-                out.append(CanonicalEvent(op="INSERT", key=key(new), after=image(new), **row))
-            elif change.kind == "DELETE":
-                out.append(CanonicalEvent(op="DELETE", key=key(old), before=image(old), **row))
-            elif not key_columns or table.key_of(old) == table.key_of(new):
-                out.append(CanonicalEvent(op="UPDATE", key=key(new), before=image(old), after=image(new), **row))
-            else:
-                position = row["position"]
-                source = self._source()
-                group = keys.group({"system": source["system"], "server": "", "database": source["database"],
-                                    "schema": source["schema"], "table": table.name, "commit": position["commit"],
-                                    "event": position["event"]}, dict(key(old)), dict(key(new)))
-                insert = {**row, "position": {**position, "seq": f"{2 * i + 1:020d}"}}
-                out += [CanonicalEvent(op="DELETE", key=key(old), before=image(old),
-                                       pk_change={"group": group, "role": "OLD"}, **row),
-                        CanonicalEvent(op="INSERT", key=key(new), after=image(new),
-                                       pk_change={"group": group, "role": "NEW"}, **insert)]
+            out += change_events(change, row, key, image, group_parts, half_seq={"OLD": f"{2 * i:020d}", "NEW": f"{2 * i + 1:020d}"})
         return out
 
 

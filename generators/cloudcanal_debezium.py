@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from generators.bench import history_bench
 from generators.history import Change, History, Table, Transaction
-from generators.oracle import update_events
+from generators.oracle import change_events
 from generators.plugin import FormatGenerator, Hostile, json_mutator, profile_examples, profile_render
 from generators.records import Expected, KafkaRecord, default_partition
 from generators.values import LogicalType, canonical_text
@@ -82,7 +82,6 @@ class Encoder:
                             "table": self.table.name},
                     position=position, commit_ts=commit,
                     emit_ts=commit + dt.timedelta(milliseconds=tx.emit_lag_us // 1000))
-        old, new = change.before, change.after
 
         def image(row):
             return self._row(row)
@@ -90,13 +89,8 @@ class Encoder:
         def key(row):
             return list(self._key(row).items())
 
-        if change.kind == "INSERT":
-            return [CanonicalEvent(op="INSERT", key=key(new), after=image(new), **base)]
-        if change.kind == "DELETE":
-            return [CanonicalEvent(op="DELETE", key=key(old), before=image(old), **base)]
-        return update_events(base, key(old), key(new), image(old), image(new),
-                             {"system": "mysql", "server": "", "database": self.profile.database, "schema": "",
-                              "table": self.table.name})
+        return change_events(change, base, key, image, {"system": "mysql", "server": "", "database": self.profile.database,
+                                                        "schema": "", "table": self.table.name})
 
 
 def _ms(instant: dt.datetime) -> int:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from generators import spellings
 from generators.history import Change, History, Table, Transaction
-from generators.oracle import update_events
+from generators.oracle import change_events
 from generators.plugin import Bench, FormatGenerator, Hostile, Mutator, profile_examples, profile_render
 from generators.records import Expected, KafkaRecord, default_partition
 from generators.values import LogicalType, canonical_text, java_double_text
@@ -182,14 +182,8 @@ class DataWorksEncoder:
         def key(values):
             return [(c.name, canonical_text(c.logical, values[c.name])) for c in table.key_columns]
 
-        old, new = change.before, change.after
-        if change.kind in ("INSERT", "READ"):
-            return [CanonicalEvent(op="INSERT", key=key(new), after=image(new), **row)]
-        if change.kind == "DELETE":
-            return [CanonicalEvent(op="DELETE", key=key(old), before=image(old), **row)]
-        return update_events(row, key(old), key(new), image(old), image(new),
-                             {"system": source["system"], "server": "", "database": p.database, "schema": "",
-                              "table": table.name})
+        return change_events(change, row, key, image, {"system": source["system"], "server": "", "database": p.database,
+                                                       "schema": "", "table": table.name})
 
 
 def _position(sequence: int) -> dict:

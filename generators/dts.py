@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from generators import ces_avro
 from generators.extremes import ITEM_COUNT_BOMB, avro_variants
 from generators.history import Change, History, Table, Transaction
-from generators.oracle import update_events
+from generators.oracle import change_events
 from generators.plugin import NOT_EVERY_VERSION, Bench, FormatGenerator, Hostile, profile_examples, profile_render, record_mutator
 from generators.records import Expected, KafkaRecord
 from generators.values import LogicalType, canonical_text
@@ -297,14 +297,10 @@ class DtsEncoder:
         def key(values):
             return [(c.name, canonical_text(c.logical, values[c.name])) for c in table.key_columns]
 
-        if change.kind in ("INSERT", "READ"):
-            return [CanonicalEvent(op="INSERT", key=key(new), after=image(new), **row)]
-        if change.kind == "DELETE":
-            return [CanonicalEvent(op="DELETE", key=key(old), before=image(old), **row)]
         # a key the statement did not set is not in a MINIMAL after image: the key is the before image's
-        return update_events(row, key(old), key(new), image(old, before_names), image(new, after_names),
-                             {"system": "mysql", "server": "", "database": self.profile.database, "schema": "",
-                              "table": table.name})
+        return change_events(change, row, key, image, {"system": "mysql", "server": "", "database": self.profile.database,
+                                                       "schema": "", "table": table.name},
+                             update_images=(lambda values: image(values, before_names), lambda values: image(values, after_names)))
 
 
 def encode(history: History, profile: Profile, index: int = 0) -> list[Expected]:
