@@ -220,7 +220,7 @@ def drop_half(segment: int):
 
 def resend(items: list[Expected], index: int) -> list[Expected]:
     """At-least-once delivery: the same record again, right after it. Identical records are one event
-    whose origin lists both (DESIGN invariant 3)."""
+    whose origin lists both (invariant 3, docs/invariants.md)."""
     target = items[index]
     logical = target.logical or f"copy|{index}|{target.record.value[:64]!r}"
     original = replace(target, logical=logical)

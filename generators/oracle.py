@@ -1,4 +1,4 @@
-"""Oracle pieces every generator shares: how an update becomes canonical events (DESIGN invariant 1)."""
+"""Oracle pieces every generator shares: how an update becomes canonical events (invariant 1, docs/invariants.md)."""
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -27,7 +27,7 @@ from normalizer.plugin import FormatDecoder, register
 FORMAT = "dataworks-json"
 
 # op -> (kind, canonical op, ddl.change). The vocabulary is canal's EventType with UPDATE split in two
-# halves and TRANSACTION_BEGIN/END added (specs/dataworks.md 4).
+# halves and TRANSACTION_BEGIN/END added (docs/formats/dataworks-json.md).
 OPERATIONS: dict[str, tuple[str, str | None, str | None]] = {
     **{op: parts for op, parts in rows.EVENT_TYPES.items() if op != "UPDATE"},
     "UPDATE_AFTER": ("ROW", "UPDATE", None),  # one-record mode, or the pair the halves become
@@ -122,7 +122,7 @@ def pairs_ready(members: list[dict]) -> bool:
 
 
 PAIRS = assembly.Grouping(
-    # identical records (at-least-once re-sends) share a group and become one event (DESIGN invariant 3)
+    # identical records (at-least-once re-sends) share a group and become one event (invariant 3, docs/invariants.md)
     group_key=(f"IF(half IS NOT NULL, concat('H|', {_table_identity('document.schema.source')}, '|', "
                f"document.payload.sequenceId), concat('C|', sha2(concat_ws('|', {ct.base64_text('key')}, {ct.base64_text('value')}), 256)))"),
     fields={"half": ("half", "string"), "document": ("document", DOCUMENT_TYPE)},

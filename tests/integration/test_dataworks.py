@@ -1,5 +1,5 @@
 """What is DataWorks' own beyond the generic tests: `ddl.ddlMeta` is a Java-serialized object, and the
-normalizer must never deserialize it (DESIGN invariant 5). A hostile blob (the head of a known gadget
+normalizer must never deserialize it (invariant 5, docs/invariants.md). A hostile blob (the head of a known gadget
 chain) passes through as opaque text: the record becomes the same event as its twin without the blob."""
 import itertools
 import json
