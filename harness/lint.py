@@ -12,7 +12,7 @@ from pathlib import Path
 from packaging.specifiers import InvalidSpecifier
 
 from harness.cases import REPO_ROOT, Case
-from harness.registry import DECODED, STATUSES, Registry
+from harness.registry import DECODED, STATUSES, Registry, load_features
 from normalizer import plugin
 from normalizer.model import CODE_PHASE, Code
 
@@ -27,6 +27,9 @@ RULES = {
     "case-unknown-feature": "a case tags a feature that none of its versions has in the registry",
     "case-unknown-code": "a case expects a quarantine code that is not a model code",
     "case-wrong-phase": "a case expects a code under another phase than the model gives it",
+    "feature-undeclared": "a registry version names a feature that conformance/features.yaml does not declare",
+    "feature-unused": "conformance/features.yaml declares a feature that no registry version has",
+    "feature-no-meaning": "a declared feature has no one-line meaning",
     "registry-bad-status": "a registry version has a status outside certified/supported/experimental/planned",
     "registry-missing-doc": "a registry doc page does not exist",
     "registry-no-decoder": "a decoded format has no decoder module declaring its id",
@@ -49,10 +52,26 @@ class Problem:
 
 
 def lint(cases: list[Case], registry: Registry, known_failures: dict[str, str] | None = None,
-         root: Path = REPO_ROOT) -> list[Problem]:
-    """Problems that make the suite untrustworthy; empty means clean."""
-    return [*lint_registry(registry, root), *lint_cases(cases, registry),
-            *lint_known_failures(known_failures or {}, cases, registry)]
+         root: Path = REPO_ROOT, features: dict[str, str] | None = None) -> list[Problem]:
+    """Problems that make the suite untrustworthy; empty means clean. `features`: the declared features
+    [default: conformance/features.yaml]."""
+    return [*lint_registry(registry, root), *lint_features(load_features() if features is None else features, registry),
+            *lint_cases(cases, registry), *lint_known_failures(known_failures or {}, cases, registry)]
+
+
+def lint_features(features: dict[str, str], registry: Registry) -> list[Problem]:
+    """Every feature a version names is declared with its meaning, and every declared one is used (cases can
+    only name features of their versions: case-unknown-feature)."""
+    where = "features.yaml"
+    named = {feature: fv.label for f in registry.formats for fv in registry.versions(f) for feature in fv.features}
+    problems = [Problem("feature-undeclared", f"{registry.path.name}: {label}", f"feature {feature!r} is not declared in {where}")
+                for feature, label in sorted(named.items()) if feature not in features]
+    problems += [Problem("feature-unused", where, f"feature {feature!r} is not a feature of any registry version")
+                 for feature in sorted(features) if feature not in named]
+    problems += [Problem("feature-no-meaning", where, f"feature {feature!r} needs a one-line meaning")
+                 for feature, meaning in sorted(features.items())
+                 if not isinstance(meaning, str) or not meaning.strip() or "\n" in meaning.strip()]
+    return problems
 
 
 def lint_cases(cases: list[Case], registry: Registry) -> list[Problem]:

@@ -17,10 +17,16 @@ from packaging.version import Version
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REGISTRY_FILE = REPO_ROOT / "conformance" / "registry.yaml"
+FEATURES_FILE = REPO_ROOT / "conformance" / "features.yaml"
 # certified: supported, and a certification record matches the suite; supported: decoded, cases pass;
 # experimental: decoder in progress; planned: no decoder yet, its cases are expected failures.
 STATUSES = ("certified", "supported", "experimental", "planned")
 DECODED = ("certified", "supported", "experimental")
+
+
+def load_features(path: Path = FEATURES_FILE) -> dict[str, str]:
+    """feature -> its one-line meaning (conformance/features.yaml)."""
+    return {str(name): meaning for name, meaning in (yaml.safe_load(path.read_text()) or {}).get("features", {}).items()}
 
 
 @dataclass(frozen=True)

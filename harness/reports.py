@@ -254,7 +254,9 @@ def html_matrix(report: Report, certifications: dict[str, tuple[dict, str]] | No
     that feature on that version, linking to them (each with its problems and replay command). A certified
     column's head says so (date, examples, seed, what the messages came from) and links to its record. When the
     report merges several normalizers, a second table compares them side by side (as Bowtie does)."""
-    certifications = certifications or {}
+    from harness.registry import load_features
+
+    certifications, meanings = certifications or {}, load_features()
     table, facts = report.rows, report.facts
     normalizers = sorted({row.get("normalizer") or str(facts.get("normalizer")) for row in table})
     columns = sorted({row["format_version"] for row in table})
@@ -277,7 +279,7 @@ def html_matrix(report: Report, certifications: dict[str, tuple[dict, str]] | No
         out += ["<table class='matrix'>", "<tr><th class='feature'>feature</th>"
                 + "".join(_column_head(c, certifications.get(c)) for c in columns) + "</tr>"]
         for feature in features:
-            out.append(f"<tr><td class='feature'>{html.escape(feature)}</td>")
+            out.append(f"<tr><td class='feature' title='{html.escape(meanings.get(feature, ''))}'>{html.escape(feature)}</td>")
             for column in columns:
                 rows = cells.get((feature, column, normalizer))
                 if not rows:

@@ -1,4 +1,5 @@
-"""The oracle's canonical text and the Debezium encodings, against values worked out by hand from Debezium's documented encodings (docs/formats/debezium-json.md)."""
+"""The oracle's canonical text and the Debezium encodings, against values worked out by hand from
+Debezium's documented encodings (docs/formats/debezium-json.md)."""
 import base64
 import datetime as dt
 from decimal import Decimal

@@ -8,7 +8,7 @@ import yaml
 
 from harness.cases import CASES_DIR, CaseError, load_case, load_cases
 from harness.lint import RULES, lint
-from harness.registry import REGISTRY_FILE, Registry
+from harness.registry import REGISTRY_FILE, Registry, load_features
 
 FIXTURES = Path(__file__).with_name("lint_fixtures")
 SAMPLE = CASES_DIR / "debezium-json" / "debezium-sqlserver-seed001-create.yaml"
@@ -27,6 +27,8 @@ def _write(directory: Path, data: dict, name: str | None = None) -> Path:
 def _lint_fixture(fixture: dict, tmp_path: Path):
     formats = copy.deepcopy(yaml.safe_load(REGISTRY_FILE.read_text())["formats"])
     formats.update(fixture.get("registry", {}))
+    for format_id, changes in fixture.get("patch_formats", {}).items():  # a real entry with keys set (null: removed)
+        formats[format_id] = {k: v for k, v in {**formats[format_id], **changes}.items() if v is not None}
     for name in fixture.get("remove_formats", []):
         formats.pop(name)
     registry = Registry(formats, tmp_path / "registry.yaml")
@@ -34,7 +36,10 @@ def _lint_fixture(fixture: dict, tmp_path: Path):
         item = dict(item)
         where, name = tmp_path / "cases" / item.pop("dir", ""), item.pop("file", None)
         _write(where, {**BASE_CASE, **item}, name)
-    return lint(load_cases(tmp_path / "cases"), registry, fixture.get("known_failures", {}))
+    features = {**load_features(), **fixture.get("features", {})}
+    for name in fixture.get("remove_features", []):
+        features.pop(name)
+    return lint(load_cases(tmp_path / "cases"), registry, fixture.get("known_failures", {}), features=features)
 
 
 @pytest.mark.parametrize("rule", sorted(RULES))
