@@ -30,8 +30,8 @@ from pyspark.sql import functions as F
 from pyspark.sql.streaming.state import GroupStateTimeout
 
 from normalizer.canonical_text import base64_text
-from normalizer.common import VERDICT_TYPE
 from normalizer.model import CODE_PHASE, Code
+from normalizer.verdicts import VERDICT_TYPE
 
 DEFAULT_TIMEOUT_SECONDS = 600.0
 _RECORD_FIELDS = {"topic": "string", "partition": "int", "offset": "bigint", "key": "binary", "value": "binary",

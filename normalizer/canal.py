@@ -10,16 +10,11 @@ from __future__ import annotations
 from pyspark.sql import DataFrame
 
 from normalizer import rows
-from normalizer.common import (
-    QuarantineRule,
-    json_record_rules,
-    kafka_columns,
-    parse_json,
-    repeats_a_key,
-    with_corrupt_record,
-)
+from normalizer.json_text import json_record_rules, parse_json, repeats_a_key, with_corrupt_record
+from normalizer.kafka_source import kafka_columns
 from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register
+from normalizer.verdicts import QuarantineRule
 
 FORMAT = "canal-json"
 FORMAT_VERSION = "1.1"  # canal writes no version; the FlatMessage layout is canal 1.1's

@@ -7,37 +7,12 @@ CONVERT/UNDECODABLE_VALUE quarantine record when the raw value was not NULL.
 """
 from __future__ import annotations
 
-
-def let(value: str, name: str, body: str) -> str:
-    """Bind `value` to `name` inside `body` (Spark SQL has no LET; a one-element transform is one).
-
-    Lambda variables here all start with `ct_`: a lambda variable shadows any column of the same name
-    in the expressions that decoders pass in.
-    """
-    return f"element_at(transform(array({value}), {name} -> {body}), 1)"
-
+from normalizer.sql import let, sql_string
 
 # The largest decimal scale any source here declares (PostgreSQL NUMERIC's display scale). A scale read
 # from a message is checked against it before any arithmetic: Spark 4 runs with ANSI mode on, where
 # `scale + 1` on 2147483647 raises ARITHMETIC_OVERFLOW and fails the job.
 MAX_DECIMAL_SCALE = 16_383
-
-
-def bounded_int(raw: str, low: int, high: int) -> str:
-    """`raw` as INT when it is an integer within [low, high], else NULL: the one way an integer taken
-    from a message reaches arithmetic (ANSI mode raises on overflow; the job must never fail on input)."""
-    return f"CASE WHEN try_cast({raw} AS INT) BETWEEN {low} AND {high} THEN try_cast({raw} AS INT) END"
-
-
-def sql_string(text: str) -> str:
-    r"""SQL whose value is `text` in any session. How a literal's backslashes read is a session setting
-    (`spark.sql.parser.escapedStringLiterals`: '\\s' is `\s` by default and `\\s` when it is on), so a
-    text with a backslash or a quote is built from chr() instead; the optimizer folds it to a constant, so
-    a regular expression is still compiled once."""
-    if "\\" not in text and "'" not in text:
-        return f"'{text}'"
-    body = text.replace("\\", "\x01").replace("'", "\x02")
-    return f"replace(replace('{body}', chr(1), chr(92)), chr(2), chr(39))"
 
 
 # A JSON `\\uXXXX` escape of a UTF-16 surrogate without its partner: a high one not followed by a low one, a

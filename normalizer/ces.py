@@ -13,26 +13,20 @@ from dataclasses import dataclass
 
 from pyspark.sql import DataFrame
 
-from normalizer import assembly, events, keys, types
+from normalizer import assembly, events, keys, sql, types
 from normalizer import canonical_text as ct
-from normalizer.common import (
-    QuarantineRule,
-    json_record_rules,
-    kafka_columns,
-    parse_json,
-    repeats_a_member,
-    verdict,
-    with_corrupt_record,
-)
+from normalizer.json_text import json_record_rules, parse_json, repeats_a_member, with_corrupt_record
+from normalizer.kafka_source import kafka_columns
 from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register
+from normalizer.verdicts import QuarantineRule, verdict
 
 FORMAT = "ces-json"
 # the `_corrupt_record` an encoding gives a `data` level whose strings are not UTF-8 (NUL-led: a JSON text that
 # failed to parse never is exactly this); ces-avro's guard sets it
 NOT_UTF8_MARK = "\\u0000NOT_UTF8"
 # a member whose value is a JSON number (CES writes strings): `"id": 5`
-_HOLDS_A_NUMBER = ct.sql_string(r":\s*-?[0-9]")
+_HOLDS_A_NUMBER = sql.sql_string(r":\s*-?[0-9]")
 TYPE_PREFIX = "com.microsoft.SQL.CES.DML.V"
 OPERATIONS = {"INS": "INSERT", "UPD": "UPDATE", "DEL": "DELETE"}
 
@@ -197,7 +191,7 @@ def assemble(grouped: DataFrame) -> DataFrame:
     # a copy is a segment seen before with the same source + id, or the same index and the same content
     unique = ("filter(ct_sorted, (s, i) -> NOT exists(slice(ct_sorted, 1, i), p -> (p.source <=> s.source AND p.id = s.id)"
               " OR (p.seg_index = s.seg_index AND p.data = s.data)))")
-    general = ct.let(ordered, "ct_sorted", ct.let(unique, "ct_parts", _summary("ct_parts", "ct_sorted", single=False)))
+    general = sql.let(ordered, "ct_sorted", sql.let(unique, "ct_parts", _summary("ct_parts", "ct_sorted", single=False)))
     summary = f"IF(size(members) = 1, {_summary('members', 'members', single=True)}, {general})"
     return grouped.selectExpr("substr(group_key, 3) AS logicalid", f"{summary} AS assembled").selectExpr(
         "logicalid", "assembled.*")

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from pyspark.sql import DataFrame
 
-from normalizer import assembly, avro_guard, ces
-from normalizer import canonical_text as ct
-from normalizer.common import QuarantineRule
+from normalizer import assembly, avro_guard, ces, sql
 from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register
+from normalizer.verdicts import QuarantineRule
 
 FORMAT = "ces-avro"
 
@@ -49,7 +48,7 @@ def _guarded(binary: str, schema: dict, name: str, parts: str, corrupt: str) -> 
     are not exactly one datum are never read (`from_avro` would allocate what they declare first)."""
     marked = (f"CASE WHEN ct_found = '{avro_guard.NOT_UTF8}' THEN '{NOT_UTF8_MARK}' "
               f"WHEN ct_found != '{avro_guard.OK}' OR {name} IS NULL THEN '{corrupt}' END")
-    return ct.let(avro_guard.problem(binary, schema), "ct_found", ct.let(
+    return sql.let(avro_guard.problem(binary, schema), "ct_found", sql.let(
         avro_guard.read(binary, schema, "ct_found"), name, f"named_struct({parts}, '_corrupt_record', {marked})"))
 
 

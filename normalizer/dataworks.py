@@ -11,18 +11,13 @@ from __future__ import annotations
 
 from pyspark.sql import DataFrame
 
-from normalizer import assembly, events, keys, rows, types
+from normalizer import assembly, events, keys, rows, sql, types
 from normalizer import canonical_text as ct
-from normalizer.common import (
-    QuarantineRule,
-    json_record_rules,
-    kafka_columns,
-    parse_json,
-    verdict,
-    with_corrupt_record,
-)
+from normalizer.json_text import json_record_rules, parse_json, with_corrupt_record
+from normalizer.kafka_source import kafka_columns
 from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register
+from normalizer.verdicts import QuarantineRule, verdict
 
 FORMAT = "dataworks-json"
 
@@ -52,7 +47,7 @@ _OP = "document.payload.op"
 # string-typed reading gives `1e-400` as 0.0, a value nobody wrote; the VARIANT tells it from a written zero
 # (ct.beyond_double_range)
 _IMAGE_VARIANTS = "struct<payload:struct<before:struct<dataColumn:map<string,variant>>,after:struct<dataColumn:map<string,variant>>>>"
-_NUMBERS = (f"IF(value_text RLIKE {ct.MAYBE_BEYOND_DOUBLE}, " + ct.let(
+_NUMBERS = (f"IF(value_text RLIKE {ct.MAYBE_BEYOND_DOUBLE}, " + sql.let(
     f"from_json(value_text, '{_IMAGE_VARIANTS}').payload", "ct_p",
     "concat(coalesce(map_values(ct_p.before.dataColumn), array()), coalesce(map_values(ct_p.after.dataColumn), array()))")
     + ", NULL)")

@@ -18,19 +18,12 @@ from dataclasses import dataclass, field
 from pyspark.sql import DataFrame
 
 from normalizer import canonical_text as ct
-from normalizer import events, keys, types
-from normalizer.common import (
-    QuarantineRule,
-    accept_when,
-    json_record_rules,
-    kafka_columns,
-    parse_json,
-    repeats_a_member,
-    verdict,
-    with_corrupt_record,
-)
+from normalizer import events, keys, sql, types
+from normalizer.json_text import json_record_rules, parse_json, repeats_a_member, with_corrupt_record
+from normalizer.kafka_source import kafka_columns
 from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register
+from normalizer.verdicts import QuarantineRule, accept_when, verdict
 
 FORMAT = "debezium-json"
 UNAVAILABLE_PLACEHOLDER = "__debezium_unavailable_value"
@@ -48,7 +41,7 @@ def unavailable_renderings(placeholder: str = UNAVAILABLE_PLACEHOLDER) -> tuple[
             f"{{{text}:{text}}}")
 
 
-_UNAVAILABLE = "(" + ", ".join(ct.sql_string(r) for r in unavailable_renderings()) + ")"
+_UNAVAILABLE = "(" + ", ".join(sql.sql_string(r) for r in unavailable_renderings()) + ")"
 ROW_OPS = ("c", "r", "u", "d")
 SNAPSHOT_MARKERS = ("true", "first", "first_in_data_collection", "last_in_data_collection", "last", "incremental")
 
@@ -114,7 +107,7 @@ def _variant(image: str, name: str) -> str:
 # backslashes and quotes masked (`_masked`): every `"` left delimits a string, and a string is `[^"]*`, a loop
 # Java's regex engine runs without recursion. `(?:[^"\\]|\\.)*` recursed once per character: a string of a few
 # thousand characters overflowed the task's stack, a fatal error that ends the executor's JVM (issue 18 A).
-_NUMBER_MEMBER = ct.sql_string(r'"([^"]*)"\s*:\s*(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\s*(?=[,}\]])')
+_NUMBER_MEMBER = sql.sql_string(r'"([^"]*)"\s*:\s*(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\s*(?=[,}\]])')
 # (escape, its mask): control characters, which no JSON text holds unescaped (such a record is MALFORMED_JSON)
 _MASKS = (("concat(chr(92), chr(92))", "concat(chr(3), chr(3))"), ("concat(chr(92), chr(34))", "concat(chr(3), chr(4))"))
 
@@ -157,7 +150,7 @@ def _number_token(raw: str, name: str, members: str) -> str:
     """
     candidates = (f"array_distinct(transform(filter({members}, ct_n -> ct_n.name = {name} AND "
                   f"(ct_n.token = {raw} OR CAST(CAST(ct_n.token AS DOUBLE) AS STRING) = {raw})), ct_n -> ct_n.token))")
-    recovered = ct.let(candidates, "ct_tokens", "IF(size(ct_tokens) = 1, ct_tokens[0], NULL)")
+    recovered = sql.let(candidates, "ct_tokens", "IF(size(ct_tokens) = 1, ct_tokens[0], NULL)")
     return f"IF({raw} RLIKE '^-?[0-9]+$', {raw}, {recovered})"
 
 
@@ -171,7 +164,7 @@ def _schemaless_value(raw: str, name: str, image: str) -> str:
     # where two tokens of the name read alike (before 9...9.9999999999, after 9...9.9999999998: one double),
     # the VARIANT's exact digits (up to 38) are this member's own; beyond 38 digits nothing tells them apart
     exact = "IF(schema_of_variant(ct_sv) LIKE 'DECIMAL%', CAST(ct_sv AS STRING), NULL)"
-    return ct.let(_variant(image, name), "ct_sv",
+    return sql.let(_variant(image, name), "ct_sv",
                   f"CASE WHEN {ct.beyond_double_range('ct_sv')} THEN NULL "
                   f"WHEN {raw} RLIKE {_FRACTION} AND {number} THEN coalesce({_number_token(raw, name, _members(image))}, {exact}) "
                   f"ELSE {raw} END")
@@ -194,10 +187,10 @@ def convert_value(raw: str, field_: str, variant: str, members: str) -> str:
     number = f"coalesce({field_}.logical LIKE 'DECIMAL(%' AND schema_of_variant(ct_v) != 'STRING', false)"
     # a number no double holds (1e-400 read as 0.0) is no value of any Connect type: NULL, quarantined
     as_read = f"IF({ct.beyond_double_range('ct_v')}, NULL, {raw})"
-    return ct.let(variant, "ct_v", f"IF({number}, "
+    return sql.let(variant, "ct_v", f"IF({number}, "
                   f"{types.convert(exact, f'{field_}.logical', types.TEXT)}, "
                   # bound once: the converter repeats its input in every branch it tries
-                  f"{ct.let(as_read, 'ct_r', types.convert('ct_r', f'{field_}.logical', types.CONNECT))})")
+                  f"{sql.let(as_read, 'ct_r', types.convert('ct_r', f'{field_}.logical', types.CONNECT))})")
 
 
 def _typed_fields(fields: str) -> str:
@@ -436,7 +429,7 @@ def _pk_change() -> str:
     END"""
 
 
-_FIRST_WORD = ct.sql_string(r"^\s*(\w+)")
+_FIRST_WORD = sql.sql_string(r"^\s*(\w+)")
 
 
 def _ddl_change() -> str:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from pyspark.sql import DataFrame
 
-from normalizer import avro_guard, events, keys, rows, types
+from normalizer import avro_guard, events, keys, rows, sql, types
 from normalizer import canonical_text as ct
-from normalizer.common import QuarantineRule, kafka_columns, verdict
+from normalizer.kafka_source import kafka_columns
 from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register
+from normalizer.verdicts import QuarantineRule, verdict
 
 FORMAT = "dts-avro"
 _NS = "com.alibaba.dts.formats.avro"
@@ -137,7 +138,7 @@ def _character_text(value: str) -> str:
     java = "map(" + ", ".join(f"'{k}', '{v}'" for k, v in JAVA_CHARSETS.items()) + ")"
     charset = f"lower({value}.charset)"
     text = f"CAST({value}.value AS STRING)"
-    decoded = ct.let(f"java_method('{_CHARSET_CLASS}', 'decode', hex({value}.value), try_element_at({java}, {charset}))",
+    decoded = sql.let(f"java_method('{_CHARSET_CLASS}', 'decode', hex({value}.value), try_element_at({java}, {charset}))",
                      "ct_d", "IF(startswith(ct_d, 'T'), substr(ct_d, 2), NULL)")
     return (f"CASE WHEN {charset} IN {UTF8_CHARSETS} THEN IF(is_valid_utf8({text}), {text}, NULL) "
             f"WHEN {charset} = 'ascii' THEN IF(hex({value}.value) RLIKE '^(?:[0-7][0-9A-F])*+$', {text}, NULL) "
@@ -223,7 +224,7 @@ _DDL_CHANGES = ("CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE")
 
 def _object_name() -> list[str]:
     """`db.table` or `db.schema.table`, dots inside names escaped as \\u002E (the demo's uncompressionObjectName)."""
-    parts = f"transform(split(r.objectName, '[.]'), p -> replace(p, {ct.sql_string(chr(92) + 'u002E')}, '.'))"
+    parts = f"transform(split(r.objectName, '[.]'), p -> replace(p, {sql.sql_string(chr(92) + 'u002E')}, '.'))"
     return [f"{parts} AS name_parts"]
 
 
@@ -260,7 +261,7 @@ def _cells(image: str) -> str:
     table's). Two passes: the value's text first, so that the converter's branches read a field."""
     element = f"try_element_at({image}_values, c.position)"
     # EmptyObject NONE: the column is not supplied; the union's null (or EmptyObject NULL): SQL NULL
-    text = ct.let(element, "ct_v", f"named_struct('name', c.name, 'logical', c.logical_type, "
+    text = sql.let(element, "ct_v", f"named_struct('name', c.name, 'logical', c.logical_type, "
                                    f"'supplied', coalesce(ct_v.member11, '') != 'NONE', "
                                    f"'is_null', ct_v IS NULL OR coalesce(ct_v.member11 = 'NULL', false) "
                                    f"OR {ct.mysql_zero_date(_raw_text('ct_v', 'c.logical_type'), 'c.logical_type')}, "

@@ -1,4 +1,4 @@
-"""Reading Kafka with Spark's own source: batch with explicit offsets (streaming arrives with CES)."""
+"""Reading Kafka with Spark's own source (batch with explicit offsets), and the Kafka columns every decoder starts from."""
 from __future__ import annotations
 
 import json
@@ -45,3 +45,18 @@ def read_stream(spark: SparkSession, bootstrap_servers: str, topics: list[str],
     for key, value in {**_READ_OPTIONS, **(extra_options or {})}.items():
         reader = reader.option(key, value)
     return reader.load()
+
+
+# Spark's Kafka source declares every column nullable, but topic, partition and offset are always set;
+# saying so here lets the output schema carry the model's NOT NULL on `origin` (the fallbacks never apply).
+_KAFKA_COORDINATES = ("coalesce(topic, '') AS topic", "coalesce(partition, -1) AS partition",
+                      "coalesce(offset, -1L) AS offset")
+ORIGIN = "array(named_struct('topic', topic, 'partition', partition, 'offset', offset)) AS origin"
+NO_HEADERS = "CAST(NULL AS ARRAY<STRUCT<key: STRING, value: BINARY>>)"
+
+
+def kafka_columns(raw: DataFrame) -> DataFrame:
+    """The Kafka source's columns plus text views of key and value (headers stay binary)."""
+    headers = "headers" if "headers" in raw.columns else f"{NO_HEADERS} AS headers"
+    return raw.selectExpr(*_KAFKA_COORDINATES, "key", "value", headers).selectExpr(
+        "*", "CAST(key AS STRING) AS key_text", "CAST(value AS STRING) AS value_text", ORIGIN)

@@ -9,8 +9,9 @@ from __future__ import annotations
 import hashlib
 
 from normalizer import canonical_text as ct
-from normalizer.common import QuarantineRule
+from normalizer import sql
 from normalizer.model import Code
+from normalizer.verdicts import QuarantineRule
 
 PARTS = ("system", "server", "database", "schema", "table", "commit", "event")
 # Where a source gives both halves one position (CES: one record; PostgreSQL, MySQL: one log position),
@@ -122,5 +123,5 @@ def split_on_key_change(changed: str, group: str, event) -> str:
     """SQL array of events: `event(0)`, or `event(1)` + `event(2)` sharing `group` when `changed` holds.
 
     `event(part)` gives the SQL of one event; parts 1 and 2 may use `pk_change_sql` and `half_position`."""
-    pair = ct.let(group, "ct_group", f"array({event(1)}, {event(2)})")
+    pair = sql.let(group, "ct_group", f"array({event(1)}, {event(2)})")
     return f"IF(coalesce({changed}, false), {pair}, array({event(0)}))"

@@ -20,9 +20,9 @@ from __future__ import annotations
 from pyspark.sql import DataFrame
 
 from normalizer import canonical_text as ct
-from normalizer import events, keys, types
-from normalizer.common import QuarantineRule
+from normalizer import events, keys, sql, types
 from normalizer.model import EVENT_SCHEMA, Code
+from normalizer.verdicts import QuarantineRule
 
 EVENT_FIELDS = EVENT_SCHEMA.fieldNames()
 
@@ -38,7 +38,7 @@ EVENT_TYPES: dict[str, tuple[str, str | None, str | None]] = {
 UNMAPPED_EVENT_TYPES = ("GTID", "XAROLLBACK")
 
 
-_ABOVE_A_BYTE = ct.sql_string(r"[^\x00-\xFF]")  # a character no ISO-8859-1 byte decodes to
+_ABOVE_A_BYTE = sql.sql_string(r"[^\x00-\xFF]")  # a character no ISO-8859-1 byte decodes to
 # a member whose value is a JSON number with a fraction or an exponent (whitespace as JSON's four characters)
 _FRACTIONAL_MEMBER = "'\"[ \t\n\r]*:[ \t\n\r]*-?[0-9]+[.eE]'"
 
@@ -111,7 +111,7 @@ def _cells(rows: str, numbers: str) -> str:
     value = (f"named_struct('name', x.name, 'present', x.present, 'raw', x.raw, "
              f"'value', {types.convert('x.text', 'x.logical', types.TEXT)})")
     per_row = f"transform({rows}, (r, ct_i) -> transform(transform(columns, c -> {text}), x -> {value}))"
-    return ct.let(numbers, "ct_numbers", per_row)
+    return sql.let(numbers, "ct_numbers", per_row)
 
 
 def _images(cells: str) -> str:
@@ -185,7 +185,7 @@ def event_array(format_id: str) -> str:
         keys.new_key_map("pk_names", before, after))
     # the DELETE of the old key sorts before the INSERT of the new one: seq 2i and 2i + 1
     old_key, new_key = f"try_element_at({before}, n)", keys.key_value("'INSERT'", before, after)
-    pair = ct.let(group, "ct_group", f"""array(
+    pair = sql.let(group, "ct_group", f"""array(
         {event("'DELETE'", before, None, old_key, 'i * 2', "named_struct('group', ct_group, 'role', 'OLD')")},
         {event("'INSERT'", None, after, new_key, 'i * 2 + 1', "named_struct('group', ct_group, 'role', 'NEW')")})""")
     single = event("op", f"IF(op = 'INSERT', NULL, {before})", f"IF(op = 'DELETE', NULL, {after})",
@@ -207,7 +207,7 @@ def control_event(format_id: str) -> str:
 
 def outputs(messages: DataFrame, format_id: str, rules: list[QuarantineRule]) -> DataFrame:
     """Typed messages -> output rows: `rules` (the format's own, first) then the shared row rules."""
-    from normalizer.common import verdict
+    from normalizer.verdicts import verdict
 
     all_events = f"IF(kind = 'ROW', {event_array(format_id)}, array({control_event(format_id)}))"
     return messages.selectExpr("*", f"{verdict([*rules, *ROW_RULES])} AS rejection").selectExpr(

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from normalizer import canonical_text as ct
+from normalizer import sql
 
 TEXT = "text"
 CONNECT = "connect"
@@ -27,7 +28,7 @@ PASS_THROUGH = ("STRING", "UUID", "JSON", "XML", "ENUM", "INTERVAL")
 
 def _scale(logical: str) -> str:
     """The scale of `DECIMAL(p,s)`, NULL when out of range (then no value of the column converts)."""
-    return ct.bounded_int(f"regexp_extract({logical}, ',([0-9]+)[)]$', 1)", 0, ct.MAX_DECIMAL_SCALE)
+    return sql.bounded_int(f"regexp_extract({logical}, ',([0-9]+)[)]$', 1)", 0, ct.MAX_DECIMAL_SCALE)
 
 
 def _text_branches(raw: str, logical: str) -> list[tuple[str, str]]:
@@ -67,7 +68,7 @@ def _connect_branches(raw: str, logical: str) -> list[tuple[str, str]]:
         (f"{logical} LIKE 'DECIMAL(%'", ct.decimal_from_unscaled_base64(raw, _scale(logical))),
         # VariableScaleDecimal: a struct {scale, value} of its own per value
         (f"{logical} = 'DECIMAL'", ct.decimal_from_unscaled_base64(
-            f"get_json_object({raw}, '$.value')", ct.bounded_int(f"get_json_object({raw}, '$.scale')", 0, ct.MAX_DECIMAL_SCALE))),
+            f"get_json_object({raw}, '$.value')", sql.bounded_int(f"get_json_object({raw}, '$.scale')", 0, ct.MAX_DECIMAL_SCALE))),
         (f"{logical} = 'DATE'", ct.date_from_epoch_days(raw)),
         (f"{logical} = 'TIMESTAMP_TZ'", ct.timestamp_tz_from_iso(raw)),
         (f"{logical} = 'TIME_TZ'", ct.time_tz_from_iso(raw)),
@@ -251,8 +252,8 @@ def mysql_base_name(type_text: str) -> str:
     """'bigint(20) unsigned' -> 'bigint unsigned'; 'decimal(10,2)' -> 'decimal'; 'ENUM('a')' -> 'enum';
     'DOUBLE PRECISION' -> 'double precision'; 'int(10) UNSIGNED ZEROFILL' -> 'int unsigned'."""
     stop = r"(\(|\bunsigned\b|\bsigned\b|\bzerofill\b|$)"  # the arguments or the attributes
-    name, spaces = ct.sql_string(r"^\s*([a-z][a-z0-9 ]*?)\s*" + stop), ct.sql_string(r"\s+")
-    arguments, unsigned_word = ct.sql_string(r"\(.*\)"), ct.sql_string(r"\bunsigned\b")
+    name, spaces = sql.sql_string(r"^\s*([a-z][a-z0-9 ]*?)\s*" + stop), sql.sql_string(r"\s+")
+    arguments, unsigned_word = sql.sql_string(r"\(.*\)"), sql.sql_string(r"\bunsigned\b")
     words = f"regexp_extract(lower({type_text}), {name}, 1)"
     base = f"regexp_replace({words}, {spaces}, ' ')"
     # the arguments first: an ENUM label may be the word 'unsigned'
@@ -260,7 +261,7 @@ def mysql_base_name(type_text: str) -> str:
     return f"IF({unsigned}, concat({base}, ' unsigned'), {base})"
 
 
-_ARGUMENT = ct.sql_string(r"[(,]\s*([0-9]+)")
+_ARGUMENT = sql.sql_string(r"[(,]\s*([0-9]+)")
 
 
 def type_argument(type_text: str, n: int) -> str:
@@ -268,7 +269,7 @@ def type_argument(type_text: str, n: int) -> str:
     and -1 when present but outside 0..MAX_DECIMAL_SCALE (a type no source declares: the caller gives
     it no logical type, rather than a default the type did not say)."""
     text = f"try_element_at(regexp_extract_all({type_text}, {_ARGUMENT}, 1), {n})"
-    return f"CASE WHEN {text} IS NOT NULL THEN coalesce({ct.bounded_int(text, 0, ct.MAX_DECIMAL_SCALE)}, -1) END"
+    return f"CASE WHEN {text} IS NOT NULL THEN coalesce({sql.bounded_int(text, 0, ct.MAX_DECIMAL_SCALE)}, -1) END"
 
 
 def mysql_logical_type(type_text: str) -> str:
@@ -291,7 +292,7 @@ def mysql_enum_text(raw: str, type_text: str) -> str:
     as the label it stands for; index 0 is MySQL's invalid-value ''. A value that is a declared label is kept
     (a producer that writes labels). NULL for an index the type does not declare."""
     index = f"try_cast({raw} AS INT)"
-    return ct.let(_mysql_labels(type_text), "ct_labels",
+    return sql.let(_mysql_labels(type_text), "ct_labels",
                   f"CASE WHEN array_contains(ct_labels, {raw}) THEN {raw} "
                   f"WHEN {raw} RLIKE '^[0-9]+$' AND {index} = 0 THEN '' "
                   f"WHEN {raw} RLIKE '^[0-9]+$' AND {index} <= size(ct_labels) THEN element_at(ct_labels, {index}) END")
@@ -304,8 +305,8 @@ def mysql_set_text(raw: str, type_text: str) -> str:
     on unsigned 64-bit values), never as a BIGINT, which the top member would overflow."""
     bits = f"reverse(conv({raw}, 10, 2))"
     members = "array_join(filter(ct_labels, (ct_l, ct_i) -> substr(ct_bits, ct_i + 1, 1) = '1'), ',')"
-    from_mask = ct.let(bits, "ct_bits", f"IF(length(ct_bits) <= size(ct_labels), {members}, NULL)")
-    return ct.let(_mysql_labels(type_text), "ct_labels",
+    from_mask = sql.let(bits, "ct_bits", f"IF(length(ct_bits) <= size(ct_labels), {members}, NULL)")
+    return sql.let(_mysql_labels(type_text), "ct_labels",
                   f"CASE WHEN {raw} = '' OR forall(split({raw}, ','), ct_p -> array_contains(ct_labels, ct_p)) THEN {raw} "
                   f"WHEN {raw} RLIKE '^[0-9]{{1,20}}$' AND try_cast({raw} AS DECIMAL(20,0)) <= {2 ** 64 - 1} "
                   f"THEN {from_mask} END")

@@ -3,7 +3,7 @@ zero dates, arguments out of range). Each row is one spelling a producer writes.
 import pytest
 
 from normalizer import canonical_text as ct
-from normalizer import types
+from normalizer import sql, types
 
 pytestmark = pytest.mark.integration
 
@@ -36,7 +36,7 @@ def test_mysql_type_names(spark, type_text, logical):
     ("1.50", "2", "1.50"), ("1.5", "2147483647", None), ("1.5", "-2147483648", None), ("7", "16383", "7." + "0" * 16383),
 ])
 def test_decimal_text_never_overflows(spark, raw, scale, expected):
-    assert spark.sql(f"SELECT {ct.decimal_text(repr(raw), ct.bounded_int(repr(scale), 0, ct.MAX_DECIMAL_SCALE))}").first()[0] == expected
+    assert spark.sql(f"SELECT {ct.decimal_text(repr(raw), sql.bounded_int(repr(scale), 0, ct.MAX_DECIMAL_SCALE))}").first()[0] == expected
 
 
 @pytest.mark.parametrize("raw, expected", [

@@ -9,9 +9,11 @@ from pyspark.sql import DataFrame
 
 from normalizer import canonical_text as ct
 from normalizer import events
-from normalizer.common import QuarantineRule, json_record_rules, kafka_columns, parse_json, verdict, with_corrupt_record
+from normalizer.json_text import json_record_rules, parse_json, with_corrupt_record
+from normalizer.kafka_source import kafka_columns
 from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register
+from normalizer.verdicts import QuarantineRule, verdict
 
 FORMAT = "toy-json"
 SCHEMA = with_corrupt_record("op:string,table:string,seq:string,key:array<string>,"
