@@ -163,6 +163,12 @@ class FormatGenerator:
     # "Streaming"); checked by the late-arrival property across a restart
     late_records: Callable[[list[Expected]], list[tuple[KafkaRecord, Code]]] | None = None
 
+    @property
+    def groups_across_records(self) -> bool:
+        """Whether an event of this format can be built from several records (so a stream keeps state, and
+        micro-batch boundaries matter): exactly the formats that declare late records."""
+        return self.late_records is not None
+
     def extreme_records(self) -> list[tuple[str, bytes]]:
         """(label, value): the valid neighbour with one integer at a time at an extreme (generators.extremes)."""
         from generators.extremes import json_variants
