@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -100,7 +100,7 @@ def mutated_examples(generator: FormatGenerator, count: int, seed: int) -> tuple
         if not missing:
             break
         more, applied = _mutate(generator, _TOP_UP_EXAMPLES, seed + draw, missing, applied, count + draw * _TOP_UP_EXAMPLES)
-        examples += [example for example in more if " mutated by " in example.label]
+        examples += [example for example in more if example.mutator is not None]
     return examples, applied
 
 
@@ -118,8 +118,8 @@ def _mutate(generator: FormatGenerator, count: int, seed: int, names: list[str],
         mutated = _first_mutation(generator, example.expected, where,
                                   [n for n in turn if n not in applied] + [n for n in turn if n in applied])
         if mutated is not None:
-            name, example.expected = mutated
-            example.label = f"{example.label} mutated by {name}"
+            name, records = mutated
+            examples[index] = replace(example, expected=records, label=f"{example.label} mutated by {name}", mutator=name)
             applied.add(name)
     return examples, applied
 
@@ -204,7 +204,12 @@ def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, co
     if streamed == batch:
         return [] if streamed else ["nothing was normalized"]
     return [f"streaming differs from batch (seed {seed}): {len(streamed)} vs {len(batch)} outputs; first difference: "
-            f"{next((a, b) for a, b in itertools.zip_longest(streamed, batch) if a != b)}"]
+            f"{_first_difference(streamed, batch)}"]
+
+
+def _first_difference(rows: list, expected: list) -> tuple:
+    """(row, expected row) at the first position where the two lists differ (None past the shorter's end)."""
+    return next((a, b) for a, b in itertools.zip_longest(rows, expected) if a != b)
 
 
 def _emitted_groups(examples: list[Example]) -> list[list]:
@@ -252,8 +257,8 @@ def check_late_arrivals(spark, broker, generator: FormatGenerator, workdir: Path
     rest = [(kind, row) for kind, row in streamed if not any(coordinate(o) in late_at for o in row["origin"])]
     problems = [] if got == expected else [f"late records (seed {seed}): expected {expected}, got {got}"]
     if rest != batch:
-        first = next((a, b) for a, b in itertools.zip_longest(rest, batch) if a != b)
-        problems.append(f"the earlier records' outputs changed after late records (seed {seed}): first difference {first}")
+        problems.append(f"the earlier records' outputs changed after late records (seed {seed}): first difference "
+                        f"{_first_difference(rest, batch)}")
     return problems
 
 

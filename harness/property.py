@@ -71,6 +71,7 @@ class Example:
     label: str
     expected: list[Expected]
     partitions: dict[str, int] = field(default_factory=dict)  # topic -> partition count
+    mutator: str | None = None  # the mutator applied to it, if any (harness.generic.mutated_examples)
 
 
 @dataclass
