@@ -596,9 +596,20 @@ def _old_key_null(item: Expected) -> bytes | None:
 
 
 _INTEGERS = ("int16", "int32", "int64")
+
+
+def _first_half(value: bytes) -> bytes:
+    """About the first half of a UTF-8 text, cut between characters: a cut inside a multi-byte character is no
+    longer UTF-8, and NOT_UTF8 is checked before the JSON (found by certify: a drawn emoji at the middle byte)."""
+    cut = len(value) // 2
+    while 0 < cut < len(value) and value[cut] & 0xC0 == 0x80:  # a continuation byte: still inside a character
+        cut -= 1
+    return value[:cut]
+
+
 _VALUE_CHANGES = {
     # name: (new value bytes from the record, or None where it does not apply; the code it must get)
-    "truncated-json": (lambda item: item.record.value[: len(item.record.value) // 2], Code.MALFORMED_JSON),
+    "truncated-json": (lambda item: _first_half(item.record.value), Code.MALFORMED_JSON),
     "comment-prefix": (lambda item: b"// change event\n" + item.record.value, Code.MALFORMED_JSON),
     "json-array": (lambda item: b"[" + item.record.value + b"]", Code.MALFORMED_JSON),
     "not-utf8": (lambda item: item.record.value.replace(b'"op"', b'"\xff\xfeop"', 1), Code.NOT_UTF8),

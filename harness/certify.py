@@ -26,8 +26,13 @@ CERTIFICATIONS_DIR = REPO_ROOT / "reports" / "certifications"
 DEFAULT_EXAMPLES = 2000
 
 
-def record_path(label: str, directory: Path = CERTIFICATIONS_DIR) -> Path:
-    return directory / f"{label}.json"
+REFERENCE = "normalizer.pipeline:normalize"
+
+
+def record_path(label: str, directory: Path = CERTIFICATIONS_DIR, normalizer: str = REFERENCE) -> Path:
+    """A record is keyed by what it certifies: the format version and, for any normalizer but the reference,
+    the normalizer (`<label>+<module>.<function>.json`), so one never overwrites another's."""
+    return directory / (f"{label}.json" if normalizer == REFERENCE else f"{label}+{normalizer.replace(':', '.')}.json")
 
 
 def cases_of(registry: Registry, cases: list[Case], fv: FormatVersion) -> list[Case]:
@@ -84,8 +89,9 @@ def certify(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], fv:
     record = {
         "format": fv.format, "version": fv.version, "label": fv.label,
         "certified_on": datetime.now(UTC).date().isoformat(),
-        **{key: facts.get(key) for key in ("suite_commit", "normalizer", "normalizer_version", "spark_version",
-                                           "kafka_version", "python_version")},
+        **{key: facts.get(key) for key in ("suite_commit", "spark_version", "kafka_version", "python_version")},
+        # the normalizer certified, and its own distribution's version (not the suite's)
+        "normalizer": roundtrip.normalizer.spec, "normalizer_version": roundtrip.normalizer.version,
         "generator_profile": _profile_text(registry.generator(fv.format), fv.version),
         # what the certification covers: a normalizer without a streaming entry is certified for batch only
         "modes": roundtrip.normalizer.modes,
@@ -111,19 +117,20 @@ def _streaming(roundtrip: RoundTrip, generator, examples: int, seed: int) -> lis
 
 
 def check(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], record: dict,
-          known_failures: dict[str, str], golden_root: Path) -> list[str]:
+          known_failures: dict[str, str], golden_root: Path, least_examples: int = DEFAULT_EXAMPLES) -> list[str]:
     """What no longer holds of a record, each named; empty when the certification still stands."""
-    return check_all(roundtrip, registry, all_cases, [record], known_failures, golden_root)
+    return check_all(roundtrip, registry, all_cases, [record], known_failures, golden_root, least_examples)
 
 
 def check_all(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], records: list[dict],
-              known_failures: dict[str, str], golden_root: Path) -> list[str]:
+              known_failures: dict[str, str], golden_root: Path, least_examples: int = DEFAULT_EXAMPLES) -> list[str]:
     """`check` for several records, running each case once (a case in the range of three versions is in three
     records; its result does not depend on which record asks)."""
     problems: list[str] = []
     in_range: dict[str, tuple[str, list[Case]]] = {}
     for record in records:
         label = record["label"]
+        problems += claim_problems(record, roundtrip.normalizer.spec, least_examples)
         fv = next((v for v in registry.versions(record["format"]) if v.version == record["version"]), None)
         if fv is None:
             problems.append(f"{label}: the registry no longer has this version")
@@ -137,6 +144,18 @@ def check_all(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], r
         problems += [f"{label}: case {case.id} is {statuses[case.id][0]} now"
                      + (f": {statuses[case.id][1][0]}" if statuses[case.id][1] else "")
                      for case in sorted(cases, key=lambda c: c.id) if statuses[case.id][0] != PASS]
+    return problems
+
+
+def claim_problems(record: dict, normalizer: str, least_examples: int) -> list[str]:
+    """A record stands only for the normalizer it names, at the certification example count."""
+    problems = []
+    if record.get("normalizer") != normalizer:
+        problems.append(f"{record['label']}: certifies {record.get('normalizer')}, not the normalizer under test ({normalizer})")
+    below = [c["check"] for c in record.get("checks", []) if c["examples"] < least_examples]
+    if below or not record.get("checks"):
+        problems.append(f"{record['label']}: {', '.join(below) or 'no check'} below the certification example count "
+                        f"({least_examples}); a record made with fewer examples certifies nothing")
     return problems
 
 
@@ -158,7 +177,7 @@ def load_records(directory: Path = CERTIFICATIONS_DIR) -> list[dict]:
 def write(record: dict, directory: Path = CERTIFICATIONS_DIR) -> tuple[Path, Path]:
     """The record, its page, and the directory's README (the table of every record there) made again."""
     directory.mkdir(parents=True, exist_ok=True)
-    path = record_path(record["label"], directory)
+    path = record_path(record["label"], directory, record["normalizer"])
     path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     page = path.with_suffix(".md")
     page.write_text(markdown(record), encoding="utf-8")
@@ -181,7 +200,8 @@ def index(records: list[dict]) -> str:
     for record in sorted(records, key=lambda r: r["label"]):
         examples = min((c["examples"] for c in record["checks"]), default=0)
         seeds = sorted({str(c["seed"]) for c in record["checks"]})
-        lines.append(f"| [{record['label']}]({record['label']}.md) | {record['certified_on']} | {examples} | {', '.join(seeds)} | "
+        page = record_path(record["label"], Path("."), record["normalizer"]).with_suffix(".md").name
+        lines.append(f"| [{record['label']}]({page}) | {record['certified_on']} | {examples} | {', '.join(seeds)} | "
                      f"{produced_by(record)} | `{record['normalizer']}` | {', '.join(record.get('modes', ['batch', 'streaming']))} | "
                      f"{len(record['cases'])} |")
     return "\n".join(lines) + "\n"

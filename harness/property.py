@@ -106,6 +106,18 @@ def ordering_problems(events: list[dict], within_partition: bool = False) -> lis
     return problems
 
 
+def failure_text(example: Example, problems: list[str], seed: int) -> str:
+    """What differed first (one line, as `run` prints a case's diff), then the rest, the drawn example, and how
+    to draw it again: a certification record keeps the first line, so it must say what went wrong."""
+    number = example.label.split(" ", 1)[0]
+    head, *details = [line.strip() for line in problems[0].splitlines()]
+    first = " ".join([head, "; ".join(details)]).strip()  # "event ... differs: path: expected X, got Y; ..."
+    first = first if len(first) <= 400 else first[:400] + " ..."
+    return "\n".join([f"example {number}{f' mutated by {example.mutator}' if example.mutator else ''} (seed {seed}): {first}",
+                      *(f"  {problem}" for problem in problems[1:]), f"  drawn: {example.label}",
+                      f"  replay: the same seed draws the same examples (certify --seed {seed}; CDC_HYPOTHESIS_SEED={seed} for the tests)"])
+
+
 def placed(examples: list[Example]) -> list[Example]:
     """The examples with coordinates, as their records will land when produced in this order (examples share
     topics, so offsets continue from one example to the next)."""
@@ -134,7 +146,7 @@ def run_batch(roundtrip: RoundTrip, format_id: str, examples: list[Example], see
             if got != item.quarantine:
                 problems.append(f"record {item.coordinates}: expected quarantine {item.quarantine}, got {got}")
         if problems:
-            failures.append(f"example {example.label}:\n" + "\n".join(problems))
+            failures.append(failure_text(example, problems, seed))
     failures += output.accounting_problems()[:10]
     return BatchResult(seed, examples, output, failures)
 

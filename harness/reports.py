@@ -144,7 +144,7 @@ def _certifications(report: Report, directory: Path, certifications_dir: Path | 
 
     records_dir = certifications_dir or certify.CERTIFICATIONS_DIR
     normalizers = {row.get("normalizer") or str(report.facts.get("normalizer")) for row in report.rows}
-    return {record["label"]: (record, os.path.relpath(certify.record_path(record["label"], records_dir).with_suffix(".md"),
+    return {record["label"]: (record, os.path.relpath(certify.record_path(record["label"], records_dir, record["normalizer"]).with_suffix(".md"),
                                                       directory.resolve()))
             for record in certify.load_records(records_dir) if normalizers == {record["normalizer"]}}
 

@@ -45,6 +45,19 @@ class NormalizerUnderTest:
         return cls(f"{normalizer.__module__}:{normalizer.__qualname__}", normalizer)
 
     @property
+    def version(self) -> str:
+        """The version of the installed distribution that provides the normalizer's top-level package (a user's
+        package, or this suite for the reference), not the suite's own version."""
+        from importlib import metadata
+
+        top = self.spec.partition(":")[0].split(".")[0]
+        distributions = metadata.packages_distributions().get(top, [])
+        if not distributions:
+            module = __import__(top)
+            return str(getattr(module, "__version__", f"unknown ({top} is not from an installed distribution)"))
+        return f"{distributions[0]} {metadata.version(distributions[0])}"
+
+    @property
     def stream_spec(self) -> str:
         return f"{self.spec}_stream"
 

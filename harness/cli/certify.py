@@ -20,7 +20,8 @@ from harness.registry import Registry
 @click.option("--seed", type=int, default=None, help="Hypothesis seed [default: a fresh one per version, recorded].")
 @UNDER_TEST_OPTION
 @click.option("--certifications-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Where records are [default: reports/certifications].")
+              help="Where records are [default: reports/certifications for the reference normalizer, "
+                   "./cdc-certifications for any other].")
 @click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Golden files [default: golden].")
 def certify(target, every_version, check_records, examples, seed, normalizer_spec, certifications_dir, golden_dir) -> None:
     """Certify FORMAT@VERSION, or --all supported versions (cases in range + generic checks), writing a record
@@ -36,7 +37,7 @@ def certify(target, every_version, check_records, examples, seed, normalizer_spe
     if [bool(target), every_version, check_records].count(True) != 1:
         raise Misuse("give one of FORMAT@VERSION, --all or --check")
     registry, cases = Registry.load(), load_cases()
-    directory = certifications_dir or certification.CERTIFICATIONS_DIR
+    directory = _records_directory(certifications_dir, normalizer_spec)
     golden_root = golden_dir or golden.GOLDEN_DIR
     targets = [_format_version(registry, target)] if target else _supported_versions(registry) if every_version else []
     records = certification.load_records(directory) if check_records else []
@@ -62,6 +63,23 @@ def certify(target, every_version, check_records, examples, seed, normalizer_spe
     if len(targets) > 1:
         click.echo(f"certified {len(targets) - len(failed)} of {len(targets)} versions" + (f"; not certified: {', '.join(failed)}" if failed else ""))
     sys.exit(1 if failed else 0)
+
+
+USER_RECORDS = Path("cdc-certifications")
+
+
+def _records_directory(given: Path | None, normalizer_spec: str) -> Path:
+    """The suite's own records certify the reference normalizer; another normalizer's go to the user's directory
+    (./cdc-certifications unless given), never among the suite's, where they would stand for the reference."""
+    from harness import certify as certification
+
+    reference = normalizer_spec == UNDER_TEST_DEFAULT
+    if given is None:
+        return certification.CERTIFICATIONS_DIR if reference else USER_RECORDS
+    if not reference and given.resolve() == certification.CERTIFICATIONS_DIR.resolve():
+        raise Misuse(f"{given} holds the suite's records of the reference normalizer; certify {normalizer_spec} "
+                     "into a directory of your own (--certifications-dir)")
+    return given
 
 
 def _format_version(registry: Registry, target: str):
@@ -96,7 +114,8 @@ def _certify_one(roundtrip, registry, cases, fv, examples, seed, normalizer_spec
         click.echo("\n".join([f"{fv.label} is not certified (seed {seed}):", *problems[:10]]))
         return False
     paths = certification.write(record, directory)
-    if normalizer_spec == UNDER_TEST_DEFAULT and directory == certification.CERTIFICATIONS_DIR and fv.status != "certified":
+    if normalizer_spec == UNDER_TEST_DEFAULT and directory.resolve() == certification.CERTIFICATIONS_DIR.resolve() \
+            and fv.status != "certified":
         registry.mark_certified(fv, f"reports/certifications/{paths[0].name}")
     click.echo(f"{fv.label} certified: {len(record['cases'])} cases, {examples} examples per check, seed {seed}; "
                f"record: {', '.join(map(str, paths))}")

@@ -9,7 +9,7 @@ def test_the_certifications_readme_is_the_table_of_the_records():
 
 def test_every_record_page_is_its_record_rendered():
     for record in certify.load_records():
-        page = certify.record_path(record["label"]).with_suffix(".md").read_text(encoding="utf-8")
+        page = certify.record_path(record["label"], normalizer=record["normalizer"]).with_suffix(".md").read_text(encoding="utf-8")
         assert page == certify.markdown(record), record["label"]
 
 
@@ -37,3 +37,17 @@ def test_marking_a_version_certified_changes_its_status_line_alone(tmp_path):
     assert len(before) == len(after) and len(changed) == 1, changed
     assert changed[0][1].strip() == f"status: certified  # reports/certifications/{target.label}.json"
     assert {fv.label: fv.status for fv in Registry.load(path).versions(target.format)}[target.label] == "certified"
+
+
+def test_a_record_stands_only_for_its_normalizer_at_the_certification_example_count():
+    record = {**certify.load_records()[0]}
+    assert certify.claim_problems(record, certify.REFERENCE, certify.DEFAULT_EXAMPLES) == []
+    assert "not the normalizer under test (mypkg.job:normalize)" in certify.claim_problems(
+        record, "mypkg.job:normalize", certify.DEFAULT_EXAMPLES)[0]
+    few = {**record, "checks": [{**c, "examples": 50} for c in record["checks"]]}
+    assert "below the certification example count (2000)" in certify.claim_problems(few, certify.REFERENCE, 2000)[0]
+
+
+def test_a_users_record_is_keyed_by_its_normalizer_and_never_lands_on_the_suites(tmp_path):
+    assert certify.record_path("debezium-json@3.2").name == "debezium-json@3.2.json"
+    assert certify.record_path("debezium-json@3.2", tmp_path, "mypkg.job:normalize").name == "debezium-json@3.2+mypkg.job.normalize.json"

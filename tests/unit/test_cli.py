@@ -22,6 +22,8 @@ def _cli(*args):
     (["certify", "nope@1"], "no format version nope@1"),
     (["certify", "debezium-json@3.2", "--check"], "give one of"),
     (["certify", "--all", "--check"], "give one of"),
+    (["certify", "debezium-json@3.2", "--normalizer", "tests.broken_normalizer:normalize", "--certifications-dir",
+      "reports/certifications"], "holds the suite's records of the reference normalizer"),
 ])
 def test_misuse_is_one_line_and_exit_2(args, message):
     result = _cli(*args)
