@@ -48,7 +48,8 @@ def compare(baseline: Report, current: Report, certified: set[str] = frozenset()
 
 
 def table(result: GateResult) -> str:
-    lines = [f"{'change':<12}{'case':<58}{'format@version':<26}{'before':<8}{'now':<8}", "-" * 112]
+    changed = bool(result.regressions or result.fixes or result.new or result.gone)
+    lines = [f"{'change':<12}{'case':<58}{'format@version':<26}{'before':<8}{'now':<8}", "-" * 112] if changed else []
     for old, row in result.regressions:
         lines.append(f"{'REGRESSION':<12}{row['case']:<58}{row['format_version']:<26}{(old or {}).get('status', '-'):<8}{row['status']:<8}")
     for old, row in result.fixes:

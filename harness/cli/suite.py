@@ -213,11 +213,20 @@ def lint_command() -> None:
 
 @click.command()
 @click.option("--markdown", is_flag=True, help="Print the README's format table instead.")
-def formats(markdown) -> None:
+@click.option("--summary", is_flag=True, help="Print the README's run summary (what `run` prints when every case meets "
+              "its golden file) instead.")
+def formats(markdown, summary) -> None:
     """List the format registry: formats, versions, status, features."""
     registry = Registry.load()
     if markdown:
         click.echo(registry.markdown_table())
+        return
+    if summary:
+        from harness.cases import load_cases
+        from harness.reports import expected_summary
+        from harness.runner import load_known_failures
+
+        click.echo(expected_summary(load_cases(), load_known_failures()))
         return
     for format_id in sorted(registry.formats):
         for fv in registry.versions(format_id):

@@ -48,6 +48,18 @@ def test_readme_format_table_is_the_registry():
     assert table == Registry.load().markdown_table(), "regenerate with: cdc-conformance formats --markdown"
 
 
+def test_readme_run_summary_is_the_cases_and_golden_files():
+    from pathlib import Path
+
+    from harness.cases import load_cases
+    from harness.reports import expected_summary
+    from harness.runner import load_known_failures
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    block = readme.split("<!-- summary:begin -->\n```\n", 1)[1].split("\n```\n<!-- summary:end -->", 1)[0]
+    assert block == expected_summary(load_cases(), load_known_failures()), "regenerate with: cdc-conformance formats --summary"
+
+
 def test_canonical_model_doc_lists_every_code_under_its_phase():
     import re
     from pathlib import Path

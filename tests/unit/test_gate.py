@@ -74,3 +74,9 @@ def test_merged_reports_keep_every_row_in_one_order_and_add_up():
     assert [r["case"] for r in merged.rows] == ["a", "b"] and merged.seconds == 3.5
     assert merged.suite_problems == ["p"] and merged.facts["shards"] == 2 and "shard" not in merged.facts
     assert merged.failed
+
+
+def test_a_gate_with_nothing_changed_prints_its_verdict_without_an_empty_table():
+    from harness.gate import GateResult
+
+    assert table(GateResult()) == "gate: passed: 0 regression(s), 0 fix(es), 0 new, 0 gone"
