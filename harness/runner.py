@@ -37,10 +37,11 @@ class CaseResult:
     output: dict | None = None
     seconds: float = 0.0
     known_failure_reason: str | None = None
+    replay_options: str = ""  # what else the run was given (normalizer, directories, broker), so replay is exact
 
     @property
     def replay(self) -> str:
-        return f"cdc-conformance run --case {self.case.id}"
+        return f"cdc-conformance run --case {self.case.id}{self.replay_options}"
 
     @property
     def quarantined(self) -> int:
@@ -197,6 +198,7 @@ class Runner:
     mode: str = "batch"
     golden_root: Path = golden.GOLDEN_DIR
     concurrent_formats: int = 2     # formats whose round trips run at once (one per core of this machine kind)
+    replay_options: str = ""        # appended to each result's replay command (the run's own options)
 
     def run(self, cases: list[Case], all_cases: list[Case] | None = None) -> SuiteResult:
         started = time.monotonic()
@@ -286,4 +288,4 @@ class Runner:
                             "--update-golden)"]
         else:
             status = (ERROR if error else FAIL) if problems else PASS
-        return CaseResult(case, status, self.mode, versions, problems, output, seconds, reason)
+        return CaseResult(case, status, self.mode, versions, problems, output, seconds, reason, self.replay_options)

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from harness.broker import BACKENDS
-from harness.cli.common import DEFAULT_REPORTS, UNDER_TEST_OPTION, Misuse, normalizer_under_test
+from harness.cli.common import DEFAULT_REPORTS, UNDER_TEST_DEFAULT, UNDER_TEST_OPTION, Misuse, normalizer_under_test
 from harness.registry import Registry
 
 
@@ -77,10 +77,23 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
             raise Misuse("--update-golden applies to whole runs, not to a shard")
     function = normalizer_under_test(normalizer_spec)
     settings = dict(update_golden=update_golden, keep_orphans=keep_orphans, golden_root=golden_dir or golden.GOLDEN_DIR,
-                    known_failures=known_failures, kafka_image=kafka_image)
+                    known_failures=known_failures, kafka_image=kafka_image,
+                    replay_options=replay_options(normalizer_spec, cases_dir, golden_dir, known_failures_file, broker,
+                                                  bootstrap_servers, kafka_image))
     result = _run_cases(selected, cases, registry, broker, bootstrap_servers, function, settings)
     _print_result(result, reports_dir, normalizer_spec, shard_of)
     sys.exit(1 if result.failed else 0)
+
+
+def replay_options(normalizer_spec, cases_dir, golden_dir, known_failures_file, broker, bootstrap_servers, kafka_image) -> str:
+    """The options a replay command needs to run a case exactly as this run did (the defaults are left out)."""
+    import shlex
+
+    given = [("--normalizer", None if normalizer_spec == UNDER_TEST_DEFAULT else normalizer_spec),
+             ("--cases-dir", cases_dir), ("--golden-dir", golden_dir), ("--known-failures", known_failures_file),
+             ("--broker", None if broker == "embedded" else broker), ("--bootstrap-servers", bootstrap_servers),
+             ("--kafka-image", kafka_image)]
+    return "".join(f" {option} {shlex.quote(str(value))}" for option, value in given if value is not None)
 
 
 @contextmanager
@@ -118,7 +131,7 @@ def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, 
         try:
             runner = Runner(RoundTrip(spark, broker, function), registry, settings["known_failures"],
                             update_golden=settings["update_golden"], keep_orphans=settings["keep_orphans"],
-                            golden_root=settings["golden_root"])
+                            golden_root=settings["golden_root"], replay_options=settings["replay_options"])
             return runner.run(selected, cases)
         except Exception:
             if hasattr(broker, "log_tail"):

@@ -83,3 +83,13 @@ def test_readme_lists_every_code_under_its_phase():
     listed = {(code, phase) for phase, codes in re.findall(r"(DECODE|VALIDATE|CONVERT|ASSEMBLE)\s+([^;.]+)", paragraph)
               for code in re.findall(r"`([A-Z_0-9]+)`", codes)}
     assert listed == {(code.value, phase.value) for code, phase in CODE_PHASE.items()}
+
+
+def test_the_replay_command_carries_what_the_run_was_given():
+    from pathlib import Path
+
+    from harness.cli.suite import replay_options
+
+    assert replay_options("normalizer.pipeline:normalize", None, None, None, "embedded", None, None) == ""
+    options = replay_options("mypkg.job:normalize", Path("my cases"), Path("gold"), None, "external", "h:9092", None)
+    assert options == " --normalizer mypkg.job:normalize --cases-dir 'my cases' --golden-dir gold --broker external --bootstrap-servers h:9092"
