@@ -7,6 +7,8 @@ Spark against that normalizer. Without --cdc-normalizer the plugin does nothing.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 _RESULT = pytest.StashKey[object]()
@@ -19,6 +21,9 @@ def pytest_addoption(parser):
     group.addoption("--cdc-format", action="append", default=[], metavar="FORMAT", help="only cases of this format (repeatable)")
     group.addoption("--cdc-cases", default=None, metavar="DIR", help="case files [default: the suite's own]")
     group.addoption("--cdc-golden", default=None, metavar="DIR", help="golden files [default: the suite's own]")
+    group.addoption("--cdc-obtained", default=None, metavar="DIR",
+                    help="where outputs that differ from their golden files go [default: beside your --cdc-golden files, "
+                         "or .cdc-obtained/ in the rootdir when the golden files are the suite's own]")
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -28,12 +33,21 @@ def pytest_collection_modifyitems(session, config, items):
     items.extend(suite.collect())
 
 
+def _obtained_root(config) -> Path | None:
+    """Never into the installed suite: beside the user's own golden files, or a directory of the user's."""
+    given = config.getoption("--cdc-obtained")
+    if given:
+        return Path(given)
+    return None if config.getoption("--cdc-golden") else Path(config.rootpath) / ".cdc-obtained"
+
+
 class ConformanceSuite(pytest.Collector):
     def _cases(self):
         from harness.cases import CASES_DIR, load_cases
 
         config = self.config
-        cases = load_cases(config.getoption("--cdc-cases") or CASES_DIR)
+        given = config.getoption("--cdc-cases")
+        cases = load_cases(Path(given) if given else CASES_DIR)
         formats = set(config.getoption("--cdc-format"))
         return cases, [c for c in cases if not formats or c.format in formats]
 
@@ -46,8 +60,6 @@ class ConformanceSuite(pytest.Collector):
     def result(self):
         """The whole selection runs once, in one broker and Spark session, the first time an item asks."""
         if _RESULT not in self.config.stash:
-            from pathlib import Path
-
             from harness import golden
             from harness.broker import EmbeddedKafka
             from harness.registry import Registry
@@ -61,7 +73,8 @@ class ConformanceSuite(pytest.Collector):
             golden_root = Path(self.config.getoption("--cdc-golden") or golden.GOLDEN_DIR)
             with EmbeddedKafka() as broker:
                 runner = Runner(RoundTrip(spark_session(), broker, function), Registry.load(), load_known_failures(),
-                                golden_root=golden_root)
+                                golden_root=golden_root, obtained_root=_obtained_root(self.config),
+                                check_orphans=bool(self.config.getoption("--cdc-golden")) or not self.config.getoption("--cdc-cases"))
                 self.config.stash[_RESULT] = runner.run(selected, cases)
         return self.config.stash[_RESULT]
 

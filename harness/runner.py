@@ -140,28 +140,32 @@ def check_accounting(case: Case, output: dict) -> list[str]:
 
 
 def check_golden(case: Case, output: dict, update: bool, root: Path = golden.GOLDEN_DIR,
-                 tally: golden.Tally | None = None) -> list[str]:
+                 tally: golden.Tally | None = None, obtained_root: Path | None = None) -> list[str]:
+    """Compare with the golden file; a mismatch writes the obtained output beside it, or under `obtained_root`
+    (a user's directory, when the golden files are the installed suite's own)."""
     tally = tally if tally is not None else golden.Tally()
     path = golden.golden_path(case.format, case.id, root)
+    obtained = golden.obtained_path(golden.golden_path(case.format, case.id, obtained_root) if obtained_root else path)
     rendered = golden.render(output)
     approved = golden.read(path)
     if approved == json.loads(rendered):
-        golden.obtained_path(path).unlink(missing_ok=True)
+        obtained.unlink(missing_ok=True)
         tally.matched += 1
         return []
-    path.parent.mkdir(parents=True, exist_ok=True)
     if update:
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(rendered, encoding="utf-8")
-        golden.obtained_path(path).unlink(missing_ok=True)
+        obtained.unlink(missing_ok=True)
         tally.written += 1
         return []
-    golden.obtained_path(path).write_text(rendered, encoding="utf-8")
+    obtained.parent.mkdir(parents=True, exist_ok=True)
+    obtained.write_text(rendered, encoding="utf-8")
     if approved is None:
-        return [f"no golden file {_shown(path)}; obtained output written beside it "
+        return [f"no golden file {_shown(path)}; obtained output written to {_shown(obtained)} "
                 f"(approve with: cdc-conformance run --case {case.id} --update-golden)"]
     from deepdiff import DeepDiff
     lines = describe(DeepDiff(approved, json.loads(rendered), verbose_level=2))
-    return [f"differs from {_shown(path)} (obtained: {golden.obtained_path(path).name}):",
+    return [f"differs from {_shown(path)} (obtained: {_shown(obtained)}):",
             *[f"  {line}" for line in lines]]
 
 
@@ -199,6 +203,10 @@ class Runner:
     golden_root: Path = golden.GOLDEN_DIR
     concurrent_formats: int = 2     # formats whose round trips run at once (one per core of this machine kind)
     replay_options: str = ""        # appended to each result's replay command (the run's own options)
+    obtained_root: Path | None = None  # where mismatching outputs go [default: beside their golden files]
+    # golden files of no case are reported only when the golden files belong to the cases run (a user's own
+    # cases against the suite's golden files would make every other golden file an "orphan")
+    check_orphans: bool = True
 
     def run(self, cases: list[Case], all_cases: list[Case] | None = None) -> SuiteResult:
         started = time.monotonic()
@@ -220,7 +228,7 @@ class Runner:
 
     def _orphans(self, cases: list[Case], all_cases: list[Case], tally: golden.Tally) -> list[str]:
         """Golden files of no case: only a run of the full selection can tell (syrupy's rule)."""
-        if len(cases) != len(all_cases):
+        if len(cases) != len(all_cases) or not self.check_orphans:
             return []
         orphans = orphan_golden_files(all_cases, self.golden_root)
         if self.update_golden and not self.keep_orphans:
@@ -262,7 +270,8 @@ class Runner:
             problems = check_expectation(case, rendered) + check_accounting(case, rendered)
             # a failing case is never approved: --update-golden only writes what meets the expectation
             unmet = bool(problems)
-            problems += check_golden(case, rendered, self.update_golden and not problems, self.golden_root, tally)
+            problems += check_golden(case, rendered, self.update_golden and not problems, self.golden_root, tally,
+                                     self.obtained_root)
             if not unmet and self.expected_failure(case) and not golden.golden_path(case.format, case.id, self.golden_root).exists():
                 # a known failure never had a golden file (none is written for a failing case): meeting its
                 # expectation is passing, or it would stay an expected failure for ever once fixed

@@ -51,9 +51,30 @@ def spark_session(master: str | None = None, app_name: str = "cdc-conformance", 
     )
     for key, value in (extra_conf or {}).items():
         builder = builder.config(key, value)
+    _leave_no_artifacts_directory()
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel(os.environ.get("CDC_SPARK_LOG_LEVEL", "ERROR"))
     return session
+
+
+def _leave_no_artifacts_directory() -> None:
+    """Spark 4's artifact manager makes `artifacts/` in the working directory (a user's repository, when the
+    pytest plugin runs there); remove it at exit when this process made it and left it empty."""
+    import atexit
+    from pathlib import Path
+
+    directory = Path.cwd() / "artifacts"
+    if directory.exists():
+        return
+
+    def remove_if_empty() -> None:
+        for path in sorted(directory.glob("**/*"), reverse=True):  # empty session directories inside it too
+            if path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+        if directory.is_dir() and not any(directory.iterdir()):
+            directory.rmdir()
+
+    atexit.register(remove_if_empty)
 
 
 # Session settings the normalizer must not depend on, each away from its default (the normalizer runs in

@@ -77,7 +77,7 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
             raise Misuse("--update-golden applies to whole runs, not to a shard")
     function = normalizer_under_test(normalizer_spec)
     settings = dict(update_golden=update_golden, keep_orphans=keep_orphans, golden_root=golden_dir or golden.GOLDEN_DIR,
-                    known_failures=known_failures, kafka_image=kafka_image,
+                    known_failures=known_failures, kafka_image=kafka_image, check_orphans=bool(golden_dir) or not cases_dir,
                     replay_options=replay_options(normalizer_spec, cases_dir, golden_dir, known_failures_file, broker,
                                                   bootstrap_servers, kafka_image))
     result = _run_cases(selected, cases, registry, broker, bootstrap_servers, function, settings)
@@ -131,7 +131,8 @@ def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, 
         try:
             runner = Runner(RoundTrip(spark, broker, function), registry, settings["known_failures"],
                             update_golden=settings["update_golden"], keep_orphans=settings["keep_orphans"],
-                            golden_root=settings["golden_root"], replay_options=settings["replay_options"])
+                            golden_root=settings["golden_root"], replay_options=settings["replay_options"],
+                            check_orphans=settings["check_orphans"])
             return runner.run(selected, cases)
         except Exception:
             if hasattr(broker, "log_tail"):

@@ -19,13 +19,19 @@ def test_the_plugin_runs_the_suite_in_another_project_against_its_normalizer(tmp
     (package / "job.py").write_text("from normalizer.pipeline import normalize as reference\n\n\n"
                                     "def normalize(raw, format_id):\n    return reference(raw, format_id)\n")
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "mypkg"\nversion = "0"\n')
+    cases_dir = tmp_path / "cases" / FORMAT  # the user's own copy of the cases, given as a relative path
+    cases_dir.mkdir(parents=True)
+    for case in load_cases():
+        if case.format == FORMAT:
+            (cases_dir / case.path.name).write_bytes(case.path.read_bytes())
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cdc-normalizer",
-                             "mypkg.job:normalize", "--cdc-format", FORMAT],
+                             "mypkg.job:normalize", "--cdc-format", FORMAT, "--cdc-cases", "cases"],
                             capture_output=True, text=True, cwd=tmp_path, timeout=900,
                             env={**os.environ, "PYTHONPATH": str(tmp_path)})
     cases = [c for c in load_cases() if c.format == FORMAT]
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert f"{len(cases) + 1} passed" in result.stdout
+    assert not (tmp_path / "artifacts").exists(), "Spark's artifacts/ left in the user's repository"
 
 
 def test_without_the_option_the_plugin_adds_nothing(tmp_path):

@@ -37,3 +37,15 @@ def test_member_removal_paths_and_combined_removals():
     assert json.loads(item["value"]) == {}
     (item,) = minimizing._apply(records, [(0, ("a", "c", 0)), (0, ("a", "c", 2))])
     assert json.loads(item["value"]) == {"a": {"b": 1, "c": [2]}, "d": 2}
+
+
+def test_an_output_that_differs_goes_to_the_obtained_directory_never_into_the_suites_golden_files(tmp_path):
+    from harness.cases import load_cases
+    from harness.golden import GOLDEN_DIR
+    from harness.runner import check_golden
+
+    case = load_cases()[0]
+    problems = check_golden(case, {"events": [], "quarantine": []}, False, GOLDEN_DIR, obtained_root=tmp_path)
+    assert problems and str(tmp_path) in problems[0]
+    assert (tmp_path / case.format / f"{case.id}.obtained.json").is_file()
+    assert not (GOLDEN_DIR / case.format / f"{case.id}.obtained.json").exists()
