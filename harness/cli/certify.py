@@ -30,6 +30,7 @@ def certify(target, every_version, check_records, examples, seed, normalizer_spe
     from harness import golden
     from harness.broker import EmbeddedKafka
     from harness.cases import load_cases
+    from harness.reports import run_facts
     from harness.roundtrip import RoundTrip
     from harness.runner import load_known_failures
     from harness.spark import spark_session
@@ -55,9 +56,12 @@ def certify(target, every_version, check_records, examples, seed, normalizer_spe
             click.echo(f"certifications: {len(records)} checked, {len(problems)} problem(s)")
             sys.exit(1 if problems else 0)
         failed = []
+        # what ran, taken once before anything is written: a record written (and the registry marked) for one
+        # version would otherwise make the next one's suite commit "-dirty"
+        facts = run_facts({"normalizer": normalizer_spec})
         with progress.phase(f"certifying {len(targets)} version(s)", total=len(targets)) as done:
             for fv in targets:
-                if not _certify_one(roundtrip, registry, cases, fv, examples, seed, normalizer_spec, directory, golden_root, progress):
+                if not _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, directory, golden_root, progress):
                     failed.append(fv.label)
                 done()
     if len(targets) > 1:
@@ -99,22 +103,21 @@ def _supported_versions(registry: Registry) -> list:
     return targets
 
 
-def _certify_one(roundtrip, registry, cases, fv, examples, seed, normalizer_spec, directory, golden_root, progress) -> bool:
+def _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, directory, golden_root, progress) -> bool:
     """Certify one version and write its record (the registry says `certified` when the suite's own normalizer was
     certified into the suite's own directory); False, with its first problems printed, when it does not pass."""
     from harness import certify as certification
     from harness.property import session_seed
-    from harness.reports import run_facts
     from harness.runner import load_known_failures
 
     seed = session_seed() if seed is None else seed
     record, problems = certification.certify(roundtrip, registry, cases, fv, examples, seed, load_known_failures(),
-                                             golden_root, run_facts({"normalizer": normalizer_spec}), progress)
+                                             golden_root, facts, progress)
     if problems:
         click.echo("\n".join([f"{fv.label} is not certified (seed {seed}):", *problems[:10]]))
         return False
     paths = certification.write(record, directory)
-    if normalizer_spec == UNDER_TEST_DEFAULT and directory.resolve() == certification.CERTIFICATIONS_DIR.resolve() \
+    if facts["normalizer"] == UNDER_TEST_DEFAULT and directory.resolve() == certification.CERTIFICATIONS_DIR.resolve() \
             and fv.status != "certified":
         registry.mark_certified(fv, f"reports/certifications/{paths[0].name}")
     click.echo(f"{fv.label} certified: {len(record['cases'])} cases, {examples} examples per check, seed {seed}; "
