@@ -133,8 +133,10 @@ def redact(capture_file, normalizer_spec, columns, all_strings, out_file) -> Non
               help="YAML: the expectation (a case's `expect`: events, quarantine) the case must meet once fixed.")
 @click.option("--known-failures", "known_failures_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="[default: conformance/known_failures.yaml]")
+@click.option("--unredacted", is_flag=True, help="Promote a capture that was never redacted (it is production data: "
+              "the case file will say so).")
 def promote(capture_file, case_id, features, title, versions, cases_dir, golden_dir, reason, bug, expect_file,
-            known_failures_file) -> None:
+            known_failures_file, unredacted) -> None:
     """Turn a capture into a case under <cases>/<format>/: approved behaviour takes its expectation and golden file from
     the reference normalizer and must pass; with --known-failure it takes --expect and is listed as a known failure."""
     from harness import golden, reproduce
@@ -149,6 +151,12 @@ def promote(capture_file, case_id, features, title, versions, cases_dir, golden_
     cases_root, golden_root = cases_dir or CASES_DIR, golden_dir or golden.GOLDEN_DIR
     if (cases_root / document["format"] / f"{case_id}.yaml").exists():
         raise Misuse(f"case {case_id} exists already under {cases_root}")
+    _check_features(document["format"], versions, features)  # before any JVM starts: misuse is a one-line error
+    if not document.get("provenance", {}).get("redacted"):
+        if not unredacted:
+            raise Misuse(f"{capture_file} was never redacted and holds production data: run `cdc-conformance redact` "
+                         "first, or promote it with --unredacted")
+        document.setdefault("provenance", {})["redacted"] = "no: promoted with --unredacted (production data)"
     known_failure = reproduce.KnownFailure(_load_expectation(expect_file), reason, bug) if reason else None
     with EmbeddedKafka() as broker:
         try:
@@ -160,6 +168,23 @@ def promote(capture_file, case_id, features, title, versions, cases_dir, golden_
         click.echo(f"promoted {case_id} as a known failure: {path}, listed in known failures ({reason})")
     else:
         click.echo(f"promoted {case_id}: {path} and {golden.golden_path(document['format'], case_id, golden_root)}")
+
+
+def _check_features(format_id: str, versions: str, features) -> None:
+    """Every --feature is a feature of a version in the case's range (what the linter would reject later)."""
+    from packaging.specifiers import InvalidSpecifier
+
+    from harness.registry import Registry
+
+    try:
+        resolved = Registry.load().resolve(format_id, versions)
+    except InvalidSpecifier as error:
+        raise Misuse(f"--versions {versions}: not a PEP 440 range") from error
+    available = {feature for fv in resolved for feature in fv.features}
+    unknown = [f for f in features if f not in available]
+    if unknown:
+        raise Misuse(f"--feature {', '.join(unknown)}: not a feature of {format_id} {versions} "
+                     f"(one of: {', '.join(sorted(available))})")
 
 
 def _load_expectation(path: Path) -> dict:

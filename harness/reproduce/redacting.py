@@ -14,26 +14,71 @@ def stand_in(text: str) -> str:
     return "".join("X" if c.isupper() else "x" if c.isalpha() else "9" if c.isdigit() else c for c in text)
 
 
-def redact(records: list[dict], columns: set[str], every_string: bool = False) -> list[dict]:
-    """Values of members named in `columns` (any depth, also inside JSON held in strings), or every string."""
-    def scrub(value, named: bool):
+# Members that hold row data in the formats' envelopes (Debezium before/after, canal data/old, DataWorks
+# dataColumn, CES data/current/old): `--all-strings` redacts the strings under them, never the envelope
+# (`"op":"c"` rewritten to `"x"` is another record, and the failure would vanish).
+ROW_MEMBERS = frozenset({"before", "after", "data", "old", "current", "dataColumn", "afterImages", "beforeImages"})
+
+
+class _Scrubber:
+    """Scrubs JSON values, remembering what it replaced (to find the same values in plain keys and headers)
+    and which named columns it met."""
+
+    def __init__(self, columns: set[str], every_string: bool):
+        self.columns, self.every_string = columns, every_string
+        self.found: set[str] = set()
+        self.replaced: dict[str, str] = {}
+
+    def json(self, value, named: bool = False, in_row: bool = False):
         if isinstance(value, dict):
-            return {k: scrub(v, named or k in columns) for k, v in value.items()}
+            self.found |= self.columns & value.keys()
+            return {k: self.json(v, named or k in self.columns, in_row or k in ROW_MEMBERS) for k, v in value.items()}
         if isinstance(value, list):
-            return [scrub(v, named) for v in value]
+            return [self.json(v, named, in_row) for v in value]
         if isinstance(value, str):
             nested = parsed_container(value)
             if nested is not None:
-                return json.dumps(scrub(nested, named), ensure_ascii=False, separators=(",", ":"))
-            return stand_in(value) if named or every_string else value
+                return json.dumps(self.json(nested, named, in_row), ensure_ascii=False, separators=(",", ":"))
+            return self._replace(value, stand_in(value)) if named or (self.every_string and in_row) else value
         if named and isinstance(value, (int, float)) and not isinstance(value, bool):
-            return json.loads(re.sub(r"[0-9]", "9", json.dumps(value)))  # as many digits, all 9
+            text = json.dumps(value)
+            return json.loads(self._replace(text, re.sub(r"[0-9]", "9", text)))  # as many digits, all 9
         return value
 
+    def _replace(self, original: str, replacement: str) -> str:
+        if len(original) > 1:  # a one-character value would rewrite every such character of a plain header
+            self.replaced[original] = replacement
+        return replacement
+
+    def text(self, text: str | None) -> str | None:
+        """A key or header value: JSON scrubbed like a value; plain text with the replaced values replaced."""
+        if text is None:
+            return None
+        nested = parsed_container(text)
+        if nested is not None:
+            return json.dumps(self.json(nested), ensure_ascii=False, separators=(",", ":"))
+        for original in sorted(self.replaced, key=len, reverse=True):
+            text = text.replace(original, self.replaced[original])
+        return text
+
+
+def redact(records: list[dict], columns: set[str], every_string: bool = False) -> list[dict]:
+    """Values of members named in `columns` (any depth, also inside JSON held in strings) wherever a record holds
+    them: value, key and headers (a header or plain key holding a redacted value gets its stand-in too); or with
+    `every_string`, every string of the row data. A named column that no record has is an error."""
+    scrubber = _Scrubber(columns, every_string)
+    values = [(item, json_value(item)) for item in records]
+    scrubbed = [with_value(item, scrubber.json(value)) if value is not None else item for item, value in values]
     out = []
-    for item in records:
-        value = json_value(item)
-        out.append(with_value(item, scrub(value, False)) if value is not None else item)
+    for item in scrubbed:  # keys and headers after every value: their plain texts need the values' replacements
+        item = {**item, "key": scrubber.text(item.get("key"))} if isinstance(item.get("key"), str) else item
+        if item.get("headers"):
+            item = {**item, "headers": [{**h, "value": scrubber.text(h["value"])} if isinstance(h.get("value"), str) else h
+                                        for h in item["headers"]]}
+        out.append(item)
+    missing = sorted(columns - scrubber.found)
+    if missing:
+        raise ReproduceError(f"--column {', '.join(missing)}: no record has such a member (nothing redacted)")
     return out
 
 

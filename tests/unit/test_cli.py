@@ -93,3 +93,17 @@ def test_the_replay_command_carries_what_the_run_was_given():
     assert replay_options("normalizer.pipeline:normalize", None, None, None, "embedded", None, None) == ""
     options = replay_options("mypkg.job:normalize", Path("my cases"), Path("gold"), None, "external", "h:9092", None)
     assert options == " --normalizer mypkg.job:normalize --cases-dir 'my cases' --golden-dir gold --broker external --bootstrap-servers h:9092"
+
+
+def test_promote_checks_its_arguments_before_any_jvm_and_refuses_an_unredacted_capture(tmp_path):
+    from harness import reproduce
+
+    capture = tmp_path / "bug.yaml"
+    record = reproduce.record_item("t", 0, 5, b'{"id":1}', b'{"op":"c"}', [])
+    reproduce.save(reproduce.capture_document("debezium-json", [record], {"source": "a test"}), capture)
+    cases = ["--cases-dir", str(tmp_path / "cases"), "--golden-dir", str(tmp_path / "golden")]
+    unknown = _cli("promote", str(capture), "--id", "x-y", "--feature", "nosuchfeature", *cases)
+    assert unknown.returncode == 2 and "--feature nosuchfeature: not a feature of debezium-json" in unknown.stderr
+    unredacted = _cli("promote", str(capture), "--id", "x-y", "--feature", "insert", *cases)
+    assert unredacted.returncode == 2 and "was never redacted" in unredacted.stderr
+    assert len(unredacted.stderr.strip().splitlines()) == 1 and not (tmp_path / "cases").exists()

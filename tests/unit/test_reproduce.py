@@ -1,6 +1,8 @@
 """The pure parts of the reproduce workflow: record encoding, redaction shapes, member removal."""
 import json
 
+import pytest
+
 from harness import reproduce
 from harness.reproduce import minimizing
 
@@ -24,8 +26,27 @@ def test_redaction_reaches_named_columns_at_any_depth_and_inside_json_strings():
     redacted = json.loads(item["value"])
     assert redacted["after"] == {"email": "x@x.x", "id": 99, "note": "keep"}
     assert json.loads(redacted["data"]) == {"email": "x@x.x"}
-    (everything,) = reproduce.redact([{"topic": "t", "value": json.dumps({"op": "c", "n": 1})}], set(), every_string=True)
-    assert json.loads(everything["value"]) == {"op": "x", "n": 1}
+    envelope = {"op": "c", "source": {"table": "customers"}, "after": {"name": "Ann", "n": 1}}
+    (everything,) = reproduce.redact([{"topic": "t", "value": json.dumps(envelope)}], set(), every_string=True)
+    assert json.loads(everything["value"]) == {"op": "c", "source": {"table": "customers"}, "after": {"name": "Xxx", "n": 1}}
+
+
+def test_redaction_reaches_the_key_and_the_headers_too():
+    """A table keyed by e-mail: the key held the address, a header a value derived from the id (issue 24)."""
+    value = {"payload": {"after": {"id": 17, "email": "ann@example.org"}}}
+    record = {"topic": "t", "key": json.dumps({"payload": {"id": 17, "email": "ann@example.org"}}), "value": json.dumps(value),
+              "headers": [{"key": "trace", "value": "t17"}, {"key": "__debezium.oldkey", "value": json.dumps({"email": "ann@example.org"})},
+                          {"key": "bin", "value_base64": "gA=="}]}
+    (item,) = reproduce.redact([record], {"id", "email"})
+    everything = json.dumps(item)
+    assert "17" not in everything and "ann@example.org" not in everything, everything
+    assert json.loads(item["key"]) == {"payload": {"id": 99, "email": "xxx@xxxxxxx.xxx"}}
+    assert item["headers"][0] == {"key": "trace", "value": "t99"} and item["headers"][2] == record["headers"][2]
+
+
+def test_a_column_no_record_has_is_an_error_not_a_silent_success():
+    with pytest.raises(reproduce.ReproduceError, match="--column emial: no record has such a member"):
+        reproduce.redact([{"topic": "t", "value": json.dumps({"after": {"email": "a@b.c"}})}], {"email", "emial"})
 
 
 def test_member_removal_paths_and_combined_removals():
@@ -49,3 +70,14 @@ def test_an_output_that_differs_goes_to_the_obtained_directory_never_into_the_su
     assert problems and str(tmp_path) in problems[0]
     assert (tmp_path / case.format / f"{case.id}.obtained.json").is_file()
     assert not (GOLDEN_DIR / case.format / f"{case.id}.obtained.json").exists()
+
+
+def test_a_redaction_that_loses_the_failure_is_refused():
+    class FailsWhileTheIdIs17:  # stands for the reference-vs-tested round trip, which integration tests run
+        def signature(self, records):
+            return frozenset({"event field after.id"}) if json.loads(records[0]["value"])["after"]["id"] == 17 else frozenset()
+
+    records = [{"topic": "t", "value": json.dumps({"op": "c", "after": {"id": 17, "name": "Ann"}})}]
+    assert json.loads(reproduce.redacted(FailsWhileTheIdIs17(), records, {"name"})[0]["value"])["after"]["name"] == "Xxx"
+    with pytest.raises(reproduce.ReproduceError, match="no longer fail the same way"):
+        reproduce.redacted(FailsWhileTheIdIs17(), records, {"id"})  # 17 -> 99
