@@ -59,9 +59,8 @@ def capture(format_id, out_file, bootstrap_servers, topic, partitions, offsets, 
                 since_ms, until_ms = reproduce.epoch_ms(since), reproduce.epoch_ms(until)
             except ValueError as error:
                 raise Misuse(str(error)) from error
-            with Progress().phase(f"capturing from {topic}"):
-                records, provenance = reproduce.capture_from_cluster(
-                    bootstrap_servers, topic, list(partitions) or None, bounds, since_ms, until_ms, group, count)
+            records, provenance = reproduce.capture_from_cluster(
+                bootstrap_servers, topic, list(partitions) or None, bounds, since_ms, until_ms, group, count, Progress())
     except reproduce.ReproduceError as error:
         raise click.ClickException(str(error)) from error
     if not records:

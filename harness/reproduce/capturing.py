@@ -6,26 +6,36 @@ import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
+from harness.progress import Progress, quiet
 from harness.reproduce.captures import ReproduceError, record_item
 
 
 def capture_from_cluster(bootstrap_servers: str, topic: str, partitions: list[int] | None, offsets: tuple[int, int] | None,
                          since_ms: int | None = None, until_ms: int | None = None,
-                         group: str | None = None, count: int | None = None) -> tuple[list[dict], dict]:
+                         group: str | None = None, count: int | None = None,
+                         progress: Progress | None = None) -> tuple[list[dict], dict]:
     """Records of `topic` in [start, end) per partition; the bounds come from offsets (the same in every
     partition), timestamps or a consumer group's committed offsets (from there, `count` records); without
     any, the whole topic. Returns (records, provenance)."""
-    from confluent_kafka import OFFSET_END, Consumer, KafkaError, TopicPartition
+    from confluent_kafka import Consumer, KafkaException, TopicPartition
 
     from harness.broker import client_config
 
     consumer = Consumer({**client_config(bootstrap_servers), "group.id": group or f"cdc-conformance-capture-{uuid.uuid4().hex[:8]}",
                          "enable.auto.commit": False, "enable.partition.eof": True})
     try:
-        metadata = consumer.list_topics(topic, timeout=10)
+        try:
+            metadata = consumer.list_topics(topic, timeout=10)
+        except KafkaException as error:  # nothing answered: one line, not librdkafka's traceback
+            raise ReproduceError(f"cannot reach {bootstrap_servers}: {error.args[0].str() if error.args else error}") from error
         if metadata.topics[topic].error is not None:
             raise ReproduceError(f"topic {topic!r}: {metadata.topics[topic].error.str()}")
-        chosen = sorted(partitions or metadata.topics[topic].partitions)
+        existing = sorted(metadata.topics[topic].partitions)
+        missing = sorted(set(partitions or []) - set(existing))
+        if missing:
+            raise ReproduceError(f"topic {topic!r} has no partition {', '.join(map(str, missing))} "
+                                 f"(its partitions: {', '.join(map(str, existing))})")
+        chosen = sorted(partitions or existing)
         ends = {p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[1] for p in chosen}
         lows = {p: consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[0] for p in chosen}
         start = end = None
@@ -33,6 +43,8 @@ def capture_from_cluster(bootstrap_servers: str, topic: str, partitions: list[in
             start, end = dict.fromkeys(chosen, offsets[0]), dict.fromkeys(chosen, offsets[1])
         elif group:
             committed = consumer.committed([TopicPartition(topic, p) for p in chosen], timeout=10)
+            if all(tp.offset < 0 for tp in committed):  # reading from the start instead would capture the wrong records
+                raise ReproduceError(f"consumer group {group!r} has no committed offset on {topic!r}: give --offsets or --since")
             start = {tp.partition: (tp.offset if tp.offset >= 0 else lows[tp.partition]) for tp in committed}
             end = {p: min(ends[p], start[p] + count) if count else ends[p] for p in chosen}
         elif since_ms is not None:
@@ -45,26 +57,9 @@ def capture_from_cluster(bootstrap_servers: str, topic: str, partitions: list[in
         end = {p: min((end or {}).get(p, ends[p]), ends[p]) for p in chosen}
         wanted = {p: (start[p], end[p]) for p in chosen if start[p] < end[p]}
         records: list[dict] = []
-        if wanted:
-            consumer.assign([TopicPartition(topic, p, s) for p, (s, _) in wanted.items()])
-            remaining = set(wanted)
-            while remaining:
-                message = consumer.poll(10)
-                if message is None:
-                    raise ReproduceError(f"no records from {topic} within 10 s; still waiting for partitions {sorted(remaining)}")
-                if message.error() is not None:
-                    if message.error().code() == KafkaError._PARTITION_EOF:  # nothing more in that partition
-                        remaining.discard(message.partition())
-                        continue
-                    raise ReproduceError(f"reading {topic}: {message.error().str()}")
-                partition, offset = message.partition(), message.offset()
-                if partition not in remaining or offset >= wanted[partition][1]:
-                    continue
-                records.append(record_item(message.topic(), partition, offset, message.key(), message.value(),
-                                           list(message.headers() or [])))
-                if offset + 1 >= wanted[partition][1]:
-                    remaining.discard(partition)
-                    consumer.pause([TopicPartition(topic, partition, OFFSET_END)])
+        with (progress or quiet()).phase(f"capturing {sum(e - s for s, e in wanted.values())} records from {topic}",
+                                         total=sum(e - s for s, e in wanted.values())) as step:
+            _read(consumer, topic, wanted, records, step)
         cluster_id = consumer.list_topics(timeout=10).cluster_id
     finally:
         consumer.close()
@@ -73,6 +68,34 @@ def capture_from_cluster(bootstrap_servers: str, topic: str, partitions: list[in
     return records, {"source": f"capture from cluster {cluster_id}", "cluster_id": cluster_id, "topic": topic,
                      "coordinates": coordinates or "(no records in range)", "bootstrap_servers": bootstrap_servers,
                      **({"group": group} if group else {})}
+
+
+def _read(consumer, topic: str, wanted: dict[int, tuple[int, int]], records: list[dict], step) -> None:
+    """The records of `wanted` (partition -> [start, end)), in order per partition, into `records`."""
+    from confluent_kafka import OFFSET_END, KafkaError, TopicPartition
+
+    if not wanted:
+        return
+    consumer.assign([TopicPartition(topic, p, s) for p, (s, _) in wanted.items()])
+    remaining = set(wanted)
+    while remaining:
+        message = consumer.poll(10)
+        if message is None:
+            raise ReproduceError(f"no records from {topic} within 10 s; still waiting for partitions {sorted(remaining)}")
+        if message.error() is not None:
+            if message.error().code() == KafkaError._PARTITION_EOF:  # nothing more in that partition
+                remaining.discard(message.partition())
+                continue
+            raise ReproduceError(f"reading {topic}: {message.error().str()}")
+        partition, offset = message.partition(), message.offset()
+        if partition not in remaining or offset >= wanted[partition][1]:
+            continue
+        records.append(record_item(message.topic(), partition, offset, message.key(), message.value(),
+                                   list(message.headers() or [])))
+        step()
+        if offset + 1 >= wanted[partition][1]:
+            remaining.discard(partition)
+            consumer.pause([TopicPartition(topic, partition, OFFSET_END)])
 
 
 def capture_from_kcat(path: Path) -> tuple[list[dict], dict]:

@@ -122,3 +122,25 @@ def test_capture_reads_kcat_json_dumps_and_names_a_bad_line(tmp_path):
     dump.write_text("not json\n")
     with pytest.raises(reproduce.ReproduceError, match="dump.json:1: not a kcat -J line"):
         reproduce.capture_from_kcat(dump)
+
+
+def test_capture_errors_are_one_line(broker, tmp_path):
+    """A partition the topic lacks, a group that committed nothing, a broker nobody answers at: one line each,
+    exit 1, nothing written (they were 28-line tracebacks, or a silent read from the start)."""
+    import socket
+
+    topic = f"errors-{os.getpid()}"
+    broker.create_topics({topic: 1})
+    broker.produce([_record(topic, 0)])
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed = f"127.0.0.1:{sock.getsockname()[1]}"  # bound, never listening
+        for servers, extra, message in ((broker.bootstrap_servers, ["--partition", "7"], "has no partition 7"),
+                                        (broker.bootstrap_servers, ["--group", "never-committed"], "has no committed offset"),
+                                        (closed, [], f"cannot reach {closed}")):
+            out = tmp_path / "c.yaml"
+            result = _cli("capture", "--format", "debezium-json", "--out", str(out), "--bootstrap-servers", servers,
+                          "--topic", topic, *extra, cwd=tmp_path)
+            lines = result.stderr.strip().splitlines()
+            assert result.returncode == 1 and len(lines) == 1 and message in lines[0], result.stderr[-2000:]
+            assert not out.exists()
