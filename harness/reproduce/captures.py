@@ -18,11 +18,14 @@ class ReproduceError(ValueError):
 
 
 def record_item(topic: str, partition: int, offset: int | None, key: bytes | None, value: bytes | None,
-                headers: list[tuple[str, bytes | None]]) -> dict:
-    """A record as case files write one: text where the bytes are UTF-8, base64 otherwise."""
+                headers: list[tuple[str, bytes | None]], timestamp: dict | None = None) -> dict:
+    """A record as case files write one: text where the bytes are UTF-8, base64 otherwise. `timestamp`
+    ({"type": "create" | "log_append", "ms": ...}) is kept in captures (part of a bug report), not in cases."""
     item: dict = {"topic": topic, "partition": partition}
     if offset is not None:
         item["offset"] = offset
+    if timestamp is not None:
+        item["timestamp"] = timestamp
     for name, data in (("key", key), ("value", value)):
         item.update(_bytes_field(name, data))
     if headers:
@@ -48,6 +51,14 @@ def _bytes(item: dict, name: str) -> bytes | None:
 def kafka_record(item: dict, topic: str | None = None) -> KafkaRecord:
     return KafkaRecord(topic or item["topic"], item.get("partition", 0), _bytes(item, "key"), _bytes(item, "value"),
                        tuple((h["key"], _bytes(h, "value")) for h in item.get("headers", [])))
+
+
+def coordinates_text(records: list[dict]) -> str:
+    """Where the records sit, one range per topic-partition (`t[0]@13..14`), whatever they were captured from."""
+    spans: dict[tuple[str, int], list[int]] = {}
+    for record in records:
+        spans.setdefault((record["topic"], record.get("partition", 0)), []).append(record.get("offset", -1))
+    return ", ".join(f"{topic}[{p}]@{min(o)}..{max(o)}" for (topic, p), o in sorted(spans.items())) or "(no records in range)"
 
 
 def capture_document(format_id: str, records: list[dict], provenance: dict) -> dict:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from harness.progress import Progress, quiet
-from harness.reproduce.captures import ReproduceError, record_item
+from harness.reproduce.captures import ReproduceError, coordinates_text, record_item
 
 
 def capture_from_cluster(bootstrap_servers: str, topic: str, partitions: list[int] | None, offsets: tuple[int, int] | None,
@@ -64,9 +64,8 @@ def capture_from_cluster(bootstrap_servers: str, topic: str, partitions: list[in
     finally:
         consumer.close()
     records.sort(key=lambda r: (r["partition"], r["offset"]))
-    coordinates = ", ".join(f"{topic}[{p}]@{s}..{e - 1}" for p, (s, e) in sorted(wanted.items()))
     return records, {"source": f"capture from cluster {cluster_id}", "cluster_id": cluster_id, "topic": topic,
-                     "coordinates": coordinates or "(no records in range)", "bootstrap_servers": bootstrap_servers,
+                     "coordinates": coordinates_text(records), "bootstrap_servers": bootstrap_servers,
                      **({"group": group} if group else {})}
 
 
@@ -91,7 +90,7 @@ def _read(consumer, topic: str, wanted: dict[int, tuple[int, int]], records: lis
         if partition not in remaining or offset >= wanted[partition][1]:
             continue
         records.append(record_item(message.topic(), partition, offset, message.key(), message.value(),
-                                   list(message.headers() or [])))
+                                   list(message.headers() or []), _timestamp(*message.timestamp())))
         step()
         if offset + 1 >= wanted[partition][1]:
             remaining.discard(partition)
@@ -99,27 +98,45 @@ def _read(consumer, topic: str, wanted: dict[int, tuple[int, int]], records: lis
 
 
 def capture_from_kcat(path: Path) -> tuple[list[dict], dict]:
-    """kcat's `-J` output: one JSON object per line with topic, partition, offset, key, payload and headers
-    (a flat list: name, value, name, value, ...)."""
+    """kcat's `-J` output: one JSON object per line with topic, partition, offset, tstype/ts, key, payload and
+    headers (a flat list, name, value, ...; or an object, as some kcat versions write `%h`)."""
     records = []
     for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
         try:
             message = json.loads(line)
-            headers = message.get("headers") or []
-            pairs = [(headers[i], None if headers[i + 1] is None else str(headers[i + 1]).encode()) for i in range(0, len(headers), 2)]
             records.append(record_item(message["topic"], int(message["partition"]), int(message["offset"]),
                                        None if message.get("key") is None else message["key"].encode(),
-                                       None if message.get("payload") is None else message["payload"].encode(), pairs))
-        except (ValueError, KeyError, TypeError, IndexError) as error:
+                                       None if message.get("payload") is None else message["payload"].encode(),
+                                       _kcat_headers(message.get("headers") or []), _kcat_timestamp(message)))
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as error:
             raise ReproduceError(f"{path}:{number}: not a kcat -J line ({type(error).__name__}: {error})") from error
     if not records:
         raise ReproduceError(f"{path}: no records")
     topics = sorted({r["topic"] for r in records})
     return records, {"source": f"capture from kcat dump {Path(path).name}", "topic": ", ".join(topics),
-                     "coordinates": ", ".join(f"{r['topic']}[{r['partition']}]@{r['offset']}" for r in records[:3])
-                     + (" ..." if len(records) > 3 else "")}
+                     "coordinates": coordinates_text(records)}
+
+
+def _kcat_headers(headers) -> list[tuple[str, bytes | None]]:
+    pairs = headers.items() if isinstance(headers, dict) else zip(headers[0::2], headers[1::2], strict=True)
+    return [(str(name), None if value is None else str(value).encode()) for name, value in pairs]
+
+
+# kcat's tstype names (create, logappend) and librdkafka's timestamp types (1: create, 2: log append time)
+_TIMESTAMP_TYPES = {"create": "create", "logappend": "log_append", 1: "create", 2: "log_append"}
+
+
+def _kcat_timestamp(message: dict) -> dict | None:
+    return _timestamp(message.get("tstype"), message.get("ts"))
+
+
+def _timestamp(kind, ms) -> dict | None:
+    """A record's timestamp as a capture keeps it; None where the record has none."""
+    if kind not in _TIMESTAMP_TYPES or ms is None or int(ms) < 0:
+        return None
+    return {"type": _TIMESTAMP_TYPES[kind], "ms": int(ms)}
 
 
 def parse_offsets(text: str) -> tuple[int, int]:

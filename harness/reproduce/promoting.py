@@ -15,7 +15,7 @@ from harness.roundtrip import RoundTrip
 def case_document(document: dict, case_id: str, title: str, features: list[str], versions: str, expect: dict,
                   notes: str = "") -> dict:
     """A case file from a capture and the expectation it must meet."""
-    records = [{k: v for k, v in item.items() if k != "offset"} for item in document["records"]]
+    records = [{k: v for k, v in item.items() if k not in ("offset", "timestamp")} for item in document["records"]]
     provenance = document.get("provenance", {})
     source = "; ".join(f"{k}: {v}" for k, v in provenance.items() if k != "source")
     return {"id": case_id, "title": title, "format": document["format"], "versions": versions, "features": features,

@@ -111,19 +111,6 @@ def test_reproduce_commands_refuse_misuse_in_one_line(tmp_path):
         assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
 
 
-def test_capture_reads_kcat_json_dumps_and_names_a_bad_line(tmp_path):
-    dump = tmp_path / "dump.json"
-    dump.write_text(json.dumps({"topic": "t", "partition": 2, "offset": 7, "tstype": "create", "ts": 1, "broker": 1,
-                                "headers": ["h", "v"], "key": '{"id":1}', "payload": '{"op":"c"}'}) + "\n")
-    records, provenance = reproduce.capture_from_kcat(dump)
-    assert records == [{"topic": "t", "partition": 2, "offset": 7, "key": '{"id":1}', "value": '{"op":"c"}',
-                        "headers": [{"key": "h", "value": "v"}]}]
-    assert provenance["coordinates"] == "t[2]@7"
-    dump.write_text("not json\n")
-    with pytest.raises(reproduce.ReproduceError, match="dump.json:1: not a kcat -J line"):
-        reproduce.capture_from_kcat(dump)
-
-
 def test_capture_errors_are_one_line(broker, tmp_path):
     """A partition the topic lacks, a group that committed nothing, a broker nobody answers at: one line each,
     exit 1, nothing written (they were 28-line tracebacks, or a silent read from the start)."""

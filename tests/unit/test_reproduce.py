@@ -81,3 +81,21 @@ def test_a_redaction_that_loses_the_failure_is_refused():
     assert json.loads(reproduce.redacted(FailsWhileTheIdIs17(), records, {"name"})[0]["value"])["after"]["name"] == "Xxx"
     with pytest.raises(reproduce.ReproduceError, match="no longer fail the same way"):
         reproduce.redacted(FailsWhileTheIdIs17(), records, {"id"})  # 17 -> 99
+
+
+def test_capture_reads_kcat_json_dumps_keeping_timestamps_and_names_a_bad_line(tmp_path):
+    dump = tmp_path / "dump.json"
+    line = {"topic": "t", "partition": 2, "offset": 7, "tstype": "create", "ts": 1700000000123, "broker": 1,
+            "headers": ["h", "v"], "key": '{"id":1}', "payload": '{"op":"c"}'}
+    as_map = {**line, "offset": 8, "tstype": "logappend", "headers": {"h": "w"}}  # some kcat versions write %h so
+    dump.write_text(json.dumps(line) + "\n" + json.dumps(as_map) + "\n")
+    records, provenance = reproduce.capture_from_kcat(dump)
+    assert records == [{"topic": "t", "partition": 2, "offset": 7, "timestamp": {"type": "create", "ms": 1700000000123},
+                        "key": '{"id":1}', "value": '{"op":"c"}', "headers": [{"key": "h", "value": "v"}]},
+                       {"topic": "t", "partition": 2, "offset": 8, "timestamp": {"type": "log_append", "ms": 1700000000123},
+                        "key": '{"id":1}', "value": '{"op":"c"}', "headers": [{"key": "h", "value": "w"}]}]
+    assert provenance["coordinates"] == "t[2]@7..8"  # as a cluster capture writes them
+    assert "timestamp" not in reproduce.case_document({"format": "f", "records": records}, "x", "t", [], "*", {})["records"][0]
+    dump.write_text("not json\n")
+    with pytest.raises(reproduce.ReproduceError, match="dump.json:1: not a kcat -J line"):
+        reproduce.capture_from_kcat(dump)
