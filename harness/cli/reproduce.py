@@ -40,7 +40,13 @@ def _load_capture(path: Path) -> dict:
 @click.option("--group", help="From this consumer group's committed offsets.")
 @click.option("--count", type=click.IntRange(1), help="With --group: at most this many records per partition.")
 @click.option("--kcat-dump", type=click.Path(path_type=Path, exists=True, dir_okay=False), help="kcat -J output instead of a cluster.")
-def capture(format_id, out_file, bootstrap_servers, topic, partitions, offsets, since, until, group, count, kcat_dump) -> None:
+@click.option("-X", "properties", multiple=True, metavar="KEY=VALUE",
+              help="A librdkafka client property, as kcat takes them (TLS, SASL: security.protocol, sasl.mechanism, "
+                   "sasl.username, sasl.password, ssl.ca.location, ...); repeatable. Never written anywhere.")
+@click.option("--client-properties", "properties_file", type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              help="A file of KEY=VALUE client properties (# comments), read before -X.")
+def capture(format_id, out_file, bootstrap_servers, topic, partitions, offsets, since, until, group, count, kcat_dump,
+            properties, properties_file) -> None:
     """Capture exact records (bytes, headers, partition, offset) with their provenance into a capture file."""
     from harness import reproduce
 
@@ -57,10 +63,12 @@ def capture(format_id, out_file, bootstrap_servers, topic, partitions, offsets, 
             try:
                 bounds = reproduce.parse_offsets(offsets) if offsets else None
                 since_ms, until_ms = reproduce.epoch_ms(since), reproduce.epoch_ms(until)
+                client = reproduce.client_properties(properties_file.read_text(encoding="utf-8") if properties_file else "",
+                                                     properties)
             except ValueError as error:
                 raise Misuse(str(error)) from error
             records, provenance = reproduce.capture_from_cluster(
-                bootstrap_servers, topic, list(partitions) or None, bounds, since_ms, until_ms, group, count, Progress())
+                bootstrap_servers, topic, list(partitions) or None, bounds, since_ms, until_ms, group, count, Progress(), client)
     except reproduce.ReproduceError as error:
         raise click.ClickException(str(error)) from error
     if not records:

@@ -11,12 +11,12 @@ side by side on topics of their own in one Spark job. `redact` replaces values w
 shape and refuses a result that no longer fails the same way. `promote` turns a capture into a case file.
 """
 from harness.reproduce.captures import CAPTURE_VERSION, ReproduceError, capture_document, kafka_record, load, record_item, save
-from harness.reproduce.capturing import capture_from_cluster, capture_from_kcat, epoch_ms, parse_offsets
+from harness.reproduce.capturing import capture_from_cluster, capture_from_kcat, client_properties, epoch_ms, masked, parse_offsets
 from harness.reproduce.minimizing import minimize
 from harness.reproduce.promoting import KnownFailure, case_document, expectation_from, promote
 from harness.reproduce.redacting import redact, redacted, stand_in
 from harness.reproduce.signature import Outcome, Reproducer
 
 __all__ = ["CAPTURE_VERSION", "KnownFailure", "Outcome", "ReproduceError", "Reproducer", "capture_document", "capture_from_cluster",
-           "capture_from_kcat", "case_document", "epoch_ms", "expectation_from", "kafka_record", "load", "minimize",
-           "parse_offsets", "promote", "record_item", "redact", "redacted", "save", "stand_in"]
+           "capture_from_kcat", "case_document", "client_properties", "epoch_ms", "expectation_from", "kafka_record", "load",
+           "masked", "minimize", "parse_offsets", "promote", "record_item", "redact", "redacted", "save", "stand_in"]

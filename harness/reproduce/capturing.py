@@ -13,15 +13,27 @@ from harness.reproduce.captures import ReproduceError, coordinates_text, record_
 def capture_from_cluster(bootstrap_servers: str, topic: str, partitions: list[int] | None, offsets: tuple[int, int] | None,
                          since_ms: int | None = None, until_ms: int | None = None,
                          group: str | None = None, count: int | None = None,
-                         progress: Progress | None = None) -> tuple[list[dict], dict]:
+                         progress: Progress | None = None, client: dict[str, str] | None = None) -> tuple[list[dict], dict]:
     """Records of `topic` in [start, end) per partition; the bounds come from offsets (the same in every
     partition), timestamps or a consumer group's committed offsets (from there, `count` records); without
-    any, the whole topic. Returns (records, provenance)."""
+    any, the whole topic. `client`: librdkafka properties (TLS, SASL); their values are never written, and
+    error messages have the secret ones masked. Returns (records, provenance)."""
+    client = client or {}
+    try:
+        return _capture(bootstrap_servers, topic, partitions, offsets, since_ms, until_ms, group, count, progress, client)
+    except ReproduceError as error:
+        raise ReproduceError(masked(str(error), client)) from None
+    except Exception as error:  # a client error (a wrong property, say): one line, secrets masked
+        raise ReproduceError(masked(f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}", client)) from None
+
+
+def _capture(bootstrap_servers, topic, partitions, offsets, since_ms, until_ms, group, count, progress, client):
     from confluent_kafka import Consumer, KafkaException, TopicPartition
 
     from harness.broker import client_config
 
-    consumer = Consumer({**client_config(bootstrap_servers), "group.id": group or f"cdc-conformance-capture-{uuid.uuid4().hex[:8]}",
+    consumer = Consumer({**client_config(bootstrap_servers), **client,
+                         "group.id": group or f"cdc-conformance-capture-{uuid.uuid4().hex[:8]}",
                          "enable.auto.commit": False, "enable.partition.eof": True})
     try:
         try:
@@ -65,7 +77,9 @@ def capture_from_cluster(bootstrap_servers: str, topic: str, partitions: list[in
         consumer.close()
     records.sort(key=lambda r: (r["partition"], r["offset"]))
     return records, {"source": f"capture from cluster {cluster_id}", "cluster_id": cluster_id, "topic": topic,
-                     "coordinates": coordinates_text(records), "bootstrap_servers": bootstrap_servers,
+                     "coordinates": coordinates_text(records),
+                     "bootstrap_servers": bootstrap_servers,
+                     **({"client_properties": sorted(client)} if client else {}),  # names only: values may be secrets
                      **({"group": group} if group else {})}
 
 
@@ -137,6 +151,31 @@ def _timestamp(kind, ms) -> dict | None:
     if kind not in _TIMESTAMP_TYPES or ms is None or int(ms) < 0:
         return None
     return {"type": _TIMESTAMP_TYPES[kind], "ms": int(ms)}
+
+
+# librdkafka properties whose values are secrets (SASL passwords, OAuth client secrets, private keys)
+_SECRET = ("password", "secret", "sasl.oauthbearer.config", "ssl.key.pem", "ssl.keystore", "ssl_key")
+
+
+def client_properties(file_text: str, options) -> dict[str, str]:
+    """KEY=VALUE lines of a properties file (blank lines and # comments skipped), then -X options, as kcat reads
+    them; ValueError naming the first malformed one (by its key: a value may be a secret)."""
+    properties: dict[str, str] = {}
+    lines = [line.strip() for line in file_text.splitlines()]
+    for entry in [line for line in lines if line and not line.startswith("#")] + list(options):
+        key, sep, value = entry.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"client property {key.strip() or '(empty)'!r}: expected KEY=VALUE")
+        properties[key.strip()] = value.strip()
+    return properties
+
+
+def masked(text: str, client: dict[str, str]) -> str:
+    """`text` with the value of every secret client property replaced by ***."""
+    for key, value in client.items():
+        if value and any(word in key for word in _SECRET):
+            text = text.replace(value, "***")
+    return text
 
 
 def parse_offsets(text: str) -> tuple[int, int]:

@@ -131,3 +131,25 @@ def test_capture_errors_are_one_line(broker, tmp_path):
             lines = result.stderr.strip().splitlines()
             assert result.returncode == 1 and len(lines) == 1 and message in lines[0], result.stderr[-2000:]
             assert not out.exists()
+
+
+def test_a_client_secret_is_never_written_to_a_capture_an_output_or_an_error(broker, tmp_path):
+    """Client properties reach librdkafka (-X as kcat takes them, or a properties file); a recognisable password
+    appears in no capture file, standard output or error line, on success or on failure."""
+    secret = "Sup3r-S3cret-7f1c!"
+    topic = f"secret-{os.getpid()}"
+    broker.create_topics({topic: 1})
+    broker.produce([_record(topic, 0)])
+    properties = tmp_path / "client.properties"
+    properties.write_text(f"# the broker here is PLAINTEXT: the SASL settings are carried, not used\nsasl.password={secret}\n")
+    out = tmp_path / "c.yaml"
+    ok = _cli("capture", "--format", "debezium-json", "--out", str(out), "--bootstrap-servers", broker.bootstrap_servers,
+              "--topic", topic, "--client-properties", str(properties), "-X", "sasl.username=svc", cwd=tmp_path)
+    assert ok.returncode == 0, ok.stderr[-2000:]
+    written = out.read_text()
+    assert "sasl.password" in written and secret not in written + ok.stdout + ok.stderr  # the name is provenance
+    failed = _cli("capture", "--format", "debezium-json", "--out", str(tmp_path / "d.yaml"), "--bootstrap-servers",
+                  broker.bootstrap_servers, "--topic", topic, "-X", f"sasl.password={secret}", "-X", f"no.such.property={secret}",
+                  cwd=tmp_path)
+    assert failed.returncode == 1 and len(failed.stderr.strip().splitlines()) == 1, failed.stderr[-2000:]
+    assert secret not in failed.stdout + failed.stderr

@@ -99,3 +99,13 @@ def test_capture_reads_kcat_json_dumps_keeping_timestamps_and_names_a_bad_line(t
     dump.write_text("not json\n")
     with pytest.raises(reproduce.ReproduceError, match="dump.json:1: not a kcat -J line"):
         reproduce.capture_from_kcat(dump)
+
+
+def test_client_properties_as_kcat_takes_them_and_secrets_masked():
+    file_text = "# cluster\nsecurity.protocol=SASL_SSL\n\nsasl.mechanism = SCRAM-SHA-512\n"
+    properties = reproduce.client_properties(file_text, ["sasl.username=svc", "sasl.password=Pa=ss word"])
+    assert properties == {"security.protocol": "SASL_SSL", "sasl.mechanism": "SCRAM-SHA-512", "sasl.username": "svc",
+                          "sasl.password": "Pa=ss word"}
+    assert reproduce.masked("auth failed for svc with Pa=ss word", properties) == "auth failed for svc with ***"
+    with pytest.raises(ValueError, match="'sasl.password': expected KEY=VALUE"):
+        reproduce.client_properties("", ["sasl.password"])
