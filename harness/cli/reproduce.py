@@ -140,10 +140,12 @@ def redact(capture_file, normalizer_spec, columns, all_strings, out_file) -> Non
               help="YAML: the expectation (a case's `expect`: events, quarantine) the case must meet once fixed.")
 @click.option("--known-failures", "known_failures_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="[default: conformance/known_failures.yaml]")
+@click.option("--normalizer", "normalizer_spec", default=None, metavar="MODULE:FUNCTION",
+              help="With --known-failure: the normalizer that has the bug (the case must fail with it) [default: the reference].")
 @click.option("--unredacted", is_flag=True, help="Promote a capture that was never redacted (it is production data: "
               "the case file will say so).")
 def promote(capture_file, case_id, features, title, versions, cases_dir, golden_dir, reason, bug, expect_file,
-            known_failures_file, unredacted) -> None:
+            known_failures_file, normalizer_spec, unredacted) -> None:
     """Turn a capture into a case under <cases>/<format>/: approved behaviour takes its expectation and golden file from
     the reference normalizer and must pass; with --known-failure it takes --expect and is listed as a known failure."""
     from harness import golden, reproduce
@@ -154,6 +156,9 @@ def promote(capture_file, case_id, features, title, versions, cases_dir, golden_
 
     if (reason is None) != (expect_file is None) or (bug and reason is None):
         raise Misuse("--known-failure and --expect go together (and --bug needs them)")
+    if normalizer_spec and reason is None:
+        raise Misuse("--normalizer applies to a --known-failure (approved behaviour comes from the reference normalizer)")
+    failing_normalizer = normalizer_under_test(normalizer_spec) if normalizer_spec else None
     document = _load_capture(capture_file)
     cases_root, golden_root = cases_dir or CASES_DIR, golden_dir or golden.GOLDEN_DIR
     if (cases_root / document["format"] / f"{case_id}.yaml").exists():
@@ -167,8 +172,10 @@ def promote(capture_file, case_id, features, title, versions, cases_dir, golden_
     known_failure = reproduce.KnownFailure(_load_expectation(expect_file), reason, bug) if reason else None
     with EmbeddedKafka() as broker:
         try:
-            path = reproduce.promote(RoundTrip(spark_session(), broker), document, case_id, list(features), versions, title,
-                                     cases_root, golden_root, known_failure, known_failures_file)
+            spark = spark_session()
+            failing = RoundTrip(spark, broker, failing_normalizer) if failing_normalizer else None
+            path = reproduce.promote(RoundTrip(spark, broker), document, case_id, list(features), versions, title,
+                                     cases_root, golden_root, known_failure, known_failures_file, failing)
         except reproduce.ReproduceError as error:
             raise click.ClickException(str(error)) from error
     if known_failure:

@@ -53,10 +53,11 @@ class KnownFailure:
 
 def promote(roundtrip: RoundTrip, document: dict, case_id: str, features: list[str], versions: str, title: str | None,
             cases_root: Path, golden_root: Path, known_failure: KnownFailure | None = None,
-            known_failures_file: Path | None = None) -> Path:
+            known_failures_file: Path | None = None, failing: RoundTrip | None = None) -> Path:
     """Write the case file and lint it. Approved behaviour (no `known_failure`): the expectation and golden file come
-    from the reference normalizer and the case must pass. A known failure: the given expectation, an entry in
-    known_failures.yaml, and the case must fail. Any problem removes what was written and raises ReproduceError."""
+    from the reference normalizer (`roundtrip`) and the case must pass. A known failure: the given expectation, an
+    entry in known_failures.yaml, and the case must fail with the normalizer that has the bug (`failing`: a user's
+    own; the reference by default). Any problem removes what was written and raises ReproduceError."""
     from harness.cases import CaseError, load_case, load_cases
     from harness.lint import lint
     from harness.registry import Registry
@@ -82,12 +83,14 @@ def promote(roundtrip: RoundTrip, document: dict, case_id: str, features: list[s
     except CaseError as error:
         problems = [str(error)]
     if not problems:
-        runner = Runner(roundtrip, registry, known, update_golden=known_failure is None, keep_orphans=True, golden_root=golden_root)
+        checked = failing if known_failure is not None and failing is not None else roundtrip
+        runner = Runner(checked, registry, known, update_golden=known_failure is None, keep_orphans=True, golden_root=golden_root)
         result = runner.run([case], all_cases).results[0]
         if known_failure is None and result.status != PASS:
             problems = [f"it does not pass with the reference normalizer: {p}" for p in result.problems[:3]]
         elif known_failure is not None and result.status != XFAIL:
-            problems = ["it meets the given expectation already: promote it as approved behaviour (without --known-failure)"]
+            problems = [f"it meets the given expectation already with {checked.normalizer.spec}: promote it as approved "
+                        "behaviour (without --known-failure), or name the normalizer that has the bug (--normalizer)"]
     if problems:
         path.unlink()
         if known_failure is not None:

@@ -86,8 +86,8 @@ def test_capture_minimize_redact_promote(spark, broker, tmp_path, cli_here):
     broken, known_file, bug = RoundTrip(spark, broker, NormalizerUnderTest.load(BROKEN)), tmp_path / "known.yaml", "https://bugs.example/42"
     known = reproduce.KnownFailure(case["expect"], "drops '+tag' from addresses", bug)
     cases = tmp_path / "known-cases"  # the same records as the approved case: lint allows one case per input
-    listed = reproduce.promote(broken, {**document, "records": [record]}, "email-tag-dropped", ["insert"], "*", None, cases,
-                               golden, known, known_file)
+    listed = reproduce.promote(RoundTrip(spark, broker), {**document, "records": [record]}, "email-tag-dropped", ["insert"], "*",
+                               None, cases, golden, known, known_file, failing=broken)  # promote --normalizer BROKEN
     assert load_known_failures(known_file) == {"email-tag-dropped": f"drops '+tag' from addresses (bug: {bug})"}
     assert not (golden / "debezium-json" / "email-tag-dropped.json").exists()
     statuses = {name: Runner(rt, Registry.load(), load_known_failures(known_file), golden_root=golden)
