@@ -57,7 +57,11 @@ def problems(events: StructType, quarantine: StructType) -> list[str]:
 
 def check(result, name: str = "the normalizer") -> None:
     """Raise ContractViolation naming every field where `result.events` / `.quarantine` leave the model."""
-    if not all(hasattr(getattr(result, frame, None), "schema") for frame in ("events", "quarantine")):
+    from pyspark.sql import DataFrame  # classic and Connect DataFrames both derive from it
+
+    # isinstance, not hasattr: a Column answers every attribute with another Column (`col.events.schema`), and
+    # a normalizer returning one failed with "TypeError: 'Column' object is not callable"
+    if not all(isinstance(getattr(result, frame, None), DataFrame) for frame in ("events", "quarantine")):
         raise ContractViolation(f"{name} returned {type(result).__name__}, not an object with .events and .quarantine "
                                 "DataFrames (docs/normalizer-contract.md)")
     found = problems(result.events.schema, result.quarantine.schema)

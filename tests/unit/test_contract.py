@@ -52,3 +52,10 @@ def test_a_result_of_the_wrong_type_gets_the_contract_message_naming_the_normali
 
     with pytest.raises(ContractViolation, match=r"mypkg.job:normalize returned tuple, not an object with .events and .quarantine"):
         check(("events", "quarantine"), "mypkg.job:normalize")
+
+    class LikeAColumn:  # a Column answers every attribute with another Column (`col.events.schema`): it once
+        def __getattr__(self, name):  # passed the check and failed with "'Column' object is not callable"
+            return self
+
+    with pytest.raises(ContractViolation, match=r"mypkg.job:normalize returned LikeAColumn, not an object"):
+        check(LikeAColumn(), "mypkg.job:normalize")
