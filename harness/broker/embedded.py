@@ -42,6 +42,11 @@ class EmbeddedKafka(Broker):
     cluster_id: str = field(default_factory=lambda: base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))
     bootstrap_servers: str = ""
     workdir: Path | None = None
+    # a second listener for clients that must authenticate, as production clusters do: SASL/SCRAM-SHA-512 over
+    # TLS with a self-signed certificate made at start (its PEM at `ca_file`), for this (user, password)
+    secured_user: tuple[str, str] | None = None
+    secured_bootstrap_servers: str = ""
+    ca_file: Path | None = None
     _process: subprocess.Popen | None = field(default=None, repr=False)
     _config: Path | None = field(default=None, repr=False)
 
@@ -59,15 +64,18 @@ class EmbeddedKafka(Broker):
     def _write_config(self, port: int, controller_port: int) -> Path:
         assert self.workdir is not None
         config = self.workdir / "server.properties"
+        secured = self._secured_listener() if self.secured_user else {}
+        listeners = [f"PLAINTEXT://127.0.0.1:{port}", *secured.get("listeners", []), f"CONTROLLER://127.0.0.1:{controller_port}"]
         config.write_text("\n".join([
             "process.roles=broker,controller",
             "node.id=1",
             f"controller.quorum.voters=1@127.0.0.1:{controller_port}",
-            f"listeners=PLAINTEXT://127.0.0.1:{port},CONTROLLER://127.0.0.1:{controller_port}",
-            f"advertised.listeners=PLAINTEXT://127.0.0.1:{port}",
+            f"listeners={','.join(listeners)}",
+            f"advertised.listeners={','.join(listeners[:-1])}",
             "controller.listener.names=CONTROLLER",
             "inter.broker.listener.name=PLAINTEXT",
-            "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+            "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT" + secured.get("protocol", ""),
+            *secured.get("settings", []),
             f"log.dirs={self.workdir / 'data'}",
             *(f"{name}={value}" for name, value in TEST_BROKER_SETTINGS.items()),
             "",
@@ -75,6 +83,30 @@ class EmbeddedKafka(Broker):
         (self.workdir / "log4j2.properties").write_text(
             _LOG4J2.format(log=self.log_file, level=os.environ.get("CDC_KAFKA_LOG_LEVEL", "INFO")))
         return config
+
+    def _secured_listener(self) -> dict:
+        """The SECURED listener: SASL/SCRAM-SHA-512 over TLS, its keystore made here with the JDK's keytool."""
+        assert self.workdir is not None
+        port, password = free_port(), uuid.uuid4().hex
+        keystore, self.ca_file = self.workdir / "broker.p12", self.workdir / "ca.pem"
+        keytool = str(Path(jvm.java_executable()).with_name("keytool"))
+        for args in (["-genkeypair", "-alias", "broker", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
+                      "-dname", "CN=localhost", "-ext", "SAN=IP:127.0.0.1,DNS:localhost", "-keystore", str(keystore),
+                      "-storetype", "PKCS12", "-storepass", password, "-keypass", password],
+                     ["-exportcert", "-rfc", "-alias", "broker", "-keystore", str(keystore), "-storepass", password,
+                      "-file", str(self.ca_file)]):
+            made = subprocess.run([keytool, *args], capture_output=True, text=True)
+            if made.returncode != 0:
+                raise BrokerError(f"keytool failed: {(made.stderr or made.stdout).strip().splitlines()[-1:]}")
+        self.secured_bootstrap_servers = f"127.0.0.1:{port}"
+        return {"listeners": [f"SECURED://127.0.0.1:{port}"], "protocol": ",SECURED:SASL_SSL",
+                "settings": ["sasl.enabled.mechanisms=SCRAM-SHA-512",
+                             "listener.name.secured.scram-sha-512.sasl.jaas.config="
+                             "org.apache.kafka.common.security.scram.ScramLoginModule required;",
+                             f"listener.name.secured.ssl.keystore.location={keystore}",
+                             "listener.name.secured.ssl.keystore.type=PKCS12",
+                             f"listener.name.secured.ssl.keystore.password={password}",
+                             f"listener.name.secured.ssl.key.password={password}"]}
 
     def _java(self, main_class: str, *args: str) -> list[str]:
         assert self.workdir is not None
@@ -92,8 +124,10 @@ class EmbeddedKafka(Broker):
         port, controller_port = free_port(), free_port()
         self._config = self._write_config(port, controller_port)
         # `--cluster-id=ID`, not `-t ID`: a base64 id may start with '-' and would parse as an option
+        scram = ([f"--add-scram=SCRAM-SHA-512=[name={self.secured_user[0]},password={self.secured_user[1]}]"]
+                 if self.secured_user else [])  # KRaft stores SCRAM credentials at format time
         formatted = subprocess.run(self._java("kafka.tools.StorageTool", "format", f"--cluster-id={self.cluster_id}",
-                                              "-c", str(self._config), "--ignore-formatted"),
+                                              "-c", str(self._config), "--ignore-formatted", *scram),
                                    capture_output=True, text=True)
         if formatted.returncode != 0:
             self.stop()  # the error carries the tool's output; the temp dir goes (unless keep_dir)

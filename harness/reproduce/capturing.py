@@ -32,14 +32,18 @@ def _capture(bootstrap_servers, topic, partitions, offsets, since_ms, until_ms, 
 
     from harness.broker import client_config
 
-    consumer = Consumer({**client_config(bootstrap_servers), **client,
+    client_errors: list[str] = []  # librdkafka says why (an authentication failure, a certificate) only here
+    consumer = Consumer({**client_config(bootstrap_servers), **client, "error_cb": lambda error: client_errors.append(error.str()),
                          "group.id": group or f"cdc-conformance-capture-{uuid.uuid4().hex[:8]}",
                          "enable.auto.commit": False, "enable.partition.eof": True})
     try:
         try:
             metadata = consumer.list_topics(topic, timeout=10)
         except KafkaException as error:  # nothing answered: one line, not librdkafka's traceback
-            raise ReproduceError(f"cannot reach {bootstrap_servers}: {error.args[0].str() if error.args else error}") from error
+            consumer.poll(0.5)  # serves the callbacks queued meanwhile
+            why = next((e for e in reversed(client_errors) if "authentication" in e.lower() or "ssl" in e.lower()),
+                       error.args[0].str() if error.args else str(error))
+            raise ReproduceError(f"cannot reach {bootstrap_servers}: {why}") from error
         if metadata.topics[topic].error is not None:
             raise ReproduceError(f"topic {topic!r}: {metadata.topics[topic].error.str()}")
         existing = sorted(metadata.topics[topic].partitions)

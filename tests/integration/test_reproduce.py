@@ -153,3 +153,32 @@ def test_a_client_secret_is_never_written_to_a_capture_an_output_or_an_error(bro
                   cwd=tmp_path)
     assert failed.returncode == 1 and len(failed.stderr.strip().splitlines()) == 1, failed.stderr[-2000:]
     assert secret not in failed.stdout + failed.stderr
+
+
+def test_capture_from_a_cluster_with_sasl_scram_over_tls(tmp_path):
+    """The secured-cluster path: the embedded broker with a SASL/SCRAM-SHA-512 listener over TLS (a self-signed
+    certificate made at start); the capture authenticates with kcat's -X properties, and a wrong password is a
+    one-line error that names neither password."""
+    from harness.broker import EmbeddedKafka
+
+    secret, wrong = "Sc4am-Pa55-9e2d!", "Wr0ng-Pa55-41c7!"
+    with EmbeddedKafka(secured_user=("alice", secret)) as secured:
+        topic = f"secured-{os.getpid()}"
+        secured.create_topics({topic: 1})
+        secured.produce([_record(topic, i) for i in range(3)])  # through the plain listener, as the producer's side
+
+        def capture(password: str, out):
+            return _cli("capture", "--format", "debezium-json", "--out", str(out), "--topic", topic,
+                        "--bootstrap-servers", secured.secured_bootstrap_servers, "-X", "security.protocol=SASL_SSL",
+                        "-X", "sasl.mechanism=SCRAM-SHA-512", "-X", "sasl.username=alice", "-X", f"sasl.password={password}",
+                        "-X", f"ssl.ca.location={secured.ca_file}", cwd=tmp_path)
+
+        ok = capture(secret, tmp_path / "ok.yaml")
+        assert ok.returncode == 0, ok.stderr[-2000:]
+        assert len(reproduce.load(tmp_path / "ok.yaml")["records"]) == 3
+        assert secret not in (tmp_path / "ok.yaml").read_text() + ok.stdout + ok.stderr
+        refused = capture(wrong, tmp_path / "no.yaml")
+        lines = refused.stderr.strip().splitlines()
+        assert refused.returncode == 1 and len(lines) == 1, refused.stderr[-2000:]
+        assert "SASL authentication error" in lines[0]  # why, not only "transport failure"
+        assert wrong not in refused.stderr and secret not in refused.stderr and not (tmp_path / "no.yaml").exists()
