@@ -30,6 +30,11 @@ for command in (suite.run, suite.merge, suite.gate, suite.lint_command, suite.fo
 
 
 def main(argv: list[str] | None = None) -> None:
+    import signal
+
+    # a terminated run (CI's timeout, kill) unwinds like an interrupted one, so the embedded broker it started
+    # stops with it (Python's default for SIGTERM ends the process at once and left the broker running)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         cli.main(args=argv, prog_name=PROG, standalone_mode=False)
     except click.UsageError as error:

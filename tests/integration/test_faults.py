@@ -167,3 +167,27 @@ def test_a_refused_delivery_fails_the_produce_and_names_topic_and_partition(brok
     with pytest.raises(BrokerError, match=rf"delivery failed for 1 record\(s\); record 1 to {topic}\[1\]: .*too large"):
         broker.produce([KafkaRecord(topic, 0, b"k", b"small", ()),
                         KafkaRecord(topic, 1, b"k", os.urandom(5000), ())])  # random: compression cannot shrink it
+
+
+def test_a_terminated_command_leaves_no_broker_running(tmp_path):
+    """SIGTERM (CI's timeout, kill) to a long command: the embedded broker it started stops with it (it once
+    stayed, orphaned, holding its ports and temp directory)."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    log = open(tmp_path / "soak.log", "wb")
+    command = subprocess.Popen([sys.executable, "-m", "harness", "soak", "--records", "100000", "--format", "canal-json"],
+                               stdout=log, stderr=log, env={**os.environ, "TMPDIR": str(scratch)}, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 180  # the broker and Spark are up once the format's phase has begun
+        while time.monotonic() < deadline and "mutated records ..." not in (tmp_path / "soak.log").read_text():
+            time.sleep(0.2)
+        assert list(scratch.glob("cdc-kafka-*")), (tmp_path / "soak.log").read_text()[-2000:]
+        command.send_signal(signal.SIGTERM)
+        command.wait(60)
+    finally:
+        if command.poll() is None:
+            command.kill()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and _processes_with(str(scratch)):
+        time.sleep(0.5)
+    assert _processes_with(str(scratch)) == [], (tmp_path / "soak.log").read_text()[-2000:]
