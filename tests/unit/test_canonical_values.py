@@ -41,3 +41,15 @@ def test_temporal_canonical_text():
     assert encode_value(LogicalType("DATE"), dt.date(2025, 3, 14), True) == 20161  # spec: 2025-03-14 -> 20161
     assert encode_value(LogicalType("TIMESTAMP_TZ"), aware, False) == "2025-03-14T16:45:01Z"
     assert canonical_text(LogicalType("BYTES"), bytes.fromhex("deadbeef")) == base64.b64encode(b"\xde\xad\xbe\xef").decode()
+
+
+def test_string_values_draw_what_real_data_holds_tagged_addresses_among_them():
+    """A normalizer that dropped '+tag' from e-mail addresses was certified once (issue 24): no drawn string had one."""
+    import re
+
+    from generators.values import LogicalType, value_strategy
+    from harness.property import draw_examples
+
+    drawn = draw_examples(value_strategy(LogicalType("STRING")), 300, 1)
+    assert any(re.search(r"\+[^@]*@", text) for text in drawn)
+    assert any(text != text.strip() for text in drawn) and any(ord(c) > 0xFFFF for text in drawn for c in text)

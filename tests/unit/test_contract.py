@@ -59,3 +59,10 @@ def test_a_result_of_the_wrong_type_gets_the_contract_message_naming_the_normali
 
     with pytest.raises(ContractViolation, match=r"mypkg.job:normalize returned LikeAColumn, not an object"):
         check(LikeAColumn(), "mypkg.job:normalize")
+
+
+def test_the_version_recorded_is_the_normalizers_own_distributions():
+    from harness.under_test import NormalizerUnderTest
+
+    assert NormalizerUnderTest.load().version.startswith("cdc-conformance ")  # the reference ships with the suite
+    assert NormalizerUnderTest.load("tests.broken_normalizer:normalize").version.startswith("unknown (tests is not")

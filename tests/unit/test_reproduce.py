@@ -109,3 +109,13 @@ def test_client_properties_as_kcat_takes_them_and_secrets_masked():
     assert reproduce.masked("auth failed for svc with Pa=ss word", properties) == "auth failed for svc with ***"
     with pytest.raises(ValueError, match="'sasl.password': expected KEY=VALUE"):
         reproduce.client_properties("", ["sasl.password"])
+
+
+def test_a_failure_line_says_first_what_differed_then_the_example_and_its_seed():
+    from harness.property import Example, failure_text
+
+    example = Example(label="#7 (Profile(...), History(...))", expected=[], mutator="truncated-json")
+    text = failure_text(example, ['event t/0/5#0 (t[0]@5) differs:\n  after.email: expected "a+b@c.d", got "a@c.d"'], 42)
+    first, *rest = text.splitlines()
+    assert first == 'example #7 mutated by truncated-json (seed 42): event t/0/5#0 (t[0]@5) differs: after.email: expected "a+b@c.d", got "a@c.d"'
+    assert rest[0] == "  drawn: #7 (Profile(...), History(...))" and "--seed 42" in rest[1]
