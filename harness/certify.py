@@ -21,18 +21,16 @@ from harness.progress import Progress, quiet
 from harness.registry import FormatVersion, Registry
 from harness.roundtrip import RoundTrip
 from harness.runner import PASS, Runner
+from harness.under_test import DEFAULT_NORMALIZER
 
 CERTIFICATIONS_DIR = REPO_ROOT / "reports" / "certifications"
 DEFAULT_EXAMPLES = 2000
 
 
-REFERENCE = "normalizer.pipeline:normalize"
-
-
-def record_path(label: str, directory: Path = CERTIFICATIONS_DIR, normalizer: str = REFERENCE) -> Path:
+def record_path(label: str, directory: Path = CERTIFICATIONS_DIR, normalizer: str = DEFAULT_NORMALIZER) -> Path:
     """A record is keyed by what it certifies: the format version and, for any normalizer but the reference,
     the normalizer (`<label>+<module>.<function>.json`), so one never overwrites another's."""
-    return directory / (f"{label}.json" if normalizer == REFERENCE else f"{label}+{normalizer.replace(':', '.')}.json")
+    return directory / (f"{label}.json" if normalizer == DEFAULT_NORMALIZER else f"{label}+{normalizer.replace(':', '.')}.json")
 
 
 def cases_of(registry: Registry, cases: list[Case], fv: FormatVersion) -> list[Case]:
@@ -127,20 +125,20 @@ def check_all(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], r
     """`check` for several records, running each case once (a case in the range of three versions is in three
     records; its result does not depend on which record asks)."""
     problems: list[str] = []
-    in_range: dict[str, tuple[str, list[Case]]] = {}
+    in_range: dict[str, list[Case]] = {}
     for record in records:
         label = record["label"]
         problems += claim_problems(record, roundtrip.normalizer.spec, least_examples)
-        fv = next((v for v in registry.versions(record["format"]) if v.version == record["version"]), None)
+        fv = registry.version(record["format"], record["version"])
         if fv is None:
             problems.append(f"{label}: the registry no longer has this version")
             continue
         cases = cases_of(registry, all_cases, fv)
-        in_range[label] = (record, cases)
+        in_range[label] = cases
         problems += _changed_since(label, fingerprint(cases, golden_root), {c["id"]: c for c in record["cases"]})
-    union = list({case.id: case for _, cases in in_range.values() for case in cases}.values())
+    union = list({case.id: case for cases in in_range.values() for case in cases}.values())
     statuses = _run_cases(roundtrip, registry, union, all_cases, known_failures, golden_root) if union else {}
-    for label, (_, cases) in in_range.items():
+    for label, cases in in_range.items():
         problems += [f"{label}: case {case.id} is {statuses[case.id][0]} now"
                      + (f": {statuses[case.id][1][0]}" if statuses[case.id][1] else "")
                      for case in sorted(cases, key=lambda c: c.id) if statuses[case.id][0] != PASS]
@@ -185,6 +183,16 @@ def write(record: dict, directory: Path = CERTIFICATIONS_DIR) -> tuple[Path, Pat
     return path, page
 
 
+def modes(record: dict) -> list[str]:
+    """The modes a record certifies (records made before modes were recorded certified both)."""
+    return record.get("modes", ["batch", "streaming"])
+
+
+def examples_and_seeds(record: dict) -> tuple[int, str]:
+    """The fewest examples any check of a record ran, and its checks' seeds: what the record stands on."""
+    return min((c["examples"] for c in record["checks"]), default=0), ", ".join(sorted({str(c["seed"]) for c in record["checks"]}))
+
+
 def produced_by(record: dict) -> str:
     """How a record's messages were made, as every place that shows a record says it."""
     return f"real producer: {record['producer']}" if record.get("producer") else "generators only"
@@ -198,11 +206,10 @@ def index(records: list[dict]) -> str:
              "| format version | certified on | examples per check | seed | messages from | normalizer | modes | cases |",
              "|---|---|---|---|---|---|---|---|"]
     for record in sorted(records, key=lambda r: r["label"]):
-        examples = min((c["examples"] for c in record["checks"]), default=0)
-        seeds = sorted({str(c["seed"]) for c in record["checks"]})
+        examples, seeds = examples_and_seeds(record)
         page = record_path(record["label"], Path("."), record["normalizer"]).with_suffix(".md").name
-        lines.append(f"| [{record['label']}]({page}) | {record['certified_on']} | {examples} | {', '.join(seeds)} | "
-                     f"{produced_by(record)} | `{record['normalizer']}` | {', '.join(record.get('modes', ['batch', 'streaming']))} | "
+        lines.append(f"| [{record['label']}]({page}) | {record['certified_on']} | {examples} | {seeds} | "
+                     f"{produced_by(record)} | `{record['normalizer']}` | {', '.join(modes(record))} | "
                      f"{len(record['cases'])} |")
     return "\n".join(lines) + "\n"
 
@@ -213,8 +220,8 @@ def markdown(record: dict) -> str:
              f"`{record['normalizer']}` {record['normalizer_version']}, Spark {record['spark_version']}, "
              f"Kafka {record['kafka_version']}, Python {record['python_version']}.", "",
              f"Messages from: {produced_by(record)}.", "",
-             f"Modes certified: {', '.join(record.get('modes', ['batch', 'streaming']))}"
-             + ("" if "streaming" in record.get("modes", ["streaming"]) else " (the normalizer has no streaming entry)") + ".", "",
+             f"Modes certified: {', '.join(modes(record))}"
+             + ("" if "streaming" in modes(record) else " (the normalizer has no streaming entry)") + ".", "",
              "| check | examples | seed | result |", "|---|---|---|---|"]
     lines += [f"| {c['check']} | {c['examples']} | {c['seed']} | {'passed' if c['passed'] else 'failed'} |"
               for c in record["checks"]]

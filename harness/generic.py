@@ -119,7 +119,7 @@ def _mutate(generator: FormatGenerator, count: int, seed: int, names: list[str],
                                   [n for n in turn if n not in applied] + [n for n in turn if n in applied])
         if mutated is not None:
             name, records = mutated
-            examples[index] = replace(example, expected=records, label=f"{example.label} mutated by {name}", mutator=name)
+            examples[index] = replace(example, expected=records, mutator=name)
             applied.add(name)
     return examples, applied
 

@@ -55,6 +55,10 @@ class Registry:
         return [FormatVersion(format_id, str(version), spec.get("status", ""), tuple(spec.get("features", [])))
                 for version, spec in sorted(entry.get("versions", {}).items(), key=lambda kv: Version(str(kv[0])))]
 
+    def version(self, format_id: str, version: str) -> FormatVersion | None:
+        """The registry's version `version` of `format_id`, or None."""
+        return next((fv for fv in self.versions(format_id) if fv.version == version), None)
+
     def resolve(self, format_id: str, versions: str) -> list[FormatVersion]:
         """The registry versions of `format_id` inside the specifier set (`*` = all)."""
         if versions.strip() == "*":

@@ -122,7 +122,7 @@ def merge(reports: list[Report]) -> Report:
                   sum(report.seconds for report in reports))
 
 
-def write_all(report: Report, directory: Path, certifications_dir: Path | None = None) -> dict[str, Path]:
+def write_all(report: Report, directory: Path) -> dict[str, Path]:
     directory.mkdir(parents=True, exist_ok=True)
     paths = {"results": directory / "results.jsonl", "junit": directory / "junit.xml",
              "summary": directory / "summary.md", "matrix": directory / "matrix.html"}
@@ -133,16 +133,16 @@ def write_all(report: Report, directory: Path, certifications_dir: Path | None =
             out.write(json.dumps(row, sort_keys=True) + "\n")
     write_junit(report, paths["junit"])
     paths["summary"].write_text(markdown_summary(report), encoding="utf-8")
-    paths["matrix"].write_text(html_matrix(report, _certifications(report, directory, certifications_dir)), encoding="utf-8")
+    paths["matrix"].write_text(html_matrix(report, _certifications(report, directory)), encoding="utf-8")
     return paths
 
 
-def _certifications(report: Report, directory: Path, certifications_dir: Path | None) -> dict[str, tuple[dict, str]]:
+def _certifications(report: Report, directory: Path) -> dict[str, tuple[dict, str]]:
     """format@version -> (its certification record, the record page relative to the matrix), for the records of
     the normalizer this report ran (the reference's records say nothing of another normalizer)."""
     from harness import certify
 
-    records_dir = certifications_dir or certify.CERTIFICATIONS_DIR
+    records_dir = certify.CERTIFICATIONS_DIR
     normalizers = {row.get("normalizer") or str(report.facts.get("normalizer")) for row in report.rows}
     return {record["label"]: (record, os.path.relpath(certify.record_path(record["label"], records_dir, record["normalizer"]).with_suffix(".md"),
                                                       directory.resolve()))
@@ -321,11 +321,10 @@ def html_matrix(report: Report, certifications: dict[str, tuple[dict, str]] | No
 def _column_head(column: str, certification: tuple[dict, str] | None) -> str:
     if certification is None:
         return f"<th>{html.escape(column)}</th>"
-    from harness.certify import produced_by
+    from harness.certify import examples_and_seeds, produced_by
 
     record, href = certification
-    examples = min((c["examples"] for c in record["checks"]), default=0)
-    seeds = ", ".join(sorted({str(c["seed"]) for c in record["checks"]}))
+    examples, seeds = examples_and_seeds(record)
     return (f"<th class='certified'>{html.escape(column)}<br><a href='{html.escape(href)}'>certified "
             f"{html.escape(record['certified_on'])}</a><br><small>{examples} examples, seed {html.escape(seeds)}; "
             f"{html.escape(produced_by(record))}</small></th>")

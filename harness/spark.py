@@ -1,6 +1,7 @@
 """The Spark session factory: local[2], UTC, no UI, Spark's Kafka source and Avro support on the classpath."""
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from contextlib import contextmanager
@@ -57,6 +58,7 @@ def spark_session(master: str | None = None, app_name: str = "cdc-conformance", 
     return session
 
 
+@functools.cache  # once per process: spark_session() is called for every use of the singleton
 def _leave_no_artifacts_directory() -> None:
     """Spark 4's artifact manager makes `artifacts/` in the working directory (a user's repository, when the
     pytest plugin runs there); remove it at exit when this process made it and left it empty."""

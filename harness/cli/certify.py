@@ -6,9 +6,10 @@ from pathlib import Path
 
 import click
 
-from harness.cli.common import UNDER_TEST_DEFAULT, UNDER_TEST_OPTION, Misuse, normalizer_under_test
+from harness.cli.common import UNDER_TEST_OPTION, Misuse, normalizer_under_test
 from harness.progress import Progress
 from harness.registry import Registry
+from harness.under_test import DEFAULT_NORMALIZER
 
 
 @click.command()
@@ -77,7 +78,7 @@ def _records_directory(given: Path | None, normalizer_spec: str) -> Path:
     (./cdc-certifications unless given), never among the suite's, where they would stand for the reference."""
     from harness import certify as certification
 
-    reference = normalizer_spec == UNDER_TEST_DEFAULT
+    reference = normalizer_spec == DEFAULT_NORMALIZER
     if given is None:
         return certification.CERTIFICATIONS_DIR if reference else USER_RECORDS
     if not reference and given.resolve() == certification.CERTIFICATIONS_DIR.resolve():
@@ -88,7 +89,7 @@ def _records_directory(given: Path | None, normalizer_spec: str) -> Path:
 
 def _format_version(registry: Registry, target: str):
     format_id, _, version = target.partition("@")
-    fv = next((v for v in registry.versions(format_id) if v.version == version), None) if format_id in registry.formats else None
+    fv = registry.version(format_id, version)
     if fv is None:
         raise Misuse(f"no format version {target} in the registry (see cdc-conformance formats)")
     if not registry.decoded(format_id):
@@ -117,7 +118,7 @@ def _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, director
         click.echo("\n".join([f"{fv.label} is not certified (seed {seed}):", *problems[:10]]))
         return False
     paths = certification.write(record, directory)
-    if facts["normalizer"] == UNDER_TEST_DEFAULT and directory.resolve() == certification.CERTIFICATIONS_DIR.resolve() \
+    if facts["normalizer"] == DEFAULT_NORMALIZER and directory.resolve() == certification.CERTIFICATIONS_DIR.resolve() \
             and fv.status != "certified":
         registry.mark_certified(fv, f"reports/certifications/{paths[0].name}")
     click.echo(f"{fv.label} certified: {len(record['cases'])} cases, {examples} examples per check, seed {seed}; "

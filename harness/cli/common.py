@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from harness.under_test import DEFAULT_NORMALIZER
+
 PROG = "cdc-conformance"
 DEFAULT_REPORTS = Path("reports") / "latest"
 
@@ -16,8 +18,7 @@ class Misuse(click.UsageError):
 
 # every command that runs the normalizer under test names it the same way (its streaming entry, if any, is
 # MODULE:FUNCTION_stream: harness/under_test.py)
-UNDER_TEST_DEFAULT = "normalizer.pipeline:normalize"
-UNDER_TEST_OPTION = click.option("--normalizer", "normalizer_spec", default=UNDER_TEST_DEFAULT, show_default=True,
+UNDER_TEST_OPTION = click.option("--normalizer", "normalizer_spec", default=DEFAULT_NORMALIZER, show_default=True,
                                  metavar="MODULE:FUNCTION", help="The normalizer under test.")
 
 

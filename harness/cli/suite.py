@@ -9,8 +9,9 @@ from pathlib import Path
 import click
 
 from harness.broker import BACKENDS
-from harness.cli.common import DEFAULT_REPORTS, UNDER_TEST_DEFAULT, UNDER_TEST_OPTION, Misuse, normalizer_under_test
+from harness.cli.common import DEFAULT_REPORTS, UNDER_TEST_OPTION, Misuse, normalizer_under_test
 from harness.registry import Registry
+from harness.under_test import DEFAULT_NORMALIZER
 
 
 def _select(cases, case_ids, formats):
@@ -89,7 +90,7 @@ def replay_options(normalizer_spec, cases_dir, golden_dir, known_failures_file, 
     """The options a replay command needs to run a case exactly as this run did (the defaults are left out)."""
     import shlex
 
-    given = [("--normalizer", None if normalizer_spec == UNDER_TEST_DEFAULT else normalizer_spec),
+    given = [("--normalizer", None if normalizer_spec == DEFAULT_NORMALIZER else normalizer_spec),
              ("--cases-dir", cases_dir), ("--golden-dir", golden_dir), ("--known-failures", known_failures_file),
              ("--broker", None if broker == "embedded" else broker), ("--bootstrap-servers", bootstrap_servers),
              ("--kafka-image", kafka_image)]

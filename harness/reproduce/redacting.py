@@ -54,9 +54,8 @@ class _Scrubber:
         """A key or header value: JSON scrubbed like a value; plain text with the replaced values replaced."""
         if text is None:
             return None
-        nested = parsed_container(text)
-        if nested is not None:
-            return json.dumps(self.json(nested), ensure_ascii=False, separators=(",", ":"))
+        if parsed_container(text) is not None:
+            return self.json(text)  # a JSON text, scrubbed as one held in a value's string
         for original in sorted(self.replaced, key=len, reverse=True):
             text = text.replace(original, self.replaced[original])
         return text
