@@ -36,8 +36,10 @@ def base64_text(binary: str) -> str:
     """Base64 of `binary` on one line, whatever the session says: Spark's `base64()` breaks its output
     every 76 characters when `spark.sql.chunkBase64String.enabled` is on (the default), which would put
     line breaks into every value over 57 bytes. The alphabet has neither CR nor LF, so removing them is
-    exact (chr(), not a '\\r' literal: escapes in SQL literals are a session setting too)."""
-    return f"translate(base64({binary}), concat(chr(13), chr(10)), '')"
+    exact, and chunking inserts them only as a pair (chr(), not a '\\r' literal: escapes in SQL literals are
+    a session setting too). `replace`, not `translate`: translate looks every character up in a hash map
+    (measured: an eighth of a `ces-avro` decode, where every record's bytes pass the guard as base64)."""
+    return f"replace(base64({binary}), concat(chr(13), chr(10)), '')"
 
 
 INTEGER_SQL_TYPES = {"INT8": "TINYINT", "INT16": "SMALLINT", "INT32": "INT", "INT64": "BIGINT"}

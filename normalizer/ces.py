@@ -213,10 +213,11 @@ def _decode_data(assembled: DataFrame, encoding: Encoding) -> DataFrame:
         # the text to convert: a JSON number's exact digits (ct.exact_number), or the string as written
         raw = f"try_element_at({image}_raw, c.name)"
         exact = ct.exact_number(raw, f"try_element_at({image}_numbers, c.name)", logical_type("c.type"))
-        return (f"'{image}_present', map_contains_key({image}_raw, c.name), '{image}_raw', {raw}, "
-                f"'{image}_text', IF({image}_numbers IS NULL, {raw}, {exact})")
+        return f"'{image}_raw', {raw}, '{image}_text', IF({image}_numbers IS NULL, {raw}, {exact})"
 
     lookups = f"{lookup('old')}, {lookup('current')}"
+    # whether an image has the column, asked of its map only when the lookup gave NULL (sql.has_key)
+    present = {image: sql.has_key(f"{image}_raw", "c.column.name", f"c.{image}_raw") for image in ("old", "current")}
     convert = (f"'old', {types.convert('c.old_text', 'c.column.logical_type', types.TEXT)}, "
                f"'current', {types.convert('c.current_text', 'c.column.logical_type', types.TEXT)}")
     return assembled.selectExpr(
@@ -244,8 +245,8 @@ def _decode_data(assembled: DataFrame, encoding: Encoding) -> DataFrame:
     ).selectExpr(
         "*", f"IF(bad_columns, NULL, transform(source_doc.cols, c -> named_struct('column', {column}, {lookups}))) AS cols",
     ).selectExpr(
-        "*", f"transform(cols, c -> named_struct('name', c.column.name, 'old_present', c.old_present, "
-             f"'current_present', c.current_present, 'old_raw', c.old_raw, 'current_raw', c.current_raw, "
+        "*", f"transform(cols, c -> named_struct('name', c.column.name, 'old_present', {present['old']}, "
+             f"'current_present', {present['current']}, 'old_raw', c.old_raw, 'current_raw', c.current_raw, "
              f"{convert})) AS converted",
     ).selectExpr(
         "*",

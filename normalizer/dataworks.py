@@ -167,12 +167,17 @@ def _typed(changes: DataFrame) -> DataFrame:
               "'pk_position', CAST(nullif(array_position(key_names, c.name), 0) AS INT))")
 
     def cells(image: str) -> str:
-        # a MySQL zero date written as text is SQL NULL (ct.mysql_zero_date), as Debezium gives it
+        # Two passes: the lookup first, then the conversion reads it as a field. Lambda bodies are evaluated
+        # without code generation or common subexpressions, and the converter names its input dozens of
+        # times: inlined, the map lookup ran once per reference (measured with JFR).
         written = f"try_element_at({image}_raw, c.name)"
-        raw = f"IF({ct.mysql_zero_date(written, 'c.logical_type')}, NULL, {written})"
-        return (f"IF({image}_raw IS NULL, NULL, transform(columns_out, c -> named_struct('name', c.name, "
-                f"'present', map_contains_key({image}_raw, c.name), 'raw', {raw}, "
-                f"'value', {types.convert(raw, 'c.logical_type', types.CONNECT)})))")
+        looked_up = f"transform(columns_out, c -> named_struct('name', c.name, 'logical_type', c.logical_type, 'written', {written}))"
+        # a MySQL zero date written as text is SQL NULL (ct.mysql_zero_date), as Debezium gives it
+        raw = f"IF({ct.mysql_zero_date('c.written', 'c.logical_type')}, NULL, c.written)"
+        with_raw = f"transform({looked_up}, c -> named_struct('name', c.name, 'logical_type', c.logical_type, 'written', c.written, 'raw', {raw}))"
+        return (f"IF({image}_raw IS NULL, NULL, transform({with_raw}, c -> named_struct('name', c.name, "
+                f"'present', {sql.has_key(f'{image}_raw', 'c.name', 'c.written')}, 'raw', c.raw, "
+                f"'value', {types.convert('c.raw', 'c.logical_type', types.CONNECT)})))")
 
     names = "schema_doc.dataColumn.name"
     # primaryKey null (or empty): the row id the source adds, when the table has one; else no key

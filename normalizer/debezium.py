@@ -20,6 +20,7 @@ from pyspark.sql import DataFrame
 from normalizer import canonical_text as ct
 from normalizer import events, keys, sql, types
 from normalizer.json_text import json_record_rules, parse_json, repeats_a_member, with_corrupt_record
+from normalizer.json_text import number_members as json_number_members
 from normalizer.kafka_source import kafka_columns
 from normalizer.model import Code
 from normalizer.plugin import FormatDecoder, register
@@ -103,38 +104,15 @@ def _variant(image: str, name: str) -> str:
     return f"try_element_at(IF(wrapped, value_variants.payload.{image}, value_variants.{image}), {name})"
 
 
-# A member whose value is a JSON number: the name as written, then the token, found in the text with its escaped
-# backslashes and quotes masked (`_masked`): every `"` left delimits a string, and a string is `[^"]*`, a loop
-# Java's regex engine runs without recursion. `(?:[^"\\]|\\.)*` recursed once per character: a string of a few
-# thousand characters overflowed the task's stack, a fatal error that ends the executor's JVM (issue 18 A).
-# Not a possessive `(?:[^"\\]++|\\.)*+` on the raw text: it does not recurse either, but every escaped quote
-# starts another attempt that runs to the string's end (quadratic: a string of 200,000 escaped quotes ran over ten
-# minutes; masked, 50,000 take 0.2 s).
-_NUMBER_MEMBER = sql.sql_string(r'"([^"]*)"\s*:\s*(-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\s*(?=[,}\]])')
-# (escape, its mask): control characters, which no JSON text holds unescaped (such a record is MALFORMED_JSON)
-_MASKS = (("concat(chr(92), chr(92))", "concat(chr(3), chr(3))"), ("concat(chr(92), chr(34))", "concat(chr(3), chr(4))"))
-
-
-def _masked(text: str) -> str:
-    for escape, mask in _MASKS:
-        text = f"replace({text}, {escape}, {mask})"
-    return text
-
-
-def _unmasked(text: str) -> str:
-    for escape, mask in reversed(_MASKS):
-        text = f"replace({text}, {mask}, {escape})"
-    return text
-
-
 def number_members(text: str) -> str:
     """SQL: every (name, token) of a number-valued member in the JSON `text`, names unescaped. Computed once
-    per record that has a fractional number at all (`_parse`): only those lose digits in Spark's reading."""
-    names = f"regexp_extract_all({_masked(text)}, {_NUMBER_MEMBER}, 1)"
-    tokens = f"regexp_extract_all({_masked(text)}, {_NUMBER_MEMBER}, 2)"
-    unescaped = "IF(instr(ct_m.n, chr(92)) > 0, from_json(concat('[\"', ct_m.n, '\"]'), 'array<string>')[0], ct_m.n)"
-    return (f"IF({text} RLIKE '[0-9][.][0-9]', transform(arrays_zip({names}, {tokens}), "
-            f"ct_m -> named_struct('name', {unescaped.replace('ct_m.n', _unmasked('ct_m.`0`'))}, 'token', ct_m.`1`)), NULL)")
+    per record that has a fractional number at all: only those lose digits in Spark's reading.
+
+    One streaming pass of Jackson in the guard jar (json_text.number_members), not a regular expression over
+    the text: the expression was two thirds of a Debezium decode (JFR), its string loop had to be kept free of
+    recursion (a few thousand characters overflowed the task's stack, issue 18 A) and of backtracking over
+    escaped quotes (quadratic), and names needed unescaping; a parser has none of that."""
+    return f"IF({text} RLIKE '[0-9][.][0-9]', {json_number_members(text)}, NULL)"
 
 
 def _members(image: str) -> str:

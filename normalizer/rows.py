@@ -80,14 +80,16 @@ def key_names(pk_names: str, type_texts: str, jdbc_codes: str) -> str:
 def column_types(type_texts: str, jdbc_codes: str, pk_names: str) -> str:
     """The column structs from a map column -> type text (its key order is the column order), with the
     JDBC code map as the fallback where a column has no type text."""
-    text, code = f"try_element_at({type_texts}, n)", f"CAST(try_element_at({jdbc_codes}, n) AS STRING)"
+    # the two lookups made once, then read as fields: the type parser names its input many times
+    looked_up = (f"transform({_declared_names(type_texts, jdbc_codes)}, n -> named_struct('n', n, "
+                 f"'text', try_element_at({type_texts}, n), 'code', CAST(try_element_at({jdbc_codes}, n) AS STRING)))")
+    text, code = "t.text", "t.code"
     # a type text the table lacks is unknown, whatever the JDBC code says (that code is a fallback only)
     logical = f"IF({text} IS NOT NULL, {types.mysql_logical_type(text)}, {types.JDBC.logical_type(code, lambda n: 'NULL')})"
-    names = _declared_names(type_texts, jdbc_codes)
-    column = (f"named_struct('name', coalesce(n, ''), 'position', i + 1, 'source_type', coalesce({text}, {code}), "
+    column = (f"named_struct('name', coalesce(t.n, ''), 'position', i + 1, 'source_type', coalesce({text}, {code}), "
               f"'logical_type', {logical}, 'nullable', CAST(NULL AS BOOLEAN), "
-              f"'pk_position', CAST(nullif(array_position({pk_names}, n), 0) AS INT))")
-    return f"transform({names}, (n, i) -> {column})"
+              f"'pk_position', CAST(nullif(array_position({pk_names}, t.n), 0) AS INT))")
+    return f"transform({looked_up}, (t, i) -> {column})"
 
 
 def _cells(rows: str, numbers: str) -> str:
@@ -95,7 +97,10 @@ def _cells(rows: str, numbers: str) -> str:
     the text to convert first (binary columns arrive as ISO-8859-1 characters, one per byte, canal's
     LogEventConvert; anything above U+00FF cannot be such a byte), then the converter, whose branches
     then read a field instead of repeating the computation."""
-    raw = "try_element_at(r, c.name)"
+    # the lookup made once, then read as a field (lambda bodies have no common subexpressions: see dataworks)
+    looked_up = "transform(columns, c -> named_struct('name', c.name, 'logical_type', c.logical_type, " \
+                "'source_type', c.source_type, 'raw', try_element_at(r, c.name)))"
+    raw = "c.raw"
     exact = ct.exact_number(raw, "try_element_at(try_element_at(ct_numbers, ct_i + 1), c.name)", "c.logical_type")
     latin1 = f"encode({raw}, 'ISO-8859-1')"
     as_base64 = f"IF({raw} RLIKE {_ABOVE_A_BYTE}, NULL, {ct.base64_text(latin1)})"
@@ -106,11 +111,11 @@ def _cells(rows: str, numbers: str) -> str:
                f"WHEN c.logical_type = 'ENUM' THEN {types.mysql_enum_text(raw, 'c.source_type')} "
                f"WHEN lower(c.source_type) LIKE 'set(%' THEN {types.mysql_set_text(raw, 'c.source_type')} "
                f"WHEN ct_numbers IS NULL THEN {raw} ELSE {exact} END")
-    text = (f"named_struct('name', c.name, 'logical', c.logical_type, 'present', map_contains_key(r, c.name), "
+    text = (f"named_struct('name', c.name, 'logical', c.logical_type, 'present', {sql.has_key('r', 'c.name', raw)}, "
             f"'raw', IF({zero}, NULL, {raw}), 'text', IF({zero}, NULL, {written}))")
     value = (f"named_struct('name', x.name, 'present', x.present, 'raw', x.raw, "
              f"'value', {types.convert('x.text', 'x.logical', types.TEXT)})")
-    per_row = f"transform({rows}, (r, ct_i) -> transform(transform(columns, c -> {text}), x -> {value}))"
+    per_row = f"transform({rows}, (r, ct_i) -> transform(transform({looked_up}, c -> {text}), x -> {value}))"
     return sql.let(numbers, "ct_numbers", per_row)
 
 

@@ -1,9 +1,12 @@
 package io.cdcconformance;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
@@ -20,6 +23,9 @@ import java.util.Set;
  */
 public final class JsonText {
     private static final JsonFactory FACTORY = JsonFactory.builder().build();
+    // number tokens of any length: a number is kept as written, whatever a double makes of it
+    private static final JsonFactory TOKENS = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNumberLength(Integer.MAX_VALUE).build()).build();
 
     private JsonText() {
     }
@@ -43,5 +49,39 @@ public final class JsonText {
         } catch (IOException | RuntimeException e) {
             return false;
         }
+    }
+
+    /**
+     * Every member whose value is a JSON number, as {@code [{"name": ..., "token": ...}, ...]} (JSON text): the
+     * name unescaped, the token exactly as written, at any depth, in text order. Spark's reader passes a
+     * fractional number through a double and loses digits; the normalizer takes a number's own token from
+     * here. Null for null; the members found up to the point where a text stops being JSON (such a record is
+     * quarantined by another rule).
+     */
+    public static String numberMembers(String text) {
+        if (text == null) {
+            return null;
+        }
+        StringWriter out = new StringWriter();
+        try (JsonGenerator members = FACTORY.createGenerator(out)) {
+            members.writeStartArray();
+            try (JsonParser parser = TOKENS.createParser(text)) {
+                for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+                    if ((token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT)
+                            && parser.getParsingContext().inObject()) {
+                        members.writeStartObject();
+                        members.writeStringField("name", parser.currentName());
+                        members.writeStringField("token", parser.getText());
+                        members.writeEndObject();
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // not JSON from here on: what was found stands
+            }
+            members.writeEndArray();
+        } catch (IOException e) {
+            return null;
+        }
+        return out.toString();
     }
 }
