@@ -59,7 +59,36 @@ class Profile:
 
     @property
     def has_transaction_field(self) -> bool:
-        return self.release >= (2, 0)  # every envelope schema carries `transaction` (DBZ-5044)
+        """`transaction` after `source`, named event.block (SchemaFactory, DBZ-5044). Before 2.0 the envelope
+        has it too, last and unnamed (seen on the real 1.9.7 connector: `legacy_transaction_field`)."""
+        return self.release >= (2, 0)
+
+    @property
+    def legacy_transaction_field(self) -> bool:
+        return self.release < (2, 0)
+
+    @property
+    def has_context_headers(self) -> bool:
+        """`__debezium.context.*` headers on every record (seen on the real 3.2.0 and 3.3.2, not on 2.7.3)."""
+        return self.release >= (3, 0)
+
+    @property
+    def versions_source_schema(self) -> bool:
+        """The Source struct's schema says `"version": 1` (real 3.2.0 and 3.3.2; not 2.7.3 or 1.9.7)."""
+        return self.release >= (3, 0)
+
+    @property
+    def marks_first_snapshot_record(self) -> bool:
+        """The first record of a snapshot says `first` (real 2.7.3 and 3.x; 1.9.7 says `true`)."""
+        return self.release >= (2, 0)
+
+    @property
+    def snapshot_values(self) -> str:
+        """The `snapshot` Enum's allowed values as the schema lists them: 2.7.3 lists four though it writes
+        `first` too (both seen on the real connectors)."""
+        if self.release >= (3, 0):
+            return "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"
+        return "true,last,false,incremental"
 
     def topic(self, table: Table) -> str:
         if self.topic_override:
@@ -229,7 +258,7 @@ class DebeziumEncoder:
     def source_fields(self) -> list[dict]:
         p = self.profile
         snapshot = ({"type": "string", "optional": True, "name": "io.debezium.data.Enum", "version": 1,
-                     "parameters": {"allowed": "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"},
+                     "parameters": {"allowed": p.snapshot_values},
                      "default": "false", "field": "snapshot"} if p.snapshot_style == "enum"
                     else {"type": "boolean", "optional": True, "default": False, "field": "snapshot"})
         common = [{"type": "string", "optional": False, "field": "version"},
@@ -254,19 +283,21 @@ class DebeziumEncoder:
     def value_schema(self) -> dict:
         p, name = self.profile, self._schema_prefix()
         row = {"type": "struct", "fields": self.row_fields(), "optional": True, "name": f"{name}.Value"}
-        fields = [{**row, "field": "before"}, {**row, "field": "after"},
-                  {"type": "struct", "fields": self.source_fields(), "optional": False,
-                   "name": f"io.debezium.connector.{p.connector}.Source", "field": "source"}]
+        source = {"type": "struct", "fields": self.source_fields(), "optional": False,
+                  "name": f"io.debezium.connector.{p.connector}.Source", "field": "source"}
+        if p.versions_source_schema:
+            source = {**source, "version": 1, "field": "source"}
+        fields = [{**row, "field": "before"}, {**row, "field": "after"}, source]
         if p.has_transaction_field:
             fields.append({"type": "struct", "optional": True, "name": "event.block", "version": 1, "field": "transaction",
-                           "fields": [{"type": "string", "optional": False, "field": "id"},
-                                      {"type": "int64", "optional": False, "field": "total_order"},
-                                      {"type": "int64", "optional": False, "field": "data_collection_order"}]})
+                           "fields": _TRANSACTION_BLOCK})
         fields += [{"type": "string", "optional": False, "field": "op"},
                    {"type": "int64", "optional": True, "field": "ts_ms"}]
         if p.has_sub_millis:
             fields += [{"type": "int64", "optional": True, "field": "ts_us"},
                        {"type": "int64", "optional": True, "field": "ts_ns"}]
+        if p.legacy_transaction_field:
+            fields.append({"type": "struct", "fields": _TRANSACTION_BLOCK, "optional": True, "field": "transaction"})
         schema = {"type": "struct", "fields": fields, "optional": False, "name": f"{name}.Envelope"}
         if p.has_transaction_field:
             schema["version"] = 2 if p.has_sub_millis else 1
@@ -293,15 +324,18 @@ class DebeziumEncoder:
                   "name": f"{self._schema_prefix()}.Key"}
         return dumps_bytes(self._wrap(schema, self.key_payload(row)))
 
-    def _snapshot_marker(self, snapshot: bool, last: bool):
+    def _snapshot_marker(self, snapshot: bool, last: bool, first: bool = False):
         if self.profile.snapshot_style == "boolean":
             return snapshot
-        return ("last" if last else "true") if snapshot else "false"
+        if not snapshot:
+            return "false"
+        # one table: the last record says `last` even when it is also the first (seen on the real connectors)
+        return "last" if last else "first" if first and self.profile.marks_first_snapshot_record else "true"
 
-    def _source(self, tx: Transaction, position: dict, last_in_snapshot: bool) -> dict:
+    def _source(self, tx: Transaction, position: dict, last_in_snapshot: bool, first_in_snapshot: bool = False) -> dict:
         p, commit_ms = self.profile, epoch_ms(tx.commit_time)
         source = {"version": p.version, "connector": p.connector, "name": p.prefix, "ts_ms": commit_ms,
-                  "snapshot": self._snapshot_marker(tx.snapshot, last_in_snapshot), "db": p.database}
+                  "snapshot": self._snapshot_marker(tx.snapshot, last_in_snapshot, first_in_snapshot), "db": p.database}
         if p.connector == "postgresql":
             source["sequence"] = position["sequence"]
         elif p.has_transaction_field:
@@ -324,6 +358,8 @@ class DebeziumEncoder:
         envelope.update(op=op, ts_ms=emit_us // 1000)
         if self.profile.has_sub_millis:
             envelope.update(ts_us=emit_us, ts_ns=emit_us * 1000)
+        if self.profile.legacy_transaction_field:
+            envelope["transaction"] = None
         return envelope
 
     # -- the oracle's view of one record ----------------------------------------------------------
@@ -372,17 +408,31 @@ class DebeziumEncoder:
     # -- records -----------------------------------------------------------------------------------
     def _record(self, key: bytes | None, value: dict | None, headers=()) -> KafkaRecord:
         partition = default_partition(key, self.profile.partitions)
+        if self.profile.has_context_headers:
+            headers = (*headers, ("__debezium.context.connectorLogicalName", self.profile.prefix.encode()),
+                       ("__debezium.context.taskId", b"0"),
+                       ("__debezium.context.connectorName", self.profile.connector.encode()))
         return KafkaRecord(self.profile.topic(self.table), partition, key,
                            None if value is None else dumps_bytes(value), tuple(headers))
 
     def _value(self, op, before, after, source, tx) -> dict:
         return self._wrap(self.value_schema(), self._envelope(op, before, after, source, tx))
 
-    def _before_image(self, row: Row):
-        """What `before` carries: PostgreSQL REPLICA IDENTITY DEFAULT sends only the old key columns."""
-        if self.profile.connector == "postgresql" and self.profile.replica_identity == "DEFAULT":
-            return self.table.key_columns
-        return self.table.columns
+    def _deleted_image(self, row: Row) -> tuple[dict, dict]:
+        """A delete's `before` (JSON) and its canonical image. Under PostgreSQL's REPLICA IDENTITY DEFAULT the
+        old row holds only the key: the connector still writes every column, NULL where the column is optional
+        and the converter's fallback where it is NOT NULL (0, false, "", epoch: JdbcValueConverters), seen on
+        the real 1.9.7, 2.7.3 and 3.3.2 connectors. Nothing in the record marks those values."""
+        if not (self.profile.connector == "postgresql" and self.profile.replica_identity == "DEFAULT"):
+            return self.row_json(row), self._canonical_image(row)
+        old = {c.name: row[c.name] if c.pk_position else None if c.nullable else _FALLBACKS[c.logical.kind]
+               for c in self.table.columns}
+        written = {c.name: encode_value(c.logical, old[c.name], self._zoned_fixed() and bool(c.pk_position),
+                                        self.profile.decimal_format) for c in self.table.columns}
+        if self.profile.schemas_enable:
+            return written, self._canonical_image(old)
+        return written, {c.name: schemaless_text(c.logical, old[c.name], self._zoned_fixed() and bool(c.pk_position),
+                                                 self.profile.decimal_format) for c in self.table.columns}
 
     def _positions(self, tx: Transaction) -> list[dict]:
         """One position per change, as the database assigns them (commit LSN shared by the transaction)."""
@@ -408,11 +458,11 @@ class DebeziumEncoder:
         for tx in history.transactions:
             for index, (change, position) in enumerate(zip(tx.changes, self._positions(tx))):
                 last = tx.snapshot and index == len(tx.changes) - 1
-                out.extend(self._encode_change(change, tx, position, last))
+                out.extend(self._encode_change(change, tx, position, last, first=tx.snapshot and index == 0))
         return out
 
-    def _encode_change(self, change: Change, tx: Transaction, position: dict, last: bool) -> list[Expected]:
-        source = self._source(tx, position, last)
+    def _encode_change(self, change: Change, tx: Transaction, position: dict, last: bool, first: bool = False) -> list[Expected]:
+        source = self._source(tx, position, last, first)
         columns = self._columns()
         if change.kind == "TRUNCATE":
             value = self._value("t", None, None, source, tx)
@@ -453,15 +503,15 @@ class DebeziumEncoder:
                 and change.before[c.name] is not None and change.before[c.name] == change.after[c.name]]
 
     def _delete(self, row: Row, tx, position, source, columns, headers=(), pk_change=None) -> list[Expected]:
-        before_columns = self._before_image(row)
-        value = self._value("d", self.row_json(row, before_columns), None, source, tx)
+        before_json, before = self._deleted_image(row)
+        value = self._value("d", before_json, None, source, tx)
         key = self.key_bytes(row)
         event = self._event("ROW", tx, position, op="DELETE", snapshot=False, columns=columns,
-                            key=self._canonical_key(row), before=self._canonical_image(row, before_columns),
-                            pk_change=pk_change)
+                            key=self._canonical_key(row), before=before, pk_change=pk_change)
         out = [Expected(self._record(key, value, headers), [event])]
-        if self.profile.tombstones:
-            out.append(Expected(self._record(key, None), [self._event("TOMBSTONE", tx, None, key=self._canonical_key(row))]))
+        if self.profile.tombstones:  # with the delete's headers (a key change's partner key too)
+            out.append(Expected(self._record(key, None, headers),
+                                [self._event("TOMBSTONE", tx, None, key=self._canonical_key(row))]))
         return out
 
     def _key_change(self, change: Change, tx, position, columns) -> list[Expected]:
@@ -473,21 +523,48 @@ class DebeziumEncoder:
         else:  # one log position for both: the normalizer orders them by seq (keys.HALF_SEQ)
             delete_position, insert_position = ({**position, "key_change_half": role} for role in ("OLD", "NEW"))
         out = self._delete(change.before, tx, delete_position, self._source(tx, delete_position, False), columns,
-                           headers=[("__debezium.newkey", dumps_bytes(new_key))],
+                           headers=[("__debezium.newkey", connect_header_text(new_key))],
                            pk_change={"group": group, "role": "OLD"})
         value = self._value("c", None, self.row_json(change.after), self._source(tx, insert_position, False), tx)
         event = self._event("ROW", tx, insert_position, op="INSERT", snapshot=False, columns=columns,
                             key=self._canonical_key(change.after), after=self._canonical_image(change.after),
                             pk_change={"group": group, "role": "NEW"})
         out.append(Expected(self._record(self.key_bytes(change.after), value,
-                                         [("__debezium.oldkey", dumps_bytes(old_key))]), [event]))
+                                         [("__debezium.oldkey", connect_header_text(old_key))]), [event]))
         return out
+
+
+def connect_header_text(payload: dict) -> bytes:
+    """A key struct as Kafka Connect's default header converter writes it (SimpleHeaderConverter ->
+    Values.convertToString): JSON-like, but strings escape only backslashes and double quotes, so control
+    characters stay raw (seen on the real connector; a strict JSON parser refuses them)."""
+    def text(value) -> str:
+        if value is None:
+            return "null"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, str):
+            return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return str(value)
+
+    return ("{" + ",".join(f"{text(name)}:{text(value)}" for name, value in payload.items()) + "}").encode()
 
 
 def _placeholder(logical: LogicalType) -> str:
     """The unavailable-value placeholder as the connector writes it for a text or bytea column."""
     placeholder = "__debezium_unavailable_value"
     return base64.b64encode(placeholder.encode()).decode() if logical.kind == "BYTES" else placeholder
+
+
+# what the connector's value converters give a NOT NULL column it has no value for (JdbcValueConverters'
+# fallbacks), as the Python values the encoder renders: a zone-less epoch for the zoned timestamp
+_FALLBACKS = {"INT16": 0, "INT32": 0, "INT64": 0, "BOOLEAN": False, "STRING": "", "DECIMAL": Decimal(0),
+              "FLOAT64": 0.0, "DATE": dt.date(1970, 1, 1), "TIME": dt.time(0), "TIMESTAMP": dt.datetime(1970, 1, 1),
+              "TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC), "BYTES": b""}
+
+_TRANSACTION_BLOCK = [{"type": "string", "optional": False, "field": "id"},
+                      {"type": "int64", "optional": False, "field": "total_order"},
+                      {"type": "int64", "optional": False, "field": "data_collection_order"}]
 
 
 def _quoted(value) -> str:

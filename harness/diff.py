@@ -7,6 +7,13 @@ import re
 from deepdiff import DeepDiff
 
 
+def deep_diff(expected, actual, **options) -> DeepDiff:
+    """DeepDiff as every comparison here needs it: full values, and members whose names start with `__`
+    compared too (DeepDiff skips them by default as "private": a column named `__x`, or Debezium's
+    `__debezium.newkey` header, would never differ)."""
+    return DeepDiff(expected, actual, verbose_level=2, ignore_private_variables=False, **options)
+
+
 def readable_path(path: str) -> str:
     """deepdiff's root['events'][0]['after'] -> events[0].after"""
     return re.sub(r"\['([^']*)'\]", r".\1", str(path).replace("root", "", 1)).lstrip(".") or "(root)"
@@ -33,7 +40,7 @@ def diff_events(expected: list[dict], actual: list[dict]) -> list[str]:
         problems.append(f"unexpected event {event_id} ({_coordinates(actual_by_id[event_id])}):\n"
                         f"  actual {json.dumps(actual_by_id[event_id], sort_keys=True)}")
     for event_id in sorted(expected_by_id.keys() & actual_by_id.keys()):
-        diff = DeepDiff(expected_by_id[event_id], actual_by_id[event_id], verbose_level=2)
+        diff = deep_diff(expected_by_id[event_id], actual_by_id[event_id])
         if diff:
             lines = [f"event {event_id} ({_coordinates(expected_by_id[event_id])}) differs:"]
             lines += [f"  {change}" for change in describe(diff)]

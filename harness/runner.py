@@ -18,7 +18,7 @@ import yaml
 
 from harness import accounting, golden
 from harness.cases import CONFORMANCE_DIR, Case
-from harness.diff import describe
+from harness.diff import deep_diff, describe
 from harness.registry import FormatVersion, Registry
 from harness.roundtrip import RoundTrip, RunOutput
 
@@ -163,8 +163,7 @@ def check_golden(case: Case, output: dict, update: bool, root: Path = golden.GOL
     if approved is None:
         return [f"no golden file {_shown(path)}; obtained output written to {_shown(obtained)} "
                 f"(approve with: cdc-conformance run --case {case.id} --update-golden)"]
-    from deepdiff import DeepDiff
-    lines = describe(DeepDiff(approved, json.loads(rendered), verbose_level=2))
+    lines = describe(deep_diff(approved, json.loads(rendered)))
     return [f"differs from {_shown(path)} (obtained: {_shown(obtained)}):",
             *[f"  {line}" for line in lines]]
 

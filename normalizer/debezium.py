@@ -185,10 +185,19 @@ def _header(name: str) -> str:
     return f"CAST(get(filter(headers, h -> h.key = '{name}'), 0).value AS STRING)"
 
 
-def _key_map(text: str) -> str:
+def _key_map(text: str, options: str = "") -> str:
     """A key struct as map, from either `{"schema","payload"}` or the bare object (also in headers)."""
-    return (f"coalesce(from_json({text}, '{KEY_SCHEMA}').payload, "
-            f"CASE WHEN from_json({text}, '{KEY_SCHEMA}').schema IS NULL THEN from_json({text}, 'map<string,string>') END)")
+    return (f"coalesce(from_json({text}, '{KEY_SCHEMA}'{options}).payload, "
+            f"CASE WHEN from_json({text}, '{KEY_SCHEMA}'{options}).schema IS NULL "
+            f"THEN from_json({text}, 'map<string,string>'{options}) END)")
+
+
+def _header_key(name: str) -> str:
+    """The key in a key change's partner header (`__debezium.newkey`, `__debezium.oldkey`). Kafka Connect's
+    default header converter writes the key struct as JSON-like text escaping only backslashes and quotes
+    (SimpleHeaderConverter -> Values.convertToString): a control character stays raw, which strict JSON
+    refuses, and a key holding a tab made its key change unpairable (found by the real connector, issue 22)."""
+    return _key_map(_header(name), ", map('allowUnquotedControlChars', 'true')")
 
 
 def _parse(raw: DataFrame, dialect: Dialect) -> DataFrame:
@@ -310,8 +319,7 @@ _IS_CONTROL_RECORD = ("coalesce(payload.status IN ('BEGIN', 'END'), false) OR pa
 _KEY_CHANGE_HALF = (f"CASE WHEN {_OP} = 'd' AND {_header('__debezium.newkey')} IS NOT NULL THEN 'OLD' "
                     f"WHEN {_OP} IN ('c', 'r') AND {_header('__debezium.oldkey')} IS NOT NULL THEN 'NEW' END")
 # the key of a key change's other half, from this half's header: the new key of a DELETE, the old of a create
-_PARTNER_KEY = (f"IF({_OP} = 'd', {_key_map(_header('__debezium.newkey'))}, "
-                f"{_key_map(_header('__debezium.oldkey'))})")
+_PARTNER_KEY = f"IF({_OP} = 'd', {_header_key('__debezium.newkey')}, {_header_key('__debezium.oldkey')})"
 
 
 def _key_known(key_map: str) -> str:
@@ -401,12 +409,11 @@ def _position() -> str:
 
 def _pk_change() -> str:
     """Key change = `d` with header __debezium.newkey + `c` with __debezium.oldkey (Debezium >= 1.2)."""
-    new_key_header, old_key_header = _header("__debezium.newkey"), _header("__debezium.oldkey")
     parts = {name: f"source_info.{name}" for name in ("system", "server", "database", "schema", "table")}
     parts.update(commit="position.commit", event="position.event")
     return f"""CASE key_change_half
-      WHEN 'OLD' THEN named_struct('group', {keys.group_sql(parts, 'key_raw', _key_map(new_key_header))}, 'role', 'OLD')
-      WHEN 'NEW' THEN named_struct('group', {keys.group_sql(parts, _key_map(old_key_header), 'key_raw')}, 'role', 'NEW')
+      WHEN 'OLD' THEN named_struct('group', {keys.group_sql(parts, 'key_raw', _header_key('__debezium.newkey'))}, 'role', 'OLD')
+      WHEN 'NEW' THEN named_struct('group', {keys.group_sql(parts, _header_key('__debezium.oldkey'), 'key_raw')}, 'role', 'NEW')
     END"""
 
 

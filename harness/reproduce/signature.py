@@ -95,7 +95,7 @@ def _differences(reference, tested):
         if len(want) != len(got):
             items.add(f"events: {len(want)} expected per record, {len(got)} emitted")
         for a, b in zip(want, got):
-            for paths in DeepDiff(a, b).affected_paths:
+            for paths in DeepDiff(a, b, ignore_private_variables=False).affected_paths:
                 items.add("event field " + re.sub(r"\[\d+\]", "[]", readable_path(paths)))
         if ref_codes.get(where) != test_codes.get(where):
             items.add(f"quarantine: {ref_codes.get(where) or 'none'} expected, {test_codes.get(where) or 'none'} given")

@@ -53,3 +53,13 @@ def test_string_values_draw_what_real_data_holds_tagged_addresses_among_them():
     drawn = draw_examples(value_strategy(LogicalType("STRING")), 300, 1)
     assert any(re.search(r"\+[^@]*@", text) for text in drawn)
     assert any(text != text.strip() for text in drawn) and any(ord(c) > 0xFFFF for text in drawn for c in text)
+
+
+def test_a_member_named_like_a_private_attribute_is_still_compared():
+    """DeepDiff skips members starting with `__` by default: a column `__x` or the header `__debezium.newkey`
+    would never differ (found comparing the real connector's headers, issue 22)."""
+    from harness.diff import diff_events
+
+    event = {"event_id": "t/0/0#0", "origin": [{"topic": "t", "partition": 0, "offset": 0}], "after": {"__x": "1"}}
+    changed = {**event, "after": {"__x": "2"}}
+    assert diff_events([event], [changed]) and not diff_events([event], [event])

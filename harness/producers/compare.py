@@ -1,0 +1,177 @@
+"""The three comparisons of a real run (issue 22):
+
+- the normalizer's events vs the oracle's for the same history (what the property tests check);
+- the database's final state vs the normalizer's events folded by key;
+- generator fidelity: the project's Debezium generator renders the same history, and its records are diffed
+  with the connector's, field by field, values that depend on the run (clocks, LSNs, transaction ids) masked.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from generators import debezium
+from generators.values import canonical_text
+from harness.diff import deep_diff, readable_path
+from harness.producers.debezium_postgres import RealRun
+from normalizer.model import event_to_json
+
+# what the history decides about an event; the rest (ids, positions, clocks, source) is the run's
+_HISTORY_FIELDS = ("kind", "op", "snapshot", "format_version", "columns", "key", "before", "after")
+
+
+def profile(run: RealRun) -> debezium.Profile:
+    """How the connector of this run writes, as the generator's profile."""
+    return debezium.Profile(connector="postgresql", version=run.versions["debezium"], schemas_enable=True,
+                            replica_identity=run.replica_identity, tombstones=True, partitions=1, prefix=run.prefix,
+                            database="cdc", decimal_format="base64", toasted=False)
+
+
+def generated(run: RealRun) -> list:
+    """The generator's records and expected events for the run's history (list[Expected])."""
+    return debezium.encode(run.history, profile(run))
+
+
+def _projected(events: list[dict]) -> list[dict]:
+    return [{name: event.get(name) for name in _HISTORY_FIELDS} for event in events]
+
+
+def oracle_problems(run: RealRun, events: list[dict]) -> list[str]:
+    """The normalizer's events (canonical JSON, in offset order) vs the oracle's, field by field."""
+    expected = _projected([event_to_json(e) for item in generated(run) for e in item.events])
+    actual = _projected(events)
+    problems = [] if len(expected) == len(actual) else [f"{len(actual)} events, the oracle has {len(expected)}"]
+    for index, (want, got) in enumerate(zip(expected, actual)):
+        diff = deep_diff(want, got)
+        if diff:
+            problems.append(f"event {index}: {json.dumps(diff.to_dict(), default=str)[:800]}")
+    return problems
+
+
+def folded(events: list[dict]) -> dict[tuple, dict]:
+    """Row events applied in order: key -> the row's last image (canonical text)."""
+    state: dict[tuple, dict] = {}
+    for event in events:
+        if event["kind"] == "TRUNCATE":
+            state.clear()
+        elif event["kind"] == "ROW":
+            key = tuple(part["value"] for part in event["key"])
+            if event["op"] == "DELETE":
+                state.pop(key, None)
+            else:
+                state[key] = event["after"]
+    return state
+
+
+def state_problems(run: RealRun, events: list[dict]) -> list[str]:
+    """The table as PostgreSQL holds it after the history vs the normalizer's events folded by key."""
+    table = run.history.table
+    database = {}
+    for row in run.final_rows:
+        texts = {c.name: canonical_text(c.logical, row[c.name]) for c in table.columns}
+        database[tuple(texts[c.name] for c in table.key_columns)] = texts
+    replayed = folded(events)
+    problems = [f"row {list(key)}: the database has it, the events do not" for key in database.keys() - replayed.keys()]
+    problems += [f"row {list(key)}: the events have it, the database does not" for key in replayed.keys() - database.keys()]
+    for key in sorted(database.keys() & replayed.keys(), key=repr):
+        if database[key] != replayed[key]:
+            diff = deep_diff(database[key], replayed[key])
+            problems.append(f"row {list(key)}: database vs events {json.dumps(diff.to_dict(), default=str)[:600]}")
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------------
+# Generator fidelity
+# ---------------------------------------------------------------------------------------------------
+
+# values that belong to the run, not to the history: compared by presence and JSON type only
+_RUN_VALUES = re.compile(r"^value\.payload\.(ts_(ms|us|ns)|source\.(ts_(ms|us|ns)|txId|lsn|sequence|xmin))$")
+_RUN_HEADERS = {"__debezium.context.connectorLogicalName"}
+
+
+@dataclass(frozen=True, order=True)
+class Difference:
+    """One way the generator's records differ from the connector's: where (a path, list indices as [*]), what
+    kind (value, type, only-in-generator, only-in-connector) and an example of each side."""
+
+    where: str
+    kind: str
+    generator: str = ""
+    connector: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"{self.where} ({self.kind})"
+
+
+def _document(record) -> dict:
+    def parsed(data: bytes | None):
+        return None if data is None else json.loads(data)
+
+    headers = {name: None if value is None else value.decode("utf-8", "replace") for name, value in record.headers}
+    return {"key": parsed(record.key), "value": parsed(record.value), "headers": headers}
+
+
+def _named(document):
+    """Connect schemas list their fields; keyed by field name here, so a difference says which field (the
+    order is compared as a list of names of its own, `(order)`)."""
+    if isinstance(document, dict):
+        named = {k: _named(v) for k, v in document.items()}
+        fields = document.get("fields")
+        if isinstance(fields, list) and all(isinstance(f, dict) and isinstance(f.get("field"), str) for f in fields):
+            named["fields"] = {f["field"]: _named(f) for f in fields}
+            named["fields"]["(order)"] = [f["field"] for f in fields]
+        return named
+    if isinstance(document, list):
+        return [_named(v) for v in document]
+    return document
+
+
+def _masked(document, path: str = ""):
+    if isinstance(document, dict):
+        return {k: _masked(v, f"{path}.{k}" if path else k) for k, v in document.items()}
+    if isinstance(document, list):
+        return [_masked(v, path) for v in document]
+    if document is not None and (_RUN_VALUES.match(path) or path.removeprefix("headers.") in _RUN_HEADERS):
+        return f"<{type(document).__name__}>"
+    return document
+
+
+def _pattern(path: str) -> str:
+    return re.sub(r"\[\d+\]", "[*]", readable_path(path))
+
+
+def _short(value) -> str:
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def record_differences(generator_record, connector_record) -> set[Difference]:
+    diff = deep_diff(*(_masked(_named(_document(record))) for record in (generator_record, connector_record)))
+    found = set()
+    for kind, changes in diff.to_dict().items():
+        items = changes.items() if isinstance(changes, dict) else ((path, None) for path in changes)
+        for path, change in items:
+            if kind in ("values_changed", "type_changes"):
+                found.add(Difference(_pattern(path), "value" if kind == "values_changed" else "type",
+                                     _short(change["old_value"]), _short(change["new_value"])))
+            elif kind.endswith("_added"):
+                found.add(Difference(_pattern(path), "only the connector", "", _short(change)))
+            elif kind.endswith("_removed"):
+                found.add(Difference(_pattern(path), "only the generator", _short(change), ""))
+    return found
+
+
+def fidelity(run: RealRun) -> list[Difference]:
+    """Every difference between the generator's records for the history and the connector's, one per kind and
+    place (the first example of each)."""
+    mine = [item.record for item in generated(run)]
+    differences: dict[str, Difference] = {}
+    if len(mine) != len(run.records):
+        count = Difference("records", "count", str(len(mine)), str(len(run.records)))
+        differences[count.id] = count
+    for generator_record, connector_record in zip(mine, run.records):
+        for difference in sorted(record_differences(generator_record, connector_record)):
+            differences.setdefault(difference.id, difference)
+    return sorted(differences.values())

@@ -1,0 +1,143 @@
+"""Kafka Connect standalone with a Debezium connector, from Maven-resolved jars (jvm/kafka-connect): one
+worker process per run, its configuration, offsets and log in a temporary directory removed on stop."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness import jvm
+from harness.broker.base import free_port
+from harness.producers.postgres import ProducerUnavailable
+
+DEFAULT_DEBEZIUM_VERSION = "3.3.2.Final"
+
+_LOG4J2 = """\
+status = warn
+appender.file.type = File
+appender.file.name = file
+appender.file.fileName = {log}
+appender.file.layout.type = PatternLayout
+appender.file.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = INFO
+rootLogger.appenderRef.file.ref = file
+"""
+
+
+def connect_artifacts(debezium_version: str) -> jvm.ArtifactSet:
+    return jvm.ArtifactSet("connect", jvm.JVM_DIR / "kafka-connect" / "pom.xml", debezium_version,
+                           {"debezium.version": debezium_version, "kafka.version": jvm.kafka_version()})
+
+
+def _properties(settings: dict[str, object]) -> str:
+    return "".join(f"{key}={value}\n" for key, value in settings.items())
+
+
+@dataclass
+class ConnectWorker:
+    """One standalone worker running one connector (`connector`: its settings) against `bootstrap_servers`."""
+
+    bootstrap_servers: str
+    connector: dict[str, object]
+    debezium_version: str = DEFAULT_DEBEZIUM_VERSION
+    schemas_enable: bool = True
+    start_timeout: float = 90.0
+    workdir: Path | None = None
+    _process: subprocess.Popen | None = field(default=None, repr=False)
+    _port: int = 0
+
+    @property
+    def name(self) -> str:
+        return str(self.connector["name"])
+
+    def start(self) -> ConnectWorker:
+        try:
+            classpath = os.pathsep.join(str(jar) for jar in jvm.ensure(connect_artifacts(self.debezium_version)))
+        except jvm.ArtifactError as error:
+            raise ProducerUnavailable(f"Debezium {self.debezium_version} from Maven: {str(error).splitlines()[0]}") from error
+        self.workdir = Path(tempfile.mkdtemp(prefix="cdc-connect-"))
+        self._port = free_port()
+        converter = "org.apache.kafka.connect.json.JsonConverter"
+        (self.workdir / "worker.properties").write_text(_properties({
+            "bootstrap.servers": self.bootstrap_servers,
+            "key.converter": converter, "value.converter": converter,
+            "key.converter.schemas.enable": str(self.schemas_enable).lower(),
+            "value.converter.schemas.enable": str(self.schemas_enable).lower(),
+            "offset.storage.file.filename": self.workdir / "offsets",
+            "offset.flush.interval.ms": 1000,
+            "listeners": f"http://127.0.0.1:{self._port}",
+            "plugin.discovery": "only_scan",  # the connector is on the classpath; no plugin.path to scan
+        }))
+        (self.workdir / "connector.properties").write_text(_properties(self.connector))
+        (self.workdir / "log4j2.properties").write_text(_LOG4J2.format(log=self.workdir / "connect.log"))
+        command = [jvm.java_executable(), "-Xmx512m", "-XX:TieredStopAtLevel=1",
+                   f"-Dlog4j2.configurationFile={self.workdir / 'log4j2.properties'}",
+                   "-cp", classpath, "org.apache.kafka.connect.cli.ConnectStandalone",
+                   str(self.workdir / "worker.properties"), str(self.workdir / "connector.properties")]
+        self._process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(self.workdir / "stderr.log", "ab"),
+                                         start_new_session=True, cwd=self.workdir)
+        try:
+            self._wait_running()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def status(self) -> dict | None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self._port}/connectors/{self.name}/status", timeout=2) as reply:
+                return json.load(reply)
+        except (OSError, ValueError):
+            return None
+
+    def _wait_running(self) -> None:
+        deadline = time.monotonic() + self.start_timeout
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise ProducerUnavailable(f"Kafka Connect exited with {self._process.returncode}:\n{self.log_tail()}")
+            status = self.status()
+            tasks = (status or {}).get("tasks", [])
+            if any(task.get("state") == "FAILED" for task in tasks):
+                raise RuntimeError(f"connector task failed: {tasks[0].get('trace', '')[:2000]}")
+            if tasks and all(task.get("state") == "RUNNING" for task in tasks):
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"connector {self.name} not running after {self.start_timeout}s:\n{self.log_tail()}")
+
+    def failure(self) -> str | None:
+        """The task's failure trace, if it failed since it started."""
+        status = self.status() or {}
+        failed = [task for task in status.get("tasks", []) if task.get("state") == "FAILED"]
+        return failed[0].get("trace", "FAILED")[:2000] if failed else None
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join((self.workdir / "connect.log").read_text(errors="replace").splitlines()[-lines:])
+        except (OSError, TypeError):
+            return "(no Connect log)"
+
+    def stop(self) -> None:
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=10)
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
+
+    def __enter__(self) -> ConnectWorker:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
