@@ -3,13 +3,14 @@
 #   make test  - bootstrap, then the tests (unit tier, then integration against the real broker and Spark;
 #                the Testcontainers tests get a Docker engine from scripts/docker-engine.sh where none runs)
 #   make soak  - 10,000 mutated records per format through Kafka and Spark (CI runs a 2,000 slice in make test)
+#   make producers - drawn histories through PostgreSQL and Debezium 1.9.7, 2.7.3, 3.3.2 (make test runs two)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 JVM_READY := .cache/jvm/.ready
 
-.PHONY: bootstrap browser run test test-unit test-integration lint bench soak docker-engine docker-engine-stop clean
+.PHONY: bootstrap browser run test test-unit test-integration lint bench soak producers docker-engine docker-engine-stop clean
 
 bootstrap: $(INSTALLED) $(JVM_READY)
 
@@ -22,9 +23,9 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e ".[test]"
 	touch $@
 
-# Maven resolves the Kafka broker and Spark's connectors (at the installed PySpark's version) once, and builds the
-# normalizer's Avro guard (jvm/avro-guard).
-$(JVM_READY): $(INSTALLED) jvm/kafka-broker/pom.xml jvm/spark-connectors/pom.xml jvm/settings.xml jvm/avro-guard/pom.xml $(wildcard jvm/avro-guard/src/main/java/io/cdcconformance/*.java)
+# Maven resolves the Kafka broker, Spark's connectors (at the installed PySpark's version) and Kafka Connect with
+# Debezium's PostgreSQL connector (the real-producer tier) once, and builds the normalizer's Avro guard (jvm/avro-guard).
+$(JVM_READY): $(INSTALLED) jvm/kafka-broker/pom.xml jvm/spark-connectors/pom.xml jvm/kafka-connect/pom.xml jvm/settings.xml jvm/avro-guard/pom.xml $(wildcard jvm/avro-guard/src/main/java/io/cdcconformance/*.java)
 	$(BIN)/cdc-conformance jvm
 	touch $@
 
@@ -47,6 +48,9 @@ test: bootstrap browser
 
 soak: bootstrap
 	$(BIN)/cdc-conformance soak --records 10000
+
+producers: bootstrap
+	$(BIN)/cdc-conformance producers --histories 8 --debezium 1.9.7.Final --debezium 2.7.3.Final --debezium 3.3.2.Final
 
 # A Docker engine for the Testcontainers backend (started only where none answers; root with apt)
 docker-engine:

@@ -62,6 +62,16 @@ def spark_connector_artifacts() -> ArtifactSet:
     return ArtifactSet("spark", JVM_DIR / "spark-connectors" / "pom.xml", version, {"spark.version": version})
 
 
+# the connector release the real-producer tier runs by default (harness/producers; others: `producers --debezium`)
+DEFAULT_DEBEZIUM_VERSION = "3.3.2.Final"
+
+
+def kafka_connect_artifacts(debezium_version: str = DEFAULT_DEBEZIUM_VERSION) -> ArtifactSet:
+    """Kafka Connect at the broker's version with Debezium's PostgreSQL connector of `debezium_version`."""
+    return ArtifactSet("connect", JVM_DIR / "kafka-connect" / "pom.xml", debezium_version,
+                       {"debezium.version": debezium_version, "kafka.version": kafka_version()})
+
+
 def ensure(artifacts: ArtifactSet) -> list[Path]:
     """Resolve the set once; later calls only check the completion marker (idempotent, offline). The marker
     holds a digest of the pom and properties: an edited dependency list resolves again into a clean folder."""
@@ -142,8 +152,8 @@ def java_executable() -> str:
 
 
 def main() -> None:
-    """`python -m harness.jvm`: resolve both artifact sets (used by `make` bootstrap)."""
-    for artifacts in (kafka_broker_artifacts(), spark_connector_artifacts()):
+    """`python -m harness.jvm`: resolve the artifact sets (used by `make` bootstrap)."""
+    for artifacts in (kafka_broker_artifacts(), spark_connector_artifacts(), kafka_connect_artifacts()):
         jars = ensure(artifacts)
         print(f"{artifacts.name} {artifacts.version}: {len(jars)} jars in {artifacts.directory}")
     print(f"avro guard: {avro_guard_jar()}")

@@ -15,7 +15,7 @@ import sys
 import click
 
 from harness.broker import BrokerError
-from harness.cli import certify, reproduce, suite, tools
+from harness.cli import certify, producers, reproduce, suite, tools
 from harness.cli.common import PROG
 
 
@@ -25,7 +25,8 @@ def cli() -> None:
 
 
 for command in (suite.run, suite.merge, suite.gate, suite.lint_command, suite.formats, certify.certify,
-                reproduce.capture, reproduce.minimize, reproduce.redact, reproduce.promote, tools.bench, tools.soak, tools.jvm):
+                reproduce.capture, reproduce.minimize, reproduce.redact, reproduce.promote, tools.bench, tools.soak, tools.jvm,
+                producers.producers):
     cli.add_command(command)
 
 

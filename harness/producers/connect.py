@@ -15,9 +15,8 @@ from pathlib import Path
 
 from harness import jvm
 from harness.broker.base import free_port
+from harness.jvm import DEFAULT_DEBEZIUM_VERSION
 from harness.producers.postgres import ProducerUnavailable
-
-DEFAULT_DEBEZIUM_VERSION = "3.3.2.Final"
 
 _LOG4J2 = """\
 status = warn
@@ -29,11 +28,6 @@ appender.file.layout.pattern = [%d] %p %m (%c)%n
 rootLogger.level = INFO
 rootLogger.appenderRef.file.ref = file
 """
-
-
-def connect_artifacts(debezium_version: str) -> jvm.ArtifactSet:
-    return jvm.ArtifactSet("connect", jvm.JVM_DIR / "kafka-connect" / "pom.xml", debezium_version,
-                           {"debezium.version": debezium_version, "kafka.version": jvm.kafka_version()})
 
 
 def _properties(settings: dict[str, object]) -> str:
@@ -59,7 +53,7 @@ class ConnectWorker:
 
     def start(self) -> ConnectWorker:
         try:
-            classpath = os.pathsep.join(str(jar) for jar in jvm.ensure(connect_artifacts(self.debezium_version)))
+            classpath = os.pathsep.join(str(jar) for jar in jvm.ensure(jvm.kafka_connect_artifacts(self.debezium_version)))
         except jvm.ArtifactError as error:
             raise ProducerUnavailable(f"Debezium {self.debezium_version} from Maven: {str(error).splitlines()[0]}") from error
         self.workdir = Path(tempfile.mkdtemp(prefix="cdc-connect-"))

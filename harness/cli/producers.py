@@ -1,0 +1,95 @@
+"""`cdc-conformance producers`: drawn histories through the real producers (PostgreSQL + Debezium on Kafka
+Connect), each checked three ways (docs/producers.md)."""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import click
+
+from harness.cli.common import UNDER_TEST_OPTION, Misuse, normalizer_under_test
+from harness.progress import Progress
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "producers.md"
+_TABLE_BLOCK = re.compile(r"(<!-- fidelity:begin -->\n).*?(<!-- fidelity:end -->)", re.S)
+
+
+def documented_table(text: str) -> str | None:
+    """The fidelity table as docs/producers.md holds it (None without the markers)."""
+    match = _TABLE_BLOCK.search(text)
+    return None if match is None else text[match.end(1):match.start(2)].rstrip("\n")
+
+
+@click.command()
+@click.option("--histories", type=click.IntRange(1, 1000), default=4, show_default=True,
+              help="Histories per connector version.")
+@click.option("--debezium", "versions", multiple=True, metavar="VERSION",
+              help="Debezium release from Maven Central (repeatable) [default: 3.3.2.Final].")
+@click.option("--replica-identity", type=click.Choice(["FULL", "DEFAULT", "both"]), default="both", show_default=True,
+              help="PostgreSQL REPLICA IDENTITY of the drawn tables (both: alternating).")
+@click.option("--seed", type=int, default=None, help="Draw the same histories again [default: a fresh seed].")
+@click.option("--table", "print_table", is_flag=True, help="Print the generator-fidelity table and exit.")
+@click.option("--update-docs", is_flag=True, help="Write the fidelity table into docs/producers.md and exit.")
+@UNDER_TEST_OPTION
+def producers(histories, versions, replica_identity, seed, print_table, update_docs, normalizer_spec) -> None:
+    """Real producers in the loop: histories through PostgreSQL and Debezium, checked against the oracle, the
+    database's final state and the project's own generator."""
+    from harness.producers import fidelity
+
+    if print_table or update_docs:
+        table = fidelity.markdown_table()
+        if update_docs:
+            DOC.write_text(_TABLE_BLOCK.sub(lambda m: m.group(1) + table + "\n" + m.group(2), DOC.read_text()))
+        click.echo(table)
+        return
+    unreleased = [v for v in versions if not re.fullmatch(r"\d+\.\d+\.\d+\.\w+", v)]
+    if unreleased:
+        raise Misuse(f"--debezium {unreleased[0]}: a release such as 3.3.2.Final")
+    results = _run(histories, versions, replica_identity, seed, normalizer_under_test(normalizer_spec))
+    click.echo(summary(results))
+    problems = [(index, p) for index, result in enumerate(results) for p in result.problems]
+    for index, problem in problems:
+        click.echo(f"history {index}: {problem}", err=True)
+    if problems:
+        sys.exit(1)
+
+
+def _run(histories, versions, replica_identity, seed, under_test):
+    from harness.broker import EmbeddedKafka
+    from harness.producers import checks
+    from harness.producers.connect import DEFAULT_DEBEZIUM_VERSION
+    from harness.producers.histories import postgres_histories
+    from harness.producers.postgres import ProducerUnavailable
+    from harness.property import draw_examples, session_seed
+    from harness.spark import spark_session
+
+    seed = session_seed() if seed is None else seed
+    identities = ["FULL", "DEFAULT"] if replica_identity == "both" else [replica_identity]
+    drawn = draw_examples(postgres_histories(), max(histories, 10), seed)[-histories:]
+    progress, results = Progress(), []
+    click.echo(f"seed {seed} (again: --seed {seed})", err=True)
+    try:
+        with EmbeddedKafka(heap="512m") as broker:
+            for version in versions or [DEFAULT_DEBEZIUM_VERSION]:
+                with progress.phase(f"Debezium {version}: {histories} histories", total=histories) as done:
+                    for index, history in enumerate(drawn):
+                        results.append(checks.check(spark_session(), broker, under_test, history,
+                                                    identities[index % len(identities)], version))
+                        done()
+    except ProducerUnavailable as error:
+        raise click.ClickException(f"the real producers cannot run here: {error}") from error
+    return results
+
+
+def summary(results) -> str:
+    rows: dict[tuple, list] = {}
+    for result in results:
+        rows.setdefault((result.debezium_version, result.replica_identity), []).append(result)
+    lines = [f"{'debezium':<14}{'identity':<10}{'histories':>10}{'records':>9}{'events':>8}{'problems':>10}"
+             f"  postgresql"]
+    for (version, identity), group in sorted(rows.items()):
+        lines.append(f"{version:<14}{identity:<10}{len(group):>10}{sum(r.records for r in group):>9}"
+                     f"{sum(r.events for r in group):>8}{sum(len(r.problems) for r in group):>10}"
+                     f"  {group[0].versions.get('postgresql', '?')}")
+    return "\n".join(lines)

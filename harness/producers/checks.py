@@ -1,0 +1,45 @@
+"""One history through the real producer, and the three comparisons of its output (harness.producers.compare)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from generators.history import History
+from harness.producers import compare, debezium_postgres, fidelity
+from harness.producers.connect import DEFAULT_DEBEZIUM_VERSION
+
+FORMAT = "debezium-json"
+
+
+@dataclass
+class HistoryCheck:
+    replica_identity: str
+    debezium_version: str
+    records: int = 0
+    events: int = 0
+    oracle: list[str] = field(default_factory=list)          # normalizer vs the oracle
+    state: list[str] = field(default_factory=list)           # database vs the events folded by key
+    differences: list[compare.Difference] = field(default_factory=list)  # generator vs connector, not accepted
+    quarantined: list[str] = field(default_factory=list)     # records the normalizer quarantined (none expected)
+    versions: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def problems(self) -> list[str]:
+        unexplained = [f"generator fidelity: {d.id}: generator {d.generator or '-'}, connector {d.connector or '-'}"
+                       + ("" if fidelity.explained(d) is None else " (a fixed difference again)") for d in self.differences]
+        return ([f"oracle: {p}" for p in self.oracle] + [f"database: {p}" for p in self.state] + unexplained
+                + [f"quarantined: {q}" for q in self.quarantined])
+
+
+def check(spark, broker, under_test, history: History, replica_identity: str = "FULL",
+          debezium_version: str = DEFAULT_DEBEZIUM_VERSION) -> HistoryCheck:
+    from normalizer.kafka_source import read_batch
+
+    run = debezium_postgres.run(broker, history, replica_identity, debezium_version)
+    ranges = {run.topic: {p: (0, end) for p, end in broker.end_offsets(run.topic).items()}}
+    events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT)
+    return HistoryCheck(
+        replica_identity, debezium_version, records=len(run.records), events=len(events),
+        oracle=compare.oracle_problems(run, events), state=compare.state_problems(run, events),
+        differences=[d for d in compare.fidelity(run) if not fidelity.accepted(d)],
+        quarantined=[f"{q['origin'][0]['offset']}: {q['code']} {q['detail']}" for q in quarantine],
+        versions=run.versions)

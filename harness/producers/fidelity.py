@@ -1,0 +1,83 @@
+"""Every way the project's Debezium generator was found to differ from the real connector, with what was done
+about it: fixed in the generator (a difference seen again is a regression), or accepted with its reason. The
+table in docs/producers.md is rendered from here (`cdc-conformance producers --table`, checked by a test)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from harness.producers.compare import Difference
+
+FIXED, ACCEPTED = "fixed in the generator", "accepted"
+
+
+@dataclass(frozen=True)
+class KnownDifference:
+    where: str            # a regular expression over Difference.where
+    what: str             # the generator wrote / the connector wrote
+    versions: str         # the connector releases it was seen on
+    resolution: str       # FIXED or ACCEPTED
+    reason: str           # why, and where the fix or the rule lives
+
+    def matches(self, difference: Difference) -> bool:
+        return re.fullmatch(self.where, difference.where) is not None
+
+
+KNOWN = (
+    KnownDifference(
+        r"headers\.__debezium\.(newkey|oldkey)", "the generator wrote the partner key as strict JSON; the connector "
+        "escapes only `\\` and `\"` (a tab stays a raw tab)", "1.9.7, 2.7.3, 3.2.0, 3.3.2", FIXED,
+        "Kafka Connect's default header converter writes structs with `Values.convertToString`, whose `escape` "
+        "touches nothing else. `debezium.connect_header_text` writes it so; the normalizer parses partner headers "
+        "allowing raw control characters (a key holding a tab had made its key change unpairable: MALFORMED_KEY)"),
+    KnownDifference(
+        r"headers(\.__debezium\.newkey)?", "the key change's tombstone: no headers / the delete's `__debezium.newkey`",
+        "1.9.7, 2.7.3, 3.2.0, 3.3.2", FIXED,
+        "the emitter sends the tombstone with the delete's headers; the generator copies them"),
+    KnownDifference(
+        r"headers(\.__debezium\.context\..*)?", "no headers / `__debezium.context.connectorLogicalName`, `taskId`, "
+        "`connectorName` on every record", "3.2.0, 3.3.2 (not 2.7.3)", FIXED, "`Profile.has_context_headers` (3.x)"),
+    KnownDifference(
+        r"value\.schema\.fields\.source\.version", "the Source struct's schema without / with `\"version\": 1`",
+        "3.2.0, 3.3.2 (not 1.9.7, 2.7.3)", FIXED, "`Profile.versions_source_schema` (3.x)"),
+    KnownDifference(
+        r"value\.payload\.source\.snapshot", "`true` / `first` on a snapshot's first record", "2.7.3, 3.2.0, 3.3.2 "
+        "(1.9.7 writes `true`)", FIXED, "`Profile.marks_first_snapshot_record`; a one-record snapshot says `last`"),
+    KnownDifference(
+        r"value\.schema\.fields\.source\.fields\.snapshot\.parameters\.allowed", "the snapshot Enum's `allowed` list",
+        "1.9.7, 2.7.3 list `true,last,false,incremental` (2.7.3 writes `first` all the same)", FIXED,
+        "`Profile.snapshot_values`"),
+    KnownDifference(
+        r"value\.(schema\.fields\.(transaction|\(order\)(\[\*\])?)|payload\.transaction)",
+        "1.9: no `transaction` field / an unnamed `transaction` struct after `ts_ms`, null", "1.9.7", FIXED,
+        "`Profile.legacy_transaction_field`: the 1.9 envelope has it too, last and without the `event.block` "
+        "name that 2.0 gave it (DBZ-5044)"),
+    KnownDifference(
+        r"value\.payload\.before(\..*)?", "REPLICA IDENTITY DEFAULT delete: `before` with the key only / every "
+        "column, NULL or the converter's fallback (0, false, \"\", the epoch) outside the key",
+        "1.9.7, 2.7.3, 3.2.0, 3.3.2", FIXED,
+        "the old row holds only the key, and the connector fills the NOT NULL columns with its fallbacks; the "
+        "canonical `before` carries them as sent, since nothing marks them (docs/formats/debezium-json.md)"),
+    KnownDifference(
+        r"value\.payload\.(ts_(ms|us|ns)|source\.(ts_(ms|us|ns)|txId|lsn|sequence|xmin))"
+        r"|headers\.__debezium\.context\.connectorLogicalName", "clock readings, log positions, transaction ids, "
+        "the logical name", "all", ACCEPTED,
+        "the database's and the run's, not the history's: compared by presence and JSON type only (masked)"),
+)
+
+
+def accepted(difference: Difference) -> bool:
+    """A difference the table accepts with a reason; anything else (a fixed one seen again, or a new one) fails."""
+    return any(known.resolution == ACCEPTED and known.matches(difference) for known in KNOWN)
+
+
+def explained(difference: Difference) -> KnownDifference | None:
+    return next((known for known in KNOWN if known.matches(difference)), None)
+
+
+def markdown_table() -> str:
+    rows = ["| where | generator / connector | seen on | resolution | why |", "|---|---|---|---|---|"]
+    for known in KNOWN:
+        cells = (f"`{known.where}`", known.what, known.versions, known.resolution, known.reason)
+        rows.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(rows)

@@ -1,0 +1,85 @@
+"""The real-producer tier in make test: histories through PostgreSQL 15 and Debezium's connector (3.3.2, Kafka
+Connect standalone) into the test broker, each checked three ways (docs/producers.md). `make producers` runs more."""
+import datetime as dt
+import glob
+import subprocess
+from decimal import Decimal
+
+import pytest
+
+from conftest import show
+from generators.history import Change, ColumnSpec, History, Table, Transaction
+from generators.values import LogicalType
+from harness.producers import checks
+from harness.producers.histories import postgres_histories
+from harness.producers.postgres import PostgresCluster, ProducerUnavailable
+from harness.property import draw_examples, session_seed
+from harness.under_test import DEFAULT_NORMALIZER, NormalizerUnderTest
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def postgres_available():
+    try:
+        PostgresCluster().stop()  # finds the server's binaries and the user to run them as, starts nothing
+    except ProducerUnavailable as error:
+        pytest.skip(f"the real producers cannot run here: {error}")
+
+
+def _leftovers() -> list[str]:
+    found = glob.glob("/tmp/cdc-postgres-*") + glob.glob("/tmp/cdc-connect-*")
+    processes = subprocess.run(["pgrep", "-af", "ConnectStandalone|cdc-postgres-"], capture_output=True, text=True).stdout
+    return found + [line for line in processes.splitlines() if "pgrep" not in line]
+
+
+def _key_change_history() -> History:
+    """What the drawn histories reach only sometimes: a snapshot, a key holding a tab that changes (Connect writes
+    the partner header with the tab raw), a REPLICA IDENTITY DEFAULT delete over NOT NULL columns of every kind
+    the connector fills with fallbacks, a TRUNCATE."""
+    kinds = [LogicalType("INT16"), LogicalType("BOOLEAN"), LogicalType("STRING"), LogicalType("DECIMAL", 10, 2),
+             LogicalType("FLOAT64"), LogicalType("DATE"), LogicalType("TIME", 6), LogicalType("TIMESTAMP", 3),
+             LogicalType("TIMESTAMP", 6), LogicalType("TIMESTAMP_TZ"), LogicalType("BYTES")]
+    table = Table("public", "accounts", (ColumnSpec("k_name", LogicalType("STRING"), False, 1),
+                                         *(ColumnSpec(f"c_{i}", kind, False) for i, kind in enumerate(kinds)),
+                                         ColumnSpec("c_note", LogicalType("STRING"), True)))
+    values = [-7, True, "a\tb\n", Decimal("12.30"), -0.5, dt.date(1999, 12, 31), dt.time(23, 59, 59, 999999),
+              dt.datetime(2020, 2, 29, 12, 0, 0, 123000), dt.datetime(2020, 2, 29, 12, 0, 0, 123456),
+              dt.datetime(2021, 3, 4, 5, 6, 7, 890000, tzinfo=dt.UTC), b"\x00\xff" * 40]
+    def row(name: str) -> dict:
+        return {"k_name": name, **{f"c_{i}": value for i, value in enumerate(values)}, "c_note": "n"}
+    at = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    first, second, moved = row("one"), row("two\tkey"), row("three\u00e9")
+    updated = {**first, "c_0": 8}
+    return History(table, (
+        Transaction((Change("READ", after=row("snap-1")), Change("READ", after=row("snap-2"))), at, 0, snapshot=True),
+        Transaction((Change("INSERT", after=first), Change("INSERT", after=second)), at, 0),
+        Transaction((Change("UPDATE", before=first, after=updated, set_columns=frozenset({"c_0"})),), at, 0),
+        Transaction((Change("UPDATE", before=second, after={**second, "k_name": moved["k_name"]},
+                            set_columns=frozenset({"k_name"})),), at, 0),
+        Transaction((Change("DELETE", before=updated),), at, 0),
+        Transaction((Change("TRUNCATE"),), at, 0),
+        Transaction((Change("INSERT", after=first),), at, 0)))
+
+
+def _checked(spark, broker, request, history, identity, label=""):
+    before = set(_leftovers())
+    result = checks.check(spark, broker, NormalizerUnderTest.load(DEFAULT_NORMALIZER), history, identity)
+    show(request, f"real producer, Debezium {result.versions['debezium']} on PostgreSQL {result.versions['postgresql']}, "
+                  f"REPLICA IDENTITY {identity}: {result.records} records, {result.events} events")
+    assert result.problems == [], f"{label}: {result.problems}"
+    assert set(_leftovers()) - before == set(), "a process or directory of the run was left behind"
+    return result
+
+
+def test_a_crafted_history_through_the_real_connector(postgres_available, spark, broker, request):
+    result = _checked(spark, broker, request, _key_change_history(), "DEFAULT")
+    # 2 reads, 2 inserts, 1 update, key change (delete, tombstone, create), delete + tombstone, truncate, insert
+    assert (result.records, result.events) == (12, 12)
+
+
+def test_a_drawn_history_through_the_real_connector(postgres_available, spark, broker, request):
+    seed = session_seed()
+    history = draw_examples(postgres_histories(), 10, seed)[-1]
+    _checked(spark, broker, request, history, ["FULL", "DEFAULT"][seed % 2],
+             f"seed {seed} (again: CDC_HYPOTHESIS_SEED={seed}, or cdc-conformance producers --seed {seed})")
