@@ -733,7 +733,8 @@ def unreadable_partner_key(item: Expected) -> Expected | None:
     """A key-change half whose header naming the other half's key is not JSON: its partner cannot be
     identified, so the half is MALFORMED_KEY (never a pk_change group built from a NULL key, issue 19 A);
     the other half stays an event of its own, as Debezium sends each half as a record of its own."""
-    if item.quarantine or not any(name in _PARTNER_HEADERS for name, _ in item.record.headers):
+    # the key change's tombstone carries the delete's header too (as the connector writes it) but is no half
+    if item.quarantine or item.record.value is None or not any(name in _PARTNER_HEADERS for name, _ in item.record.headers):
         return None
     headers = tuple((name, b"{not json" if name in _PARTNER_HEADERS else value) for name, value in item.record.headers)
     return Expected.quarantined(replace(item.record, headers=headers), Code.MALFORMED_KEY)

@@ -25,6 +25,8 @@ from harness.under_test import DEFAULT_NORMALIZER
 
 CERTIFICATIONS_DIR = REPO_ROOT / "reports" / "certifications"
 DEFAULT_EXAMPLES = 2000
+# a real producer's history takes seconds (a cluster, a Connect worker): its check counts histories
+REAL_PRODUCER_CHECK, DEFAULT_HISTORIES = "real-producer", 20
 
 
 def record_path(label: str, directory: Path = CERTIFICATIONS_DIR, normalizer: str = DEFAULT_NORMALIZER) -> Path:
@@ -63,8 +65,9 @@ def _run_cases(roundtrip: RoundTrip, registry: Registry, cases: list[Case], all_
 
 def certify(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], fv: FormatVersion, examples: int, seed: int,
             known_failures: dict[str, str], golden_root: Path, facts: dict,
-            progress: Progress | None = None) -> tuple[dict, list[str]]:
-    """(record, problems): the record is worth writing only when problems is empty."""
+            progress: Progress | None = None, real_producer=None, histories: int = DEFAULT_HISTORIES) -> tuple[dict, list[str]]:
+    """(record, problems): the record is worth writing only when problems is empty. `real_producer(histories,
+    seed)`, when given, runs that many drawn histories through the real producer and returns its failures."""
     progress = progress or quiet()
     cases = cases_of(registry, all_cases, fv)
     with progress.phase(f"{fv.label}: {len(cases)} cases"):
@@ -73,14 +76,16 @@ def certify(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], fv:
                 for case_id, (status, details) in sorted(statuses.items()) if status != PASS]
     generator = registry.generator(fv.format).for_version(fv.version)
     checks = []
-    runs = [("property", lambda: check_property(roundtrip, generator, examples, seed).failures),
-            ("mutators", lambda: check_mutators(roundtrip, generator, examples, seed).failures)]
+    runs = [("property", examples, lambda: check_property(roundtrip, generator, examples, seed).failures),
+            ("mutators", examples, lambda: check_mutators(roundtrip, generator, examples, seed).failures)]
     if "streaming" in roundtrip.normalizer.modes:
-        runs.append(("streaming", lambda: _streaming(roundtrip, generator, examples, seed)))
-    for name, run in runs:
-        with progress.phase(f"{fv.label}: {name}, {examples} examples"):
+        runs.append(("streaming", examples, lambda: _streaming(roundtrip, generator, examples, seed)))
+    if real_producer is not None:
+        runs.append((REAL_PRODUCER_CHECK, histories, lambda: real_producer(histories, seed)))
+    for name, count, run in runs:
+        with progress.phase(f"{fv.label}: {name}, {count} {'histories' if name == REAL_PRODUCER_CHECK else 'examples'}"):
             failures = run()
-        checks.append({"check": name, "examples": examples, "seed": seed, "passed": not failures,
+        checks.append({"check": name, "examples": count, "seed": seed, "passed": not failures,
                        "failures": [f.splitlines()[0] for f in failures[:3]]})
         problems += [f"{name}: {failure.splitlines()[0]}" for failure in failures[:3]]
     prints = fingerprint(cases, golden_root)
@@ -150,7 +155,8 @@ def claim_problems(record: dict, normalizer: str, least_examples: int) -> list[s
     problems = []
     if record.get("normalizer") != normalizer:
         problems.append(f"{record['label']}: certifies {record.get('normalizer')}, not the normalizer under test ({normalizer})")
-    below = [c["check"] for c in record.get("checks", []) if c["examples"] < least_examples]
+    below = [c["check"] for c in record.get("checks", [])
+             if c["examples"] < (DEFAULT_HISTORIES if c["check"] == REAL_PRODUCER_CHECK else least_examples)]
     if below or not record.get("checks"):
         problems.append(f"{record['label']}: {', '.join(below) or 'no check'} below the certification example count "
                         f"({least_examples}); a record made with fewer examples certifies nothing")
@@ -190,12 +196,16 @@ def modes(record: dict) -> list[str]:
 
 def examples_and_seeds(record: dict) -> tuple[int, str]:
     """The fewest examples any check of a record ran, and its checks' seeds: what the record stands on."""
-    return min((c["examples"] for c in record["checks"]), default=0), ", ".join(sorted({str(c["seed"]) for c in record["checks"]}))
+    generated = [c["examples"] for c in record["checks"] if c["check"] != REAL_PRODUCER_CHECK]
+    return min(generated, default=0), ", ".join(sorted({str(c["seed"]) for c in record["checks"]}))
 
 
 def produced_by(record: dict) -> str:
     """How a record's messages were made, as every place that shows a record says it."""
-    return f"real producer: {record['producer']}" if record.get("producer") else "generators only"
+    real = [c["examples"] for c in record.get("checks", []) if c["check"] == REAL_PRODUCER_CHECK]
+    if record.get("producer"):
+        return f"generators and a real producer: {record['producer']}" + (f", {real[0]} histories" if real else "")
+    return "generators only"
 
 
 def index(records: list[dict]) -> str:

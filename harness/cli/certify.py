@@ -19,12 +19,17 @@ from harness.under_test import DEFAULT_NORMALIZER
 @click.option("--examples", type=click.IntRange(10, 1_000_000), default=2000, show_default=True,
               help="Examples per generic check (property, mutators, streaming).")
 @click.option("--seed", type=int, default=None, help="Hypothesis seed [default: a fresh one per version, recorded].")
+@click.option("--producer", type=click.Choice(["generators", "real"]), default="generators", show_default=True,
+              help="real: also run drawn histories through the version's real producer (docs/producers.md).")
+@click.option("--histories", type=click.IntRange(1, 10_000), default=20, show_default=True,
+              help="Histories through the real producer (--producer real).")
 @UNDER_TEST_OPTION
 @click.option("--certifications-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Where records are [default: reports/certifications for the reference normalizer, "
                    "./cdc-certifications for any other].")
 @click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Golden files [default: golden].")
-def certify(target, every_version, check_records, examples, seed, normalizer_spec, certifications_dir, golden_dir) -> None:
+def certify(target, every_version, check_records, examples, seed, producer, histories, normalizer_spec,
+            certifications_dir, golden_dir) -> None:
     """Certify FORMAT@VERSION, or --all supported versions (cases in range + generic checks), writing a record
     each; or --check every record. Progress goes to standard error."""
     from harness import certify as certification
@@ -42,6 +47,14 @@ def certify(target, every_version, check_records, examples, seed, normalizer_spe
     directory = _records_directory(certifications_dir, normalizer_spec)
     golden_root = golden_dir or golden.GOLDEN_DIR
     targets = [_format_version(registry, target)] if target else _supported_versions(registry) if every_version else []
+    if producer == "real":
+        from harness.producers.checks import REAL_PRODUCER_FORMATS
+
+        unrunnable = [fv.label for fv in targets if fv.format not in REAL_PRODUCER_FORMATS] or (
+            ["--check"] if check_records else [])
+        if unrunnable:
+            raise Misuse(f"--producer real: {unrunnable[0]} has no real producer here "
+                         f"(these do: {', '.join(REAL_PRODUCER_FORMATS)})")
     records = certification.load_records(directory) if check_records else []
     if check_records and not records:
         click.echo(f"no certification records in {directory}")
@@ -62,7 +75,8 @@ def certify(target, every_version, check_records, examples, seed, normalizer_spe
         facts = run_facts({"normalizer": normalizer_spec})
         with progress.phase(f"certifying {len(targets)} version(s)", total=len(targets)) as done:
             for fv in targets:
-                if not _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, directory, golden_root, progress):
+                if not _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, directory, golden_root, progress,
+                                    histories if producer == "real" else 0):
                     failed.append(fv.label)
                 done()
     if len(targets) > 1:
@@ -104,7 +118,8 @@ def _supported_versions(registry: Registry) -> list:
     return targets
 
 
-def _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, directory, golden_root, progress) -> bool:
+def _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, directory, golden_root, progress,
+                 histories: int = 0) -> bool:
     """Certify one version and write its record (the registry says `certified` when the suite's own normalizer was
     certified into the suite's own directory); False, with its first problems printed, when it does not pass."""
     from harness import certify as certification
@@ -112,8 +127,14 @@ def _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, director
     from harness.runner import load_known_failures
 
     seed = session_seed() if seed is None else seed
+    real = {}
+    if histories:  # --producer real: the record names the producer it ran against
+        from harness.producers.checks import certification_check
+
+        described, run = certification_check(roundtrip, registry.generator(fv.format), fv.version)
+        facts, real = {**facts, "producer": described}, {"real_producer": run, "histories": histories}
     record, problems = certification.certify(roundtrip, registry, cases, fv, examples, seed, load_known_failures(),
-                                             golden_root, facts, progress)
+                                             golden_root, facts, progress, **real)
     if problems:
         click.echo("\n".join([f"{fv.label} is not certified (seed {seed}):", *problems[:10]]))
         return False

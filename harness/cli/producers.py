@@ -46,37 +46,36 @@ def producers(histories, versions, replica_identity, seed, print_table, update_d
     unreleased = [v for v in versions if not re.fullmatch(r"\d+\.\d+\.\d+\.\w+", v)]
     if unreleased:
         raise Misuse(f"--debezium {unreleased[0]}: a release such as 3.3.2.Final")
+    from harness.property import session_seed
+
+    seed = session_seed() if seed is None else seed
     results = _run(histories, versions, replica_identity, seed, normalizer_under_test(normalizer_spec))
     click.echo(summary(results))
-    problems = [(index, p) for index, result in enumerate(results) for p in result.problems]
-    for index, problem in problems:
-        click.echo(f"history {index}: {problem}", err=True)
+    from harness.producers import checks
+
+    problems = checks.failures(results, seed)
+    for problem in problems:
+        click.echo(problem, err=True)
     if problems:
         sys.exit(1)
 
 
 def _run(histories, versions, replica_identity, seed, under_test):
     from harness.broker import EmbeddedKafka
+    from harness.jvm import DEFAULT_DEBEZIUM_VERSION
     from harness.producers import checks
-    from harness.producers.connect import DEFAULT_DEBEZIUM_VERSION
-    from harness.producers.histories import postgres_histories
     from harness.producers.postgres import ProducerUnavailable
-    from harness.property import draw_examples, session_seed
     from harness.spark import spark_session
 
-    seed = session_seed() if seed is None else seed
-    identities = ["FULL", "DEFAULT"] if replica_identity == "both" else [replica_identity]
-    drawn = draw_examples(postgres_histories(), max(histories, 10), seed)[-histories:]
+    identities = ("FULL", "DEFAULT") if replica_identity == "both" else (replica_identity,)
     progress, results = Progress(), []
     click.echo(f"seed {seed} (again: --seed {seed})", err=True)
     try:
         with EmbeddedKafka(heap="512m") as broker:
             for version in versions or [DEFAULT_DEBEZIUM_VERSION]:
                 with progress.phase(f"Debezium {version}: {histories} histories", total=histories) as done:
-                    for index, history in enumerate(drawn):
-                        results.append(checks.check(spark_session(), broker, under_test, history,
-                                                    identities[index % len(identities)], version))
-                        done()
+                    results += checks.drawn_checks(spark_session(), broker, under_test, version, histories, seed,
+                                                   identities, done)
     except ProducerUnavailable as error:
         raise click.ClickException(f"the real producers cannot run here: {error}") from error
     return results

@@ -43,3 +43,42 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
         differences=[d for d in compare.fidelity(run) if not fidelity.accepted(d)],
         quarantined=[f"{q['origin'][0]['offset']}: {q['code']} {q['detail']}" for q in quarantine],
         versions=run.versions)
+
+
+def drawn_checks(spark, broker, under_test, debezium_version: str, histories: int, seed: int,
+                 identities: tuple[str, ...] = ("FULL", "DEFAULT"), done=lambda: None) -> list[HistoryCheck]:
+    """`histories` drawn histories (seed `seed`) through the connector, replica identities alternating."""
+    from harness.producers.histories import postgres_histories
+    from harness.property import draw_examples
+
+    drawn = draw_examples(postgres_histories(), max(histories, 10), seed)[-histories:]
+    results = []
+    for index, history in enumerate(drawn):
+        results.append(check(spark, broker, under_test, history, identities[index % len(identities)], debezium_version))
+        done()
+    return results
+
+
+def failures(results: list[HistoryCheck], seed: int) -> list[str]:
+    """One line per problem, naming its history and the seed that draws it again."""
+    return [f"history {index} of seed {seed} ({result.replica_identity}): {problem}"
+            for index, result in enumerate(results) for problem in result.problems]
+
+
+REAL_PRODUCER_FORMATS = ("debezium-json",)
+
+
+def certification_check(roundtrip, generator, version: str):
+    """(what the producer is, run(histories, seed) -> failures) for `certify --producer real`: the connector release
+    the generator's profile names for `version`, against this machine's PostgreSQL."""
+    from harness.jvm import kafka_version
+    from harness.producers.postgres import PostgresCluster
+
+    release = generator.version_profile(version)["version"]
+    described = (f"Debezium {release} PostgreSQL connector (Kafka Connect {kafka_version()}) "
+                 f"on PostgreSQL {PostgresCluster().version}")
+
+    def run(histories: int, seed: int) -> list[str]:
+        return failures(drawn_checks(roundtrip.spark, roundtrip.broker, roundtrip.normalizer, release, histories, seed), seed)
+
+    return described, run

@@ -54,3 +54,13 @@ def test_a_record_stands_only_for_its_normalizer_at_the_certification_example_co
 def test_a_users_record_is_keyed_by_its_normalizer_and_never_lands_on_the_suites(tmp_path):
     assert certify.record_path("debezium-json@3.2").name == "debezium-json@3.2.json"
     assert certify.record_path("debezium-json@3.2", tmp_path, "mypkg.job:normalize").name == "debezium-json@3.2+mypkg.job.normalize.json"
+
+
+def test_a_real_producer_check_counts_histories_not_examples():
+    record = {**certify.load_records()[0], "normalizer": DEFAULT_NORMALIZER}
+    real = {"check": certify.REAL_PRODUCER_CHECK, "seed": 1, "passed": True, "failures": []}
+    enough = {**record, "checks": [*record["checks"], {**real, "examples": certify.DEFAULT_HISTORIES}]}
+    too_few = {**record, "checks": [*record["checks"], {**real, "examples": certify.DEFAULT_HISTORIES - 1}]}
+    assert certify.claim_problems(enough, DEFAULT_NORMALIZER, certify.DEFAULT_EXAMPLES) == []
+    assert certify.REAL_PRODUCER_CHECK in certify.claim_problems(too_few, DEFAULT_NORMALIZER, certify.DEFAULT_EXAMPLES)[0]
+    assert certify.examples_and_seeds(enough)[0] == certify.examples_and_seeds(record)[0]
