@@ -13,17 +13,7 @@ from pathlib import Path
 
 from harness import jvm
 from harness.broker.base import TEST_BROKER_SETTINGS, Broker, BrokerError, free_port
-
-_LOG4J2 = """\
-status = warn
-appender.file.type = File
-appender.file.name = file
-appender.file.fileName = {log}
-appender.file.layout.type = PatternLayout
-appender.file.layout.pattern = [%d] %p %m (%c)%n
-rootLogger.level = {level}
-rootLogger.appenderRef.file.ref = file
-"""
+from harness.processes import LOG4J2_TO_FILE, log_tail, stop_group
 
 
 @dataclass
@@ -56,10 +46,7 @@ class EmbeddedKafka(Broker):
         return self.workdir / "server.log"
 
     def log_tail(self, lines: int = 60) -> str:
-        try:
-            return "\n".join(self.log_file.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return "(no broker log)"
+        return log_tail(self.workdir and self.log_file, lines, "(no broker log)")
 
     def _write_config(self, port: int, controller_port: int) -> Path:
         assert self.workdir is not None
@@ -81,7 +68,7 @@ class EmbeddedKafka(Broker):
             "",
         ]))
         (self.workdir / "log4j2.properties").write_text(
-            _LOG4J2.format(log=self.log_file, level=os.environ.get("CDC_KAFKA_LOG_LEVEL", "INFO")))
+            LOG4J2_TO_FILE.format(log=self.log_file, level=os.environ.get("CDC_KAFKA_LOG_LEVEL", "INFO")))
         return config
 
     def _secured_listener(self) -> dict:
@@ -174,13 +161,7 @@ class EmbeddedKafka(Broker):
 
     def stop(self, keep_logs: bool = False) -> None:
         process, self._process = self._process, None
-        if process is not None and process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
+        stop_group(process)
         if self.workdir is not None and not self.keep_dir:
             # after a failure the logs stay for a post-mortem, the (possibly large) log segments do not
             shutil.rmtree(self.workdir / "data" if keep_logs else self.workdir, ignore_errors=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -16,18 +15,8 @@ from pathlib import Path
 from harness import jvm
 from harness.broker.base import free_port
 from harness.jvm import DEFAULT_DEBEZIUM_VERSION
+from harness.processes import LOG4J2_TO_FILE, log_tail, stop_group
 from harness.producers.postgres import ProducerUnavailable
-
-_LOG4J2 = """\
-status = warn
-appender.file.type = File
-appender.file.name = file
-appender.file.fileName = {log}
-appender.file.layout.type = PatternLayout
-appender.file.layout.pattern = [%d] %p %m (%c)%n
-rootLogger.level = INFO
-rootLogger.appenderRef.file.ref = file
-"""
 
 
 def _properties(settings: dict[str, object]) -> str:
@@ -70,7 +59,7 @@ class ConnectWorker:
             "plugin.discovery": "only_scan",  # the connector is on the classpath; no plugin.path to scan
         }))
         (self.workdir / "connector.properties").write_text(_properties(self.connector))
-        (self.workdir / "log4j2.properties").write_text(_LOG4J2.format(log=self.workdir / "connect.log"))
+        (self.workdir / "log4j2.properties").write_text(LOG4J2_TO_FILE.format(log=self.workdir / "connect.log", level="INFO"))
         command = [jvm.java_executable(), "-Xmx512m", "-XX:TieredStopAtLevel=1",
                    f"-Dlog4j2.configurationFile={self.workdir / 'log4j2.properties'}",
                    "-cp", classpath, "org.apache.kafka.connect.cli.ConnectStandalone",
@@ -112,20 +101,11 @@ class ConnectWorker:
         return failed[0].get("trace", "FAILED")[:2000] if failed else None
 
     def log_tail(self, lines: int = 40) -> str:
-        try:
-            return "\n".join((self.workdir / "connect.log").read_text(errors="replace").splitlines()[-lines:])
-        except (OSError, TypeError):
-            return "(no Connect log)"
+        return log_tail(self.workdir and self.workdir / "connect.log", lines, "(no Connect log)")
 
     def stop(self) -> None:
         process, self._process = self._process, None
-        if process is not None and process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
+        stop_group(process)
         if self.workdir is not None:
             shutil.rmtree(self.workdir, ignore_errors=True)
             self.workdir = None

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.broker.base import free_port
+from harness.processes import log_tail
 
 
 class ProducerUnavailable(RuntimeError):
@@ -95,10 +96,7 @@ class PostgresCluster:
         return self
 
     def log_tail(self, lines: int = 30) -> str:
-        try:
-            return "\n".join((self.workdir / "server.log").read_text(errors="replace").splitlines()[-lines:])
-        except (OSError, TypeError):
-            return "(no server log)"
+        return log_tail(self.workdir and self.workdir / "server.log", lines, "(no server log)")
 
     def connect(self, database: str | None = None, autocommit: bool = True):
         import psycopg
