@@ -73,12 +73,14 @@ def _wait_for_slot(cluster: PostgresCluster, slot: str, worker: ConnectWorker, t
 
 
 def _wait_for_progress(broker, topic: str, worker: ConnectWorker, timeout: float = 60.0) -> None:
+    from confluent_kafka import KafkaException
+
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
-            if sum(broker.end_offsets(topic).values()) >= 1:
+            if sum(broker.end_offsets(topic).values()) >= 1:  # no partitions until the connector creates it
                 return
-        except (KeyError, Exception):  # noqa: BLE001 - the topic does not exist until the connector creates it
+        except (KeyError, KafkaException):
             pass
         if (failure := worker.failure()) is not None:
             raise RuntimeError(f"the connector failed while streaming: {failure}")
@@ -100,15 +102,16 @@ def read_topic(bootstrap_servers: str, topic: str) -> list[KafkaRecord]:
         for partition in sorted(partitions):
             end = consumer.get_watermark_offsets(TopicPartition(topic, partition), timeout=10)[1]
             consumer.assign([TopicPartition(topic, partition, 0)])
-            while end and (not records or records[-1][0] < end - 1):
+            offset = -1
+            while offset < end - 1:
                 message = consumer.poll(10)
                 if message is None:
                     raise RuntimeError(f"{topic}[{partition}]: no record within 10 s before offset {end}")
                 if message.error():
                     raise RuntimeError(f"{topic}[{partition}]: {message.error()}")
-                records.append((message.offset(), KafkaRecord(topic, partition, message.key(), message.value(),
-                                                              tuple(message.headers() or ()))))
-        return [record for _, record in records]
+                offset = message.offset()
+                records.append(KafkaRecord(topic, partition, message.key(), message.value(), tuple(message.headers() or ())))
+        return records
     finally:
         consumer.close()
 
