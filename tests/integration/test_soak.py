@@ -10,7 +10,7 @@ from harness.property import session_seed
 from harness.registry import Registry
 
 pytestmark = pytest.mark.integration
-RECORDS = int(os.environ.get("CDC_SOAK_RECORDS", "300"))
+RECORDS = int(os.environ.get("CDC_SOAK_RECORDS", "500"))
 REGISTRY = Registry.load()
 
 
