@@ -129,18 +129,8 @@ def check_all(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], r
               known_failures: dict[str, str], golden_root: Path, least_examples: int = DEFAULT_EXAMPLES) -> list[str]:
     """`check` for several records, running each case once (a case in the range of three versions is in three
     records; its result does not depend on which record asks)."""
-    problems: list[str] = []
-    in_range: dict[str, list[Case]] = {}
-    for record in records:
-        label = record["label"]
-        problems += claim_problems(record, roundtrip.normalizer.spec, least_examples)
-        fv = registry.version(record["format"], record["version"])
-        if fv is None:
-            problems.append(f"{label}: the registry no longer has this version")
-            continue
-        cases = cases_of(registry, all_cases, fv)
-        in_range[label] = cases
-        problems += _changed_since(label, fingerprint(cases, golden_root), {c["id"]: c for c in record["cases"]})
+    problems, in_range = standing_problems(registry, all_cases, records, golden_root, roundtrip.normalizer.spec,
+                                           least_examples)
     union = list({case.id: case for cases in in_range.values() for case in cases}.values())
     statuses = _run_cases(roundtrip, registry, union, all_cases, known_failures, golden_root) if union else {}
     for label, cases in in_range.items():
@@ -148,6 +138,24 @@ def check_all(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], r
                      + (f": {statuses[case.id][1][0]}" if statuses[case.id][1] else "")
                      for case in sorted(cases, key=lambda c: c.id) if statuses[case.id][0] != PASS]
     return problems
+
+
+def standing_problems(registry: Registry, all_cases: list[Case], records: list[dict], golden_root: Path, normalizer: str,
+                      least_examples: int = DEFAULT_EXAMPLES) -> tuple[list[str], dict[str, list[Case]]]:
+    """What no longer holds of the records without running anything (their claims, their versions, the case and
+    golden files they fingerprinted), and each record's cases in range: `check_all` then runs those cases."""
+    problems: list[str] = []
+    in_range: dict[str, list[Case]] = {}
+    for record in records:
+        label = record["label"]
+        problems += claim_problems(record, normalizer, least_examples)
+        fv = registry.version(record["format"], record["version"])
+        if fv is None:
+            problems.append(f"{label}: the registry no longer has this version")
+            continue
+        in_range[label] = cases_of(registry, all_cases, fv)
+        problems += _changed_since(label, fingerprint(in_range[label], golden_root), {c["id"]: c for c in record["cases"]})
+    return problems, in_range
 
 
 def claim_problems(record: dict, normalizer: str, least_examples: int) -> list[str]:
