@@ -3,7 +3,7 @@
 #   make test  - bootstrap, then the tests (unit tier, then integration against the real broker and Spark;
 #                the Testcontainers tests get a Docker engine from scripts/docker-engine.sh where none runs)
 #   make soak  - 10,000 mutated records per format through Kafka and Spark (make test runs a 500 slice)
-#   make producers - drawn histories through PostgreSQL and Debezium 1.9.7, 2.7.3, 3.3.2 (make test runs two)
+#   make producers - drawn histories through PostgreSQL and Debezium 1.9.7, 2.7.3, 3.3.2 (make test runs one crafted history)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
