@@ -58,10 +58,12 @@ def test_certify_writes_a_record_and_check_names_a_changed_golden_file(roundtrip
     assert all(c["status"] == "PASS" and c["golden_sha256"] for c in written["cases"])
     assert f"# Certification: {LABEL}" in page.read_text()
 
-    def check():
-        return certify.check(roundtrip, registry, cases, written, load_known_failures(), golden_root, least_examples=20)
-
     changed = next(c for c in written["cases"] if c["id"] == "debezium-postgres-seed003-truncate-corrected")
+    only_changed = [case for case in cases if case.id == changed["id"]]  # the other 34 cases ran just above
+
+    def check():
+        return certify.check(roundtrip, registry, only_changed, written, load_known_failures(), golden_root, least_examples=20)
+
     golden_file = golden_root / "debezium-json" / f"{changed['id']}.json"
     original = golden_file.read_text()
     golden_file.write_text(original.replace('"2019-05-28T08:58:24.961000Z"', '"2019-05-28T08:58:24.962000Z"'))
