@@ -7,6 +7,7 @@ carries a hash of everything that goes in, so an unchanged image is built once a
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
@@ -21,6 +22,10 @@ IMAGE_DIR = jvm.REPO_ROOT / "docker" / "kafka"
 OFFICIAL = "official"
 LOCAL = "local"
 DEFAULT_BASE = "eclipse-temurin:17-jre"
+# scripts/docker-engine.sh builds the images in the background while the first tests run, holding this lock;
+# a test that needs the image waits on it instead of building a second copy
+BUILD_LOCK = jvm.REPO_ROOT / ".cache" / "docker" / "images.lock"
+BUILD_LOG = BUILD_LOCK.with_name("images.log")
 
 
 def official_image() -> str:
@@ -51,17 +56,26 @@ def local_tag(base: str) -> str:
 
 
 def ensure_local_image(base: str | None = None) -> str:
-    """The locally built broker image, built now if this exact content has no image yet."""
+    """The locally built broker image, built now if this exact content has no image yet (after any build that
+    scripts/docker-engine.sh started in the background has ended)."""
     import docker
 
     base = base or os.environ.get("CDC_KAFKA_BASE_IMAGE") or DEFAULT_BASE
     tag = local_tag(base)
     client = docker.from_env()
-    try:
-        client.images.get(tag)
-        return tag
-    except docker.errors.ImageNotFound:
-        pass
+    with _build_lock():
+        try:
+            client.images.get(tag)
+            return tag
+        except docker.errors.ImageNotFound:
+            pass
+        if not _image_exists(client, base):
+            raise RuntimeError(f"no base image {base} for the broker image: {_build_log_tail()}")
+        _build(client, base, tag)
+    return tag
+
+
+def _build(client, base: str, tag: str) -> None:
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="cdc-kafka-image-") as context:
         for name, path in _context_files(base):
@@ -73,4 +87,40 @@ def ensure_local_image(base: str | None = None) -> str:
     for image in client.images.list(name=tag.split(":")[0]):  # older builds: a full copy each under vfs
         if tag not in image.tags:
             client.images.remove(image.id, force=True)
-    return tag
+
+
+def _image_exists(client, name: str) -> bool:
+    import docker
+
+    try:
+        client.images.get(name)
+        return True
+    except docker.errors.ImageNotFound:
+        return name == DEFAULT_BASE  # a public base: the build pulls it where a registry answers
+
+
+class _build_lock:
+    """The images' build lock (see BUILD_LOCK), held for a build and while checking for its result."""
+
+    def __enter__(self):
+        BUILD_LOCK.parent.mkdir(parents=True, exist_ok=True)
+        self.file = open(BUILD_LOCK, "a")
+        try:
+            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print("waiting for the broker image another process is building", file=sys.stderr)
+            fcntl.flock(self.file, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        self.file.close()  # releases the lock
+
+
+def _build_log_tail() -> str:
+    if not BUILD_LOG.exists():
+        return "it was not made (scripts/docker-engine.sh base-image makes one from Debian packages)"
+    return "its build failed; the end of " + str(BUILD_LOG) + ":\n" + "\n".join(BUILD_LOG.read_text().splitlines()[-15:])
+
+
+if __name__ == "__main__":  # scripts/docker-engine.sh: build the broker image ahead of the tests
+    print(ensure_local_image(), file=sys.stderr)

@@ -120,6 +120,32 @@ base_image() {
   say "made $BASE_IMAGE from Debian packages in $((SECONDS - started)) s"
 }
 
+# The base image, then the broker image (python -m harness.images), in the background; its output goes to
+# $CACHE/images.log. The lock is taken here, before anything else runs, so no test can find it free and the
+# images missing; the build of the broker image takes it again itself.
+images_in_background() {
+  local log="$CACHE/images.log" python="$ROOT/.venv/bin/python"
+  mkdir -p "$CACHE"
+  exec 9>>"$CACHE/images.lock"
+  flock 9
+  set -m  # its own process group: stop_images ends debootstrap's children too
+  ( set +e
+    base_image >"$log" 2>&1 || exit 1
+    exec 9>&-
+    if [ -x "$python" ]; then cd "$ROOT" && exec "$python" -m harness.images >>"$log" 2>&1; fi
+  ) &
+  IMAGES_PID=$!
+  set +m
+  exec 9>&-
+}
+
+stop_images() {  # the command ended first (it failed early, or needed no image): no build outlives it
+  [ -n "${IMAGES_PID:-}" ] || return 0
+  kill -- "-$IMAGES_PID" 2>/dev/null || true
+  wait "$IMAGES_PID" 2>/dev/null || true
+  sed 's/^/images: /' "$CACHE/images.log" >&2 || true
+}
+
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
@@ -129,11 +155,15 @@ case "${1:-}" in
     already=0; [ -f "$STATE" ] && already=1
     exports=$(start) || say "no engine could be started; the testcontainers tests will say why"
     eval "$exports"
-    [ "$already" = 1 ] || trap stop EXIT   # stop only what this call started
+    stop_engine=$((1 - already))
+    trap 'stop_images; [ "$stop_engine" = 0 ] || stop' EXIT   # stop only what this call started
     status=0
     if [ -f "$STATE" ]; then
-      # an engine started here reaches no registry: the broker image is built here, on a base from Debian packages
-      base_image && export CDC_KAFKA_BASE_IMAGE="$BASE_IMAGE" CDC_KAFKA_IMAGE="${CDC_KAFKA_IMAGE:-local}" || status=$?
+      # an engine started here reaches no registry: the broker image is built here, on a base from Debian packages,
+      # in the background while the command's first tests run (they need no image); the first test that needs it
+      # waits for it (harness/images.py, same lock)
+      export CDC_KAFKA_BASE_IMAGE="$BASE_IMAGE" CDC_KAFKA_IMAGE="${CDC_KAFKA_IMAGE:-local}"
+      images_in_background
     fi
     if [ "$status" = 0 ]; then "$@" || status=$?; fi
     exit "$status" ;;
