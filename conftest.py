@@ -1,7 +1,10 @@
 """Shared pytest set-up: the --update-golden flag and the session's real broker and Spark."""
+import os
 import time
 
 import pytest
+
+from tests import timeline
 
 _shown: list[str] = []   # lines waiting for the next test report
 _config: list = []       # this process's pytest config (the report hook gets none)
@@ -33,6 +36,19 @@ def pytest_configure(config):
     _config.append(config)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """CDC_TEST_TIMELINE=FILE: one line per test (worker, start, end, id), to see how the workers' time is spent
+    (which test ends the run, where a worker waits): the tool behind the README's time table."""
+    path = os.environ.get("CDC_TEST_TIMELINE")
+    started = time.time()
+    yield
+    if path:
+        with open(path, "a") as out:
+            nodeid = item.nodeid.removesuffix(f"@{_group(item)}")  # xdist's loadgroup suffix
+            out.write(f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}\t{started:.2f}\t{time.time():.2f}\t{nodeid}\n")
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config, items):
     """Under xdist (--dist loadgroup), each backend's conformance suite stays on one worker: the `suite`
@@ -41,6 +57,12 @@ def pytest_collection_modifyitems(config, items):
         backend = getattr(item, "callspec", None) and item.callspec.params.get("suite")
         if backend:
             item.add_marker(pytest.mark.xdist_group(f"suite-{backend}"))
+    items[:] = timeline.ordered(items, _group, timeline.durations())
+
+
+def _group(item) -> str | None:
+    marker = item.get_closest_marker("xdist_group")
+    return marker.args[0] if marker else None
 
 
 def pytest_addoption(parser):

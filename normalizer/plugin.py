@@ -59,6 +59,13 @@ def register(decoder: FormatDecoder) -> FormatDecoder:
     return decoder
 
 
+def unregister(decoder: FormatDecoder) -> None:
+    """Forget `decoder` (a plug-in that is unloaded, a test's own format): the process's decoders are the
+    registry's again, and `lint` has nothing unlisted to report."""
+    if _DECODERS.get(decoder.format_id) is decoder:
+        del _DECODERS[decoder.format_id]
+
+
 def _discover() -> None:
     global _discovered
     if _discovered:

@@ -37,9 +37,9 @@ def _projected(events: list[dict]) -> list[dict]:
     return [{name: event.get(name) for name in _HISTORY_FIELDS} for event in events]
 
 
-def oracle_problems(run: RealRun, events: list[dict]) -> list[str]:
-    """The normalizer's events (canonical JSON, in offset order) vs the oracle's, field by field."""
-    expected = _projected([event_to_json(e) for item in generated(run) for e in item.events])
+def oracle_problems(generated_items: list, events: list[dict]) -> list[str]:
+    """The normalizer's events (canonical JSON, in offset order) vs the oracle's (`generated(run)`), field by field."""
+    expected = _projected([event_to_json(e) for item in generated_items for e in item.events])
     actual = _projected(events)
     problems = [] if len(expected) == len(actual) else [f"{len(actual)} events, the oracle has {len(expected)}"]
     for index, (want, got) in enumerate(zip(expected, actual)):
@@ -163,10 +163,10 @@ def record_differences(generator_record, connector_record) -> set[Difference]:
     return found
 
 
-def fidelity(run: RealRun) -> list[Difference]:
-    """Every difference between the generator's records for the history and the connector's, one per kind and
-    place (the first example of each)."""
-    mine = [item.record for item in generated(run)]
+def fidelity(run: RealRun, generated_items: list) -> list[Difference]:
+    """Every difference between the generator's records for the history (`generated(run)`) and the connector's,
+    one per kind and place (the first example of each)."""
+    mine = [item.record for item in generated_items]
     differences: dict[str, Difference] = {}
     if len(mine) != len(run.records):
         count = Difference("records", "count", str(len(mine)), str(len(run.records)))

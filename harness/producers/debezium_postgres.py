@@ -12,6 +12,7 @@ import time
 import uuid
 from dataclasses import dataclass
 
+from generators import debezium
 from generators.history import History
 from generators.records import KafkaRecord
 from harness.producers import statements
@@ -32,15 +33,10 @@ class RealRun:
     versions: dict[str, str]             # {"debezium": ..., "postgresql": ...}
 
 
-def _release(version: str) -> tuple[int, int]:
-    major, minor = version.split(".")[:2]
-    return int(major), int(minor)
-
-
 def connector_settings(run_id: str, cluster: PostgresCluster, history: History, prefix: str, snapshot: bool,
                        debezium_version: str = DEFAULT_DEBEZIUM_VERSION) -> dict:
     table = history.table
-    before_2 = _release(debezium_version) < (2, 0)  # 2.0 renamed database.server.name and snapshot mode `never`
+    before_2 = debezium.Profile(version=debezium_version).release < (2, 0)  # 2.0 renamed database.server.name and snapshot mode `never`
     return {
         "name": f"cdc-{run_id}",
         "connector.class": "io.debezium.connector.postgresql.PostgresConnector",

@@ -52,7 +52,7 @@ def test_known_failure_that_passes_and_unknown_entry_fail_the_run(tmp_path, cli_
     known.write_text(yaml.safe_dump({"known_failures": [
         {"case": CREATE, "reason": "pretend it is broken"},
         {"case": "no-such-case", "reason": "stale entry"}]}))
-    code, out, _ = cli_here("run", "--case", CREATE, "--known-failures", known, "--reports", tmp_path / "r")
-    assert code == 1
-    assert f"XPASS {CREATE}" in out
+    code, out, err = cli_here("run", "--case", CREATE, "--known-failures", known, "--reports", tmp_path / "r")
+    assert code == 1, out + err
+    assert f"XPASS {CREATE}" in out, out + err
     assert "known failure 'no-such-case' names no case" in out
