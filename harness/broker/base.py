@@ -49,6 +49,10 @@ TEST_BROKER_SETTINGS = {
     "share.coordinator.state.topic.min.isr": "1",
     "group.initial.rebalance.delay.ms": "0",
     "log.flush.interval.messages": "1000000",
+    # a broker restarted after SIGKILL is fenced until its old registration's session expires (9 s by default:
+    # recover() took 11.6 s, of which 1.7 s is a start; 3.2 s at 2 s); one broker on loopback needs little slack
+    "broker.session.timeout.ms": "3000",
+    "broker.heartbeat.interval.ms": "500",
 }
 
 

@@ -48,7 +48,10 @@ def _assert_streamed_equals_batch_and_accounts(spark, broker, topic, sink, coord
     assert accounting.problems([(c.topic, c.partition, c.offset) for c in coordinates], events, quarantine) == []
 
 
-_SHORT_CLIENT_TIMEOUTS = {"kafka.default.api.timeout.ms": "3000", "kafka.request.timeout.ms": "3000"}
+# a trigger polling the dead broker gives up after 3 attempts (Spark's fetchOffset.numRetries) of one client timeout
+# and a retry interval each: 3 x (3 s + 1 s) = 13 s measured with the defaults' interval, about 5 s with these
+_SHORT_CLIENT_TIMEOUTS = {"kafka.default.api.timeout.ms": "1500", "kafka.request.timeout.ms": "1500",
+                          "fetchOffset.retryIntervalMs": "100"}
 
 
 def _wait_for_a_new_trigger(query, timeout: float = 30.0) -> None:
