@@ -47,6 +47,9 @@ def spark_session(master: str | None = None, app_name: str = "cdc-conformance", 
         .config("spark.default.parallelism", "2")
         .config("spark.driver.memory", os.environ.get("CDC_SPARK_DRIVER_MEMORY", "3g"))
         .config("spark.sql.adaptive.enabled", "true")
+        # an idle query reports progress every 10 s by default, and a run that waits for one more batch after the
+        # end offsets (harness.streaming.run_until_caught_up) waited for that report: 8-10 s per streaming run
+        .config("spark.sql.streaming.noDataProgressEventInterval", "200ms")
         .config("spark.driver.extraJavaOptions", java_options)
         .config("spark.executor.extraJavaOptions", java_options)
     )
