@@ -18,8 +18,29 @@ rootLogger.appenderRef.file.ref = file
 """
 
 
+# every process group started through `started` and not stopped yet: what a forced exit must not leave behind
+_running: set[subprocess.Popen] = set()
+
+
+def started(process: subprocess.Popen) -> subprocess.Popen:
+    """`process` (started in a session of its own), remembered until `stop_group` stops it."""
+    _running.add(process)
+    return process
+
+
+def kill_all() -> None:
+    """SIGKILL every remembered process group (a forced exit: see harness.cli.main)."""
+    for process in list(_running):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        _running.discard(process)
+
+
 def stop_group(process: subprocess.Popen | None, grace: float = 30.0) -> None:
     """SIGTERM to the process's group, SIGKILL if it is still there after `grace` seconds; nothing if it ended."""
+    _running.discard(process)
     if process is None or process.poll() is not None:
         return
     os.killpg(process.pid, signal.SIGTERM)

@@ -27,9 +27,16 @@ def _reached(progress: dict | None, end_offsets: dict[str, dict[int, int]]) -> b
     return True
 
 
+def _idle(progress: dict) -> bool:
+    """An idle trigger's report: no batch ran (a query that still had work, a timeout or a watermark to move, would
+    have run a no-data batch instead)."""
+    return "addBatch" not in progress.get("durationMs", {})
+
+
 def run_until_caught_up(query, end_offsets: dict[str, dict[int, int]], timeout: float = 300.0,
                         settle_batches: int = 1) -> None:
-    """Block until the query has committed every offset below `end_offsets` (+ `settle_batches` more batches)."""
+    """Block until the query has committed every offset below `end_offsets` (+ `settle_batches` more batches, or
+    an idle report after them: nothing more will run)."""
     deadline = time.monotonic() + timeout
     caught_up_at = None
     while time.monotonic() < deadline:
@@ -37,6 +44,9 @@ def run_until_caught_up(query, end_offsets: dict[str, dict[int, int]], timeout: 
             raise query.exception()
         progress = query.lastProgress
         if _reached(progress, end_offsets):
+            # idle reports come every 200 ms (harness.spark): the first report seen past the end may be one
+            if settle_batches and _idle(progress):
+                return
             caught_up_at = caught_up_at if caught_up_at is not None else progress["batchId"]
             if progress["batchId"] >= caught_up_at + settle_batches:
                 return

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from harness import jvm
 from harness.broker.base import TEST_BROKER_SETTINGS, Broker, BrokerError, free_port
-from harness.processes import LOG4J2_TO_FILE, log_tail, stop_group
+from harness.processes import LOG4J2_TO_FILE, log_tail, started, stop_group
 
 
 @dataclass
@@ -125,9 +125,9 @@ class EmbeddedKafka(Broker):
 
     def _launch(self) -> None:
         assert self.workdir is not None
-        self._process = subprocess.Popen(self._java("kafka.Kafka", str(self._config)), stdout=subprocess.DEVNULL,
-                                         stderr=open(self.workdir / "stderr.log", "ab"),
-                                         start_new_session=True)
+        self._process = started(subprocess.Popen(self._java("kafka.Kafka", str(self._config)), stdout=subprocess.DEVNULL,
+                                                 stderr=open(self.workdir / "stderr.log", "ab"),
+                                                 start_new_session=True))
         try:
             self._wait_ready()  # its errors quote the broker log, so the temp dir need not stay
         except BaseException:

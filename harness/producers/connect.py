@@ -15,7 +15,7 @@ from pathlib import Path
 from harness import jvm
 from harness.broker.base import free_port
 from harness.jvm import DEFAULT_DEBEZIUM_VERSION
-from harness.processes import LOG4J2_TO_FILE, log_tail, stop_group
+from harness.processes import LOG4J2_TO_FILE, log_tail, started, stop_group
 from harness.producers.postgres import ProducerUnavailable
 
 
@@ -64,8 +64,8 @@ class ConnectWorker:
                    f"-Dlog4j2.configurationFile={self.workdir / 'log4j2.properties'}",
                    "-cp", classpath, "org.apache.kafka.connect.cli.ConnectStandalone",
                    str(self.workdir / "worker.properties"), str(self.workdir / "connector.properties")]
-        self._process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(self.workdir / "stderr.log", "ab"),
-                                         start_new_session=True, cwd=self.workdir)
+        self._process = started(subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(self.workdir / "stderr.log", "ab"),
+                                                 start_new_session=True, cwd=self.workdir))
         try:
             self._wait_running()
         except BaseException:
