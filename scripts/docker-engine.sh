@@ -130,9 +130,6 @@ images_in_background() {
   flock 9
   set -m  # its own process group: stop_images ends debootstrap's children too
   ( set +e
-    # below the tests' priority: the build (dpkg, vfs copies) took 1.5 min of CPU from the first tests (the
-    # reproduce story 51 s -> 137 s); niced, it runs in the cores' idle time, and a test waiting for it frees one
-    renice -n 10 -p "$BASHPID" >/dev/null 2>&1 || true
     base_image >"$log" 2>&1 || exit 1
     exec 9>&-
     if [ -x "$python" ]; then cd "$ROOT" && exec "$python" -m harness.images >>"$log" 2>&1; fi
