@@ -14,9 +14,11 @@ import shutil
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from harness import jvm
+from harness.processes import log_tail
 
 IMAGE_DIR = jvm.REPO_ROOT / "docker" / "kafka"
 OFFICIAL = "official"
@@ -64,12 +66,9 @@ def ensure_local_image(base: str | None = None) -> str:
     tag = local_tag(base)
     client = docker.from_env()
     with _build_lock():
-        try:
-            client.images.get(tag)
+        if _has_image(client, tag):
             return tag
-        except docker.errors.ImageNotFound:
-            pass
-        if not _image_exists(client, base):
+        if not (_has_image(client, base) or base == DEFAULT_BASE):  # a public base: the build pulls it
             raise RuntimeError(f"no base image {base} for the broker image: {_build_log_tail()}")
         _build(client, base, tag)
     return tag
@@ -89,37 +88,33 @@ def _build(client, base: str, tag: str) -> None:
             client.images.remove(image.id, force=True)
 
 
-def _image_exists(client, name: str) -> bool:
+def _has_image(client, name: str) -> bool:
     import docker
 
     try:
         client.images.get(name)
         return True
     except docker.errors.ImageNotFound:
-        return name == DEFAULT_BASE  # a public base: the build pulls it where a registry answers
+        return False
 
 
-class _build_lock:
+@contextmanager
+def _build_lock():
     """The images' build lock (see BUILD_LOCK), held for a build and while checking for its result."""
-
-    def __enter__(self):
-        BUILD_LOCK.parent.mkdir(parents=True, exist_ok=True)
-        self.file = open(BUILD_LOCK, "a")
+    BUILD_LOCK.parent.mkdir(parents=True, exist_ok=True)
+    with open(BUILD_LOCK, "a") as lock:  # closing it releases the lock
         try:
-            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             print("waiting for the broker image another process is building", file=sys.stderr)
-            fcntl.flock(self.file, fcntl.LOCK_EX)
-        return self
-
-    def __exit__(self, *exc):
-        self.file.close()  # releases the lock
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def _build_log_tail() -> str:
-    if not BUILD_LOG.exists():
-        return "it was not made (scripts/docker-engine.sh base-image makes one from Debian packages)"
-    return "its build failed; the end of " + str(BUILD_LOG) + ":\n" + "\n".join(BUILD_LOG.read_text().splitlines()[-15:])
+    tail = log_tail(BUILD_LOG, 15, "")
+    return (f"its build failed; the end of {BUILD_LOG}:\n{tail}" if tail
+            else "it was not made (scripts/docker-engine.sh base-image makes one from Debian packages)")
 
 
 if __name__ == "__main__":  # scripts/docker-engine.sh: build the broker image ahead of the tests
