@@ -24,8 +24,8 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 	touch $@
 
 # Maven resolves the Kafka broker, Spark's connectors (at the installed PySpark's version) and Kafka Connect with
-# Debezium's PostgreSQL connector (the real-producer tier) once, and builds the normalizer's Avro guard (jvm/avro-guard).
-$(JVM_READY): $(INSTALLED) jvm/kafka-broker/pom.xml jvm/spark-connectors/pom.xml jvm/kafka-connect/pom.xml jvm/settings.xml jvm/avro-guard/pom.xml $(wildcard jvm/avro-guard/src/main/java/io/cdcconformance/*.java)
+# Debezium's PostgreSQL connector (the real-producer tier) once, and compiles the normalizer's JVM classes (normalizer/java).
+$(JVM_READY): $(INSTALLED) jvm/kafka-broker/pom.xml jvm/spark-connectors/pom.xml jvm/kafka-connect/pom.xml jvm/settings.xml $(wildcard normalizer/java/io/cdcconformance/*.java)
 	$(BIN)/cdc-conformance jvm
 	touch $@
 

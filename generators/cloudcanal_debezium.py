@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from generators import debezium
 from generators.bench import history_bench
 from generators.history import Change, History, Table, Transaction
 from generators.oracle import change_events
@@ -176,9 +177,7 @@ def shared_history(history, topic: str, index: int):
 
 
 def _plain_schema() -> str:
-    from normalizer.cloudcanal_debezium import CLOUDCANAL
-
-    return CLOUDCANAL.value_schema()
+    return debezium.PLAIN_SCHEMA  # Debezium's envelope
 
 
 GENERATOR = FormatGenerator(

@@ -854,10 +854,18 @@ def shared_history(history, topic: str, index: int):
     return render((SHARED_PROFILE, history), topic, index)
 
 
-def _plain_schema() -> str:
-    from normalizer.debezium import VALUE_SCHEMA
+# The envelope as Spark DDL, schema and payload, the way a job that only parses the topic reads it (the benchmark's
+# plain pass): every scalar as text, the row images and source as maps
+_COLUMN = "struct<type:string,name:string,field:string,optional:string,parameters:map<string,string>>"
+_PAYLOAD = ("before:map<string,string>,after:map<string,string>,source:map<string,string>,transaction:map<string,string>,"
+            "op:string,ts_ms:string,ts_us:string,ts_ns:string,message:map<string,string>,status:string,id:string,ddl:string,"
+            "databaseName:string,tableChanges:string")
+PLAIN_SCHEMA = (f"struct<schema:struct<type:string,name:string,fields:array<struct<type:string,name:string,field:string,"
+                f"optional:string,fields:array<{_COLUMN}>>>>,payload:struct<{_PAYLOAD}>,{_PAYLOAD}>")
 
-    return VALUE_SCHEMA
+
+def _plain_schema() -> str:
+    return PLAIN_SCHEMA
 
 
 GENERATOR = FormatGenerator(

@@ -96,29 +96,40 @@ def ensure(artifacts: ArtifactSet) -> list[Path]:
     return artifacts.jars()
 
 
-GUARD_DIR = JVM_DIR / "avro-guard"
+# The normalizer's own JVM code (normalizer/java): the Avro guard, CharsetText, JsonText and the decoders' record
+# readers, called from SQL (`java_method`) or registered as Java UDFs (normalizer/jvm_functions.py).
+NORMALIZER_JAVA_DIR = REPO_ROOT / "normalizer" / "java"
+NORMALIZER_JAR_NAME = "cdc-conformance-normalizer.jar"
 
 
-def avro_guard_jar() -> Path:
-    """The normalizer's Avro guard (jvm/avro-guard), built by Maven once per change of its pom or source;
-    the build happens in the cache, never in the tree."""
-    sources = sorted(GUARD_DIR.rglob("*.java")) + [GUARD_DIR / "pom.xml"]
-    digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()
-    directory = CACHE_DIR / "avro-guard"
-    jar, marker = directory / "cdc-conformance-avro-guard.jar", directory / _COMPLETE_MARKER
+def _pyspark_jars() -> Path:
+    import pyspark
+
+    return Path(pyspark.__file__).parent / "jars"
+
+
+def normalizer_jar() -> Path:
+    """The normalizer's JVM classes, compiled once per change of their sources. javac and jar come with the JDK;
+    the classpath is the installed PySpark's own jars, so the classes are compiled against exactly the Spark,
+    Jackson and Avro that run them, and nothing is downloaded. Built in the cache, never in the tree."""
+    sources = sorted(NORMALIZER_JAVA_DIR.rglob("*.java"))
+    digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)
+                            + jvm_tool("javac").encode() + str(_pyspark_jars()).encode()).hexdigest()
+    directory = CACHE_DIR / "normalizer"
+    jar, marker = directory / NORMALIZER_JAR_NAME, directory / _COMPLETE_MARKER
     if jar.exists() and marker.exists() and marker.read_text() == digest:
         return jar
     shutil.rmtree(directory, ignore_errors=True)
-    mvn = shutil.which("mvn")
-    if mvn is None:
-        raise ArtifactError("Maven (mvn) is not on PATH; it is needed once to build the Avro guard")
-    build = directory / "build"
-    command = [mvn, "-q", "-B", "-s", str(JVM_DIR / "settings.xml"), "-f", str(GUARD_DIR / "pom.xml"), "package",
-               f"-Dguard.build.dir={build}"]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise ArtifactError(f"mvn failed to build the Avro guard:\n{result.stdout[-4000:]}{result.stderr[-2000:]}")
-    shutil.copy(next(build.glob("*.jar")), jar)
+    classes = directory / "classes"
+    classes.mkdir(parents=True)
+    compile_ = [jvm_tool("javac"), "--release", "17", "-encoding", "UTF-8", "-Xlint:-options", "-nowarn",
+                "-cp", str(_pyspark_jars() / "*"), "-d", str(classes), *map(str, sources)]
+    package = [jvm_tool("jar"), "--create", "--file", str(jar), "-C", str(classes), "."]
+    for command in (compile_, package):
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise ArtifactError(f"{Path(command[0]).name} failed for the normalizer's JVM classes:\n"
+                                f"{result.stdout[-4000:]}{result.stderr[-4000:]}")
     marker.write_text(digest)
     return jar
 
@@ -130,25 +141,28 @@ def _artifact_id(jar: Path) -> str:
 
 def spark_connector_jars() -> list[Path]:
     """The connector jars minus anything PySpark already ships (two scala-library jars would clash)."""
-    import pyspark
-
-    bundled = {_artifact_id(jar) for jar in (Path(pyspark.__file__).parent / "jars").glob("*.jar")}
+    bundled = {_artifact_id(jar) for jar in _pyspark_jars().glob("*.jar")}
     connectors = [jar for jar in ensure(spark_connector_artifacts()) if _artifact_id(jar) not in bundled]
-    return [*connectors, avro_guard_jar()]
+    return [*connectors, normalizer_jar()]
 
 
 def kafka_broker_classpath() -> str:
     return os.pathsep.join(str(jar) for jar in ensure(kafka_broker_artifacts()))
 
 
-def java_executable() -> str:
+def jvm_tool(name: str) -> str:
+    """A JDK command (java, javac, jar): JAVA_HOME's, else the one on PATH."""
     java_home = os.environ.get("JAVA_HOME")
-    if java_home and (Path(java_home) / "bin" / "java").exists():
-        return str(Path(java_home) / "bin" / "java")
-    java = shutil.which("java")
-    if java is None:
-        raise ArtifactError("no java on PATH and JAVA_HOME is not set; Java 17 is required")
-    return java
+    if java_home and (Path(java_home) / "bin" / name).exists():
+        return str(Path(java_home) / "bin" / name)
+    tool = shutil.which(name)
+    if tool is None:
+        raise ArtifactError(f"no {name} on PATH and JAVA_HOME is not set; a Java 17 JDK is required")
+    return tool
+
+
+def java_executable() -> str:
+    return jvm_tool("java")
 
 
 def main() -> None:
@@ -156,7 +170,7 @@ def main() -> None:
     for artifacts in (kafka_broker_artifacts(), spark_connector_artifacts(), kafka_connect_artifacts()):
         jars = ensure(artifacts)
         print(f"{artifacts.name} {artifacts.version}: {len(jars)} jars in {artifacts.directory}")
-    print(f"avro guard: {avro_guard_jar()}")
+    print(f"normalizer classes: {normalizer_jar()}")
 
 
 if __name__ == "__main__":

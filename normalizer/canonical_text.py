@@ -195,7 +195,9 @@ def timestamp_from_epoch_units(raw: str, units_per_second: int, digits: int) -> 
     """
     unit = units_per_second
     fraction = f"pmod(ct_total, {unit})" + (f" * {10 ** digits // unit}" if 10 ** digits >= unit else "")
-    seconds = f"floor(ct_total / {unit})"
+    # integer floor division: `floor(ct_total / unit)` divided as doubles, and a count of nanoseconds has more digits
+    # than a double holds (1700000000999999999 ns read as the next second: a wrong value)
+    seconds = f"(ct_total div {unit} - IF(ct_total % {unit} < 0, 1, 0))"
     return let(f"try_cast({raw} AS BIGINT)", "ct_total",
                f"CASE WHEN {seconds} BETWEEN {MIN_EPOCH_SECOND} AND {MAX_EPOCH_SECOND} THEN "
                f"concat(date_format(timestamp_seconds({seconds}), \"yyyy-MM-dd'T'HH:mm:ss\"), '.', "

@@ -56,11 +56,3 @@ def repeats_a_key(map_expr: str) -> str:
     (any later map operation then fails the job with DUPLICATED_MAP_KEY, or a second entry rides along);
     JSON parsers disagree on which one wins, so the record is quarantined instead of picking one."""
     return f"coalesce(size(map_keys({map_expr})) > size(array_distinct(map_keys({map_expr}))), false)"
-
-
-def number_members(text: str) -> str:
-    """SQL: array<struct<name, token>>, every member of the JSON text `text` whose value is a number: its name
-    unescaped and its token as written, at any depth, in text order (NULL for NULL). Spark's reader passes a
-    fractional number through a double; a decoder that must keep the digits finds the member's own token here."""
-    return (f"from_json(java_method('{_JSON_TEXT_CLASS}', 'numberMembers', {text}), "
-            "'array<struct<name:string,token:string>>')")

@@ -160,37 +160,6 @@ SQLSERVER = SourceTypes(
                    "time": Fractional("TIME", 7, 7), "datetime2": Fractional("TIMESTAMP", 7, 7)},
 )
 
-# Kafka Connect schemas: the semantic name (schema `name`) decides; without one, the primitive type.
-CONNECT_SEMANTIC = {
-    "io.debezium.data.VariableScaleDecimal": "DECIMAL",
-    "io.debezium.time.Date": "DATE", "org.apache.kafka.connect.data.Date": "DATE",
-    "io.debezium.time.Time": "TIME(3)", "org.apache.kafka.connect.data.Time": "TIME(3)",
-    "io.debezium.time.MicroTime": "TIME(6)", "io.debezium.time.NanoTime": "TIME(9)",
-    "io.debezium.time.Timestamp": "TIMESTAMP(3)", "org.apache.kafka.connect.data.Timestamp": "TIMESTAMP(3)",
-    "io.debezium.time.MicroTimestamp": "TIMESTAMP(6)", "io.debezium.time.NanoTimestamp": "TIMESTAMP(9)",
-    "io.debezium.time.ZonedTimestamp": "TIMESTAMP_TZ", "io.debezium.time.ZonedTime": "TIME_TZ",
-    "io.debezium.data.Json": "JSON", "io.debezium.data.Uuid": "UUID", "io.debezium.data.Xml": "XML",
-    "io.debezium.data.Enum": "ENUM", "io.debezium.time.MicroDuration": "INTERVAL",
-}
-CONNECT_DECIMAL = "org.apache.kafka.connect.data.Decimal"
-CONNECT_PRIMITIVE = SourceTypes(
-    system="connect",
-    plain={"int8": "INT8", "int16": "INT16", "int32": "INT32", "int64": "INT64", "float": "FLOAT32",
-           "float32": "FLOAT32", "double": "FLOAT64", "float64": "FLOAT64", "boolean": "BOOLEAN",
-           "string": "STRING", "bytes": "BYTES"},
-)
-
-
-def connect_logical_type(field_: str) -> str:
-    """The logical type of a Connect field descriptor (struct with name, type, parameters)."""
-    semantic = "map(" + ", ".join(f"'{k}', '{v}'" for k, v in CONNECT_SEMANTIC.items()) + ")"
-    parameter = lambda name: f"try_element_at({field_}.parameters, '{name}')"  # noqa: E731
-    decimal = (f"concat('DECIMAL(', coalesce({parameter('connect.decimal.precision')}, '?'), ',', "
-               f"coalesce({parameter('scale')}, '?'), ')')")
-    return (f"coalesce(try_element_at({semantic}, {field_}.name), "
-            f"IF({field_}.name = '{CONNECT_DECIMAL}', {decimal}, NULL), "
-            f"{CONNECT_PRIMITIVE.logical_type(f'lower({field_}.type)', lambda n: 'NULL')}, upper({field_}.type))")
-
 # DataWorks maps every source type to six types and writes values as JSON: numbers, booleans, epoch
 # milliseconds for every date-time, base64 for bytes. That is Connect's JSON encoding (types.CONNECT).
 DATAWORKS = SourceTypes(

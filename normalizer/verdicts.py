@@ -41,3 +41,11 @@ def verdict(rules: list[QuarantineRule] | tuple[QuarantineRule, ...]) -> str:
 
     branches = " ".join(f"WHEN coalesce({rule.condition}, false) THEN {outcome(rule)}" for rule in rules)
     return f"CASE {branches} END"
+
+
+def from_code(code: str, detail: str) -> str:
+    """The verdict struct for a quarantine `code` (SQL, NULL: the record is fine) and its `detail`, the phase taken
+    from the model (for decoders whose rules run on the JVM and name only the code)."""
+    phases = "map(" + ", ".join(f"'{c.value}', '{p.value}'" for c, p in CODE_PHASE.items()) + ")"
+    return (f"IF({code} IS NULL, CAST(NULL AS {VERDICT_TYPE}), named_struct('phase', coalesce(try_element_at({phases}, {code}), ''), "
+            f"'code', {code}, 'detail', {detail}))")

@@ -104,3 +104,13 @@ def test_mysql_set_bitmask_is_its_labels(spark, raw, type_text, expected):
 ])
 def test_floats_beyond_double_range_are_not_infinity_or_zero(spark, raw, expected):
     assert spark.sql(f"SELECT {ct.float64_text(repr(raw))}").first()[0] == expected
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("1700000000999999999", "2023-11-14T22:13:20.999999999"), ("-1", "1969-12-31T23:59:59.999999999"),
+    ("-1000000001", "1969-12-31T23:59:58.999999999"), ("-9223372036854775808", "1677-09-21T00:12:43.145224192"),
+])
+def test_nanosecond_timestamps_stay_in_their_second(spark, raw, expected):
+    """Seconds by integer floor division: a double holds 16 digits, and 1700000000999999999 ns read as the next second;
+    the smallest BIGINT neither overflows nor leaves years 0001-9999."""
+    assert spark.sql(f"SELECT {ct.timestamp_from_epoch_units(repr(raw), 1_000_000_000, 9)}").first()[0] == expected

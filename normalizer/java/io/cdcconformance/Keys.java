@@ -1,0 +1,111 @@
+package io.cdcconformance;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The key rules of normalizer/keys.py for decoders read on the JVM: the {@code pk_change.group} of a key change
+ * (the same digest as {@code keys.group_sql} and the oracle's {@code keys.group}), whether an update changed its
+ * key, and whether a before image names the row it changed. Images are maps of column name to text (null for
+ * SQL NULL); a null map is an image that is not there.
+ */
+public final class Keys {
+    /** Where a source gives both halves of a key change one position, {@code position.seq} orders them. */
+    public static final String OLD_SEQ = "00000000000000000000";
+    public static final String NEW_SEQ = "00000000000000000001";
+
+    private Keys() {
+    }
+
+    /** {@code keys.group_sql}: the first 16 hex digits of SHA-256 over the parts (null as '') and both keys as
+     * sorted {@code k=v} text, joined by '|'; a key that is not there is left out, as {@code concat_ws} does. */
+    @SuppressWarnings("unchecked")
+    public static String group(String[] parts, Map<String, String> oldKey, Map<String, String> newKey) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < parts.length; i++) {
+            if (i > 0) {
+                text.append('|');
+            }
+            text.append(parts[i] == null ? "" : parts[i]);
+        }
+        for (Map<String, String> key : new Map[] {oldKey, newKey}) {
+            if (key != null) {
+                text.append('|').append(sortedMapText(key));
+            }
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.toString().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest).substring(0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);  // every JVM has SHA-256
+        }
+    }
+
+    /** {@code ct.sorted_map_text}: {@code k=v,k=v} sorted as Spark sorts strings (by UTF-8 bytes, which is code
+     * point order), NULL values as {@code null}. */
+    static String sortedMapText(Map<String, String> key) {
+        List<String> entries = new ArrayList<>(key.size());
+        for (Map.Entry<String, String> entry : key.entrySet()) {
+            entries.add(entry.getKey() + "=" + (entry.getValue() == null ? "null" : entry.getValue()));
+        }
+        entries.sort(Keys::compareCodePoints);
+        return String.join(",", entries);
+    }
+
+    static int compareCodePoints(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int x = a.codePointAt(i);
+            int y = b.codePointAt(j);
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+            i += Character.charCount(x);
+            j += Character.charCount(y);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+
+    /** {@code keys.key_changed}: every key column known before (and after, where the after image supplies it), and
+     * one supplied after that differs. Anything less is an update with partial images. */
+    public static boolean keyChanged(List<String> keyNames, Map<String, String> before, Map<String, String> after) {
+        if (keyNames == null || keyNames.isEmpty() || before == null || after == null) {
+            return false;
+        }
+        boolean changed = false;
+        for (String name : keyNames) {
+            String old = before.get(name);
+            boolean supplied = after.containsKey(name);
+            String now = after.get(name);
+            if (old == null || (supplied && now == null)) {
+                return false;
+            }
+            changed |= supplied && !now.equals(old);
+        }
+        return changed;
+    }
+
+    /** {@code keys.old_key_missing}: a before image that is there but lacks a key column or holds NULL for one. */
+    public static boolean oldKeyMissing(List<String> keyNames, Map<String, String> before) {
+        if (keyNames == null || keyNames.isEmpty() || before == null) {
+            return false;
+        }
+        for (String name : keyNames) {
+            if (before.get(name) == null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A key that identifies a row: present, not empty, no NULL value. */
+    public static boolean known(Map<String, String> key) {
+        return key != null && !key.isEmpty() && !key.containsValue(null);
+    }
+}

@@ -1,0 +1,51 @@
+"""The normalizer's record readers on the JVM (normalizer/java): Java UDFs, registered in the caller's own session.
+
+A decoder whose records are read on the JVM registers its reader under a `cdc_conformance_` name at decode time
+(`spark.udf.registerJavaFunction`: public API, idempotent, nothing else of the session is touched) and calls it
+in SQL like any function. A reader returns `RECORD_OUTPUT`: its events in the model's schema, or the quarantine
+code and detail that replace them; `output_columns` turns that into the decoder's output rows
+(normalizer.events). The jar must be on the session's classpath (docs/normalizer-contract.md).
+
+Why the JVM: a Spark SQL decoder evaluates every per-column step inside `transform`/`filter` lambdas, which Spark
+runs without code generation, value by value, and reads a JSON record several times to keep what its reader
+loses (exact numbers, members named twice); one pass of Jackson that builds the events directly ran the
+Debezium decoder several times faster, and its plan is a few nodes instead of thousands (docs/performance.md).
+"""
+from __future__ import annotations
+
+import re
+
+from pyspark.sql import DataFrame
+from pyspark.sql.types import ArrayType, StringType, StructField, StructType
+
+from normalizer import events, verdicts
+from normalizer.kafka_source import kafka_columns
+from normalizer.model import EVENT_SCHEMA
+
+PACKAGE = "io.cdcconformance"
+RECORD_OUTPUT = StructType([
+    StructField("code", StringType(), True),      # NULL: the record's events stand
+    StructField("detail", StringType(), True),
+    StructField("events", ArrayType(EVENT_SCHEMA, False), False),
+])
+
+
+def function_name(java_class: str) -> str:
+    return "cdc_conformance_" + re.sub(r"(?<!^)(?=[A-Z])", "_", java_class).lower()
+
+
+def register(spark, java_class: str) -> str:
+    """Register `io.cdcconformance.<java_class>` (a UDF6 over key, value, headers, topic, partition, offset) in the
+    session; returns its SQL name."""
+    name = function_name(java_class)
+    spark.udf.registerJavaFunction(name, f"{PACKAGE}.{java_class}", RECORD_OUTPUT)
+    return name
+
+
+def decode_records(raw: DataFrame, java_class: str, format_id: str) -> DataFrame:
+    """Kafka source rows -> output rows, each record read by `java_class`."""
+    reader = register(raw.sparkSession, java_class)
+    return kafka_columns(raw).selectExpr(
+        "*", f"{reader}(key, value, headers, topic, partition, offset) AS record",
+    ).selectExpr("*", f"{verdicts.from_code('record.code', 'record.detail')} AS verdict").selectExpr(
+        *events.record_output("record.events", "verdict", format_id))

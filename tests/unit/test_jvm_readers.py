@@ -1,0 +1,35 @@
+"""The JVM record readers (normalizer/java) against the model and the Python side they mirror, read from their
+sources: the unit tier has no JVM, and a mismatch here would otherwise surface as a failed Spark job."""
+import re
+from pathlib import Path
+
+from normalizer import jvm_functions, plugin
+from normalizer.model import CODE_PHASE, EVENT_SCHEMA, Code
+
+JAVA = Path(__file__).resolve().parents[2] / "normalizer" / "java" / "io" / "cdcconformance"
+
+
+def _source(name: str) -> str:
+    return (JAVA / f"{name}.java").read_text()
+
+
+def test_events_are_built_in_the_model_field_order():
+    listed = re.search(r"FIELDS = List\.of\((.*?)\);", _source("Events"), re.S).group(1)
+    assert re.findall(r'"(\w+)"', listed) == EVENT_SCHEMA.fieldNames()
+
+
+def test_every_code_a_reader_names_is_a_model_code_with_a_phase():
+    named = {code for path in JAVA.glob("*Records.java") for code in re.findall(r'rule\("(\w+)"', path.read_text())}
+    assert named, "no rule found: the pattern no longer matches the readers"
+    assert named <= {c.value for c in Code} and all(Code(c) in CODE_PHASE for c in named)
+
+
+def test_every_reader_a_decoder_registers_exists_and_is_a_udf_of_its_own():
+    """Spark looks for the UDF interface on the class itself, not on its superclass (NO_UDF_INTERFACE)."""
+    readers = {module.READER for module in (__import__(d.decode.__module__, fromlist=["READER"])
+                                            for d in plugin.decoders().values()) if hasattr(module, "READER")}
+    assert readers
+    for reader in readers:
+        assert re.search(rf"class {reader}\b[^{{]*implements UDF6<", _source(reader)), reader
+        assert jvm_functions.function_name(reader).startswith("cdc_conformance_")
+
