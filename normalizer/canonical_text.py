@@ -252,12 +252,6 @@ def epoch_millis_to_timestamp(raw: str) -> str:
                f"THEN timestamp_millis(ct_ms) END")
 
 
-def epoch_micros_to_timestamp(raw: str) -> str:
-    return let(f"try_cast({raw} AS BIGINT)", "ct_us",
-               f"CASE WHEN ct_us BETWEEN {MIN_EPOCH_SECOND * 1_000_000} AND {MAX_EPOCH_SECOND * 1_000_000} "
-               f"THEN timestamp_micros(ct_us) END")
-
-
 def _significant_digits(raw: str) -> str:
     return f"regexp_extract({raw}, '^0*([0-9]+)$', 1)"
 

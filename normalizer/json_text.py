@@ -49,10 +49,3 @@ def repeats_a_member(text: str) -> str:
     operation then fails the job with DUPLICATED_MAP_KEY); JSON parsers disagree on which one wins, so
     the record is quarantined instead of picking one. False for a text that is not JSON, or NULL."""
     return f"java_method('{_JSON_TEXT_CLASS}', 'repeatsAMember', {text}) = 'true'"
-
-
-def repeats_a_key(map_expr: str) -> str:
-    """SQL: whether a map parsed by `from_json` names a key twice. Spark's JSON reader keeps both entries
-    (any later map operation then fails the job with DUPLICATED_MAP_KEY, or a second entry rides along);
-    JSON parsers disagree on which one wins, so the record is quarantined instead of picking one."""
-    return f"coalesce(size(map_keys({map_expr})) > size(array_distinct(map_keys({map_expr}))), false)"
