@@ -6,6 +6,7 @@ the installed ``pyspark.__version__``; the Kafka version lives only in jvm/kafka
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import re
@@ -111,9 +112,19 @@ def _pyspark_jars() -> Path:
 def normalizer_jar() -> Path:
     """The normalizer's JVM classes, compiled once per change of their sources. javac and jar come with the JDK;
     the classpath is the installed PySpark's own jars, so the classes are compiled against exactly the Spark,
-    Jackson and Avro that run them, and nothing is downloaded. Built in the cache, never in the tree."""
+    Jackson and Avro that run them, and nothing is downloaded. Built in the cache, never in the tree; one process
+    at a time (two test workers starting after an edit would each remove the other's build)."""
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    with open(CACHE_DIR / "normalizer.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _normalizer_jar()
+
+
+def _normalizer_jar() -> Path:
     sources = sorted(NORMALIZER_JAVA_DIR.rglob("*.java"))
-    digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)
+    # everything else beside them (the DTS Avro schemas) goes into the jar as resources, where it lies
+    resources = sorted(p for p in NORMALIZER_JAVA_DIR.rglob("*") if p.is_file() and p.suffix != ".java")
+    digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources + resources)
                             + jvm_tool("javac").encode() + str(_pyspark_jars()).encode()).hexdigest()
     directory = CACHE_DIR / "normalizer"
     jar, marker = directory / NORMALIZER_JAR_NAME, directory / _COMPLETE_MARKER
@@ -124,6 +135,10 @@ def normalizer_jar() -> Path:
     classes.mkdir(parents=True)
     compile_ = [jvm_tool("javac"), "--release", "17", "-encoding", "UTF-8", "-Xlint:-options", "-nowarn",
                 "-cp", str(_pyspark_jars() / "*"), "-d", str(classes), *map(str, sources)]
+    for resource in resources:
+        target = classes / resource.relative_to(NORMALIZER_JAVA_DIR)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(resource, target)
     package = [jvm_tool("jar"), "--create", "--file", str(jar), "-C", str(classes), "."]
     for command in (compile_, package):
         result = subprocess.run(command, capture_output=True, text=True)

@@ -65,6 +65,17 @@ public final class AvroGuard {
         }
     }
 
+    /** The same for the datum's bytes and a parsed schema (the JVM readers' own call). */
+    public static String problem(byte[] datum, Schema schema) {
+        try {
+            AvroGuard guard = new AvroGuard(datum);
+            guard.walk(schema, 0);
+            return guard.position != guard.bytes.length ? MALFORMED : guard.utf8 ? OK : NOT_UTF8;
+        } catch (RuntimeException e) {
+            return MALFORMED;
+        }
+    }
+
     private void walk(Schema schema, int depth) {
         if (depth > MAX_DEPTH) {
             throw new IllegalStateException("schema nested too deep");
