@@ -395,9 +395,13 @@ BENCH = Bench(records=bench_records,
 
 
 def _plain_schema() -> str:
-    from normalizer.dataworks import DOCUMENT_TYPE
-
-    return DOCUMENT_TYPE
+    """The document as Spark DDL, the way a job that only parses the topic reads it (the benchmark's plain pass)."""
+    image = "struct<dataColumn:map<string,string>>"
+    return ("struct<schema:struct<dataColumn:array<struct<name:string,type:string>>,primaryKey:array<string>,"
+            "source:struct<dbType:string,dbVersion:string,dbName:string,schemaName:string,tableName:string>>,"
+            f"payload:struct<before:{image},after:{image},sequenceId:string,scn:string,op:string,"
+            "timestamp:struct<eventTime:string,systemTime:string,checkpointTime:string>,ddl:struct<text:string,ddlMeta:string>>,"
+            "version:string>")
 
 
 # ------------------------------------------------------------------------------------------------

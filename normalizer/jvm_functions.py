@@ -34,11 +34,12 @@ def function_name(java_class: str) -> str:
     return "cdc_conformance_" + re.sub(r"(?<!^)(?=[A-Z])", "_", java_class).lower()
 
 
-def register(spark, java_class: str) -> str:
-    """Register `io.cdcconformance.<java_class>` (a UDF6 over key, value, headers, topic, partition, offset) in the
+def register(spark, java_class: str, returns: StructType = RECORD_OUTPUT) -> str:
+    """Register `io.cdcconformance.<java_class>` (a record reader: a UDF6 over key, value, headers, topic, partition,
+    offset returning `RECORD_OUTPUT`; or a stage of a format that groups records, returning `returns`) in the
     session; returns its SQL name."""
     name = function_name(java_class)
-    spark.udf.registerJavaFunction(name, f"{PACKAGE}.{java_class}", RECORD_OUTPUT)
+    spark.udf.registerJavaFunction(name, f"{PACKAGE}.{java_class}", returns)
     return name
 
 

@@ -19,17 +19,18 @@ def test_events_are_built_in_the_model_field_order():
 
 
 def test_every_code_a_reader_names_is_a_model_code_with_a_phase():
-    named = {code for path in JAVA.glob("*Records.java") for code in re.findall(r'rule\("(\w+)"', path.read_text())}
+    named = {code for path in JAVA.glob("*.java") for code in re.findall(r'rule\("(\w+)"', path.read_text())}
     assert named, "no rule found: the pattern no longer matches the readers"
     assert named <= {c.value for c in Code} and all(Code(c) in CODE_PHASE for c in named)
 
 
 def test_every_reader_a_decoder_registers_exists_and_is_a_udf_of_its_own():
     """Spark looks for the UDF interface on the class itself, not on its superclass (NO_UDF_INTERFACE)."""
-    readers = {module.READER for module in (__import__(d.decode.__module__, fromlist=["READER"])
-                                            for d in plugin.decoders().values()) if hasattr(module, "READER")}
-    assert readers
-    for reader in readers:
-        assert re.search(rf"class {reader}\b[^{{]*implements UDF6<", _source(reader)), reader
+    modules = [__import__(d.decode.__module__, fromlist=["READER"]) for d in plugin.decoders().values()]
+    readers = {(getattr(m, name), udf) for m in modules for name, udf in (("READER", "UDF6"), ("GROUP_READER", "UDF1"))
+               if hasattr(m, name)}
+    assert {udf for _, udf in readers} == {"UDF6", "UDF1"}
+    for reader, udf in readers:
+        assert re.search(rf"class {reader}\b[^{{]*implements {udf}<", _source(reader)), reader
         assert jvm_functions.function_name(reader).startswith("cdc_conformance_")
 
