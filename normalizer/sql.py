@@ -21,16 +21,3 @@ def sql_string(text: str) -> str:
         return f"'{text}'"
     body = text.replace("\\", "\x01").replace("'", "\x02")
     return f"replace(replace('{body}', chr(1), chr(92)), chr(2), chr(39))"
-
-
-def bounded_int(raw: str, low: int, high: int) -> str:
-    """`raw` as INT when it is an integer within [low, high], else NULL: the one way an integer taken
-    from a message reaches arithmetic (ANSI mode raises on overflow; the job must never fail on input)."""
-    return f"CASE WHEN try_cast({raw} AS INT) BETWEEN {low} AND {high} THEN try_cast({raw} AS INT) END"
-
-
-def has_key(map_expr: str, key: str, value: str) -> str:
-    """SQL: whether `map_expr` has `key`, given `value`, the lookup of `key` already made. Only a NULL value
-    asks the map again: `map_contains_key` is `array_contains(map_keys(...))`, a scan of every key per call,
-    and a lookup is one more (the two were a seventh of a CES decode, measured with JFR)."""
-    return f"({value} IS NOT NULL OR map_contains_key({map_expr}, {key}))"

@@ -1,11 +1,10 @@
-"""The shared type tables and converters, evaluated by Spark itself (issue 18: MySQL's whole type list,
-zero dates, arguments out of range). Each row is one spelling a producer writes. Where a conversion has a SQL twin
-(normalizer/canonical_text.py) and a JVM twin (normalizer/java, for the decoders that read records on the JVM), both
-must give the row's answer; MySQL's type tables live only on the JVM now (canal and CloudCanal read there)."""
+"""The shared type tables and converters, in the Spark driver's own JVM (issue 18: MySQL's whole type list,
+zero dates, arguments out of range). Each row is one spelling a producer writes. The decoders read records on the
+JVM (normalizer/java), so that is where the tables and conversions live; the few SQL helpers still shared
+(normalizer/canonical_text.py: base64 on one line, fixed-width positions) are evaluated by Spark itself."""
 import pytest
 
 from normalizer import canonical_text as ct
-from normalizer import sql
 
 pytestmark = pytest.mark.integration
 
@@ -41,18 +40,19 @@ def test_mysql_type_names(spark, type_text, logical):
     ("1.50", "2", "1.50"), ("1.5", "2147483647", None), ("1.5", "-2147483648", None), ("7", "16383", "7." + "0" * 16383),
 ])
 def test_decimal_text_never_overflows(spark, raw, scale, expected):
-    assert spark.sql(f"SELECT {ct.decimal_text(repr(raw), sql.bounded_int(repr(scale), 0, ct.MAX_DECIMAL_SCALE))}").first()[0] == expected
     jvm = _jvm(spark).Canonical
-    assert jvm.decimalText(raw, jvm.boundedInt(scale, 0, ct.MAX_DECIMAL_SCALE)) == expected
+    assert jvm.decimalText(raw, jvm.boundedInt(scale, 0, jvm.MAX_DECIMAL_SCALE)) == expected
 
 
 @pytest.mark.parametrize("raw, expected", [
-    ("2025-03-14T16:45:20.650Z", "2025-03-14 16:45:20.65"), ("0000-01-01T00:00:00Z", None),
-    ("10000-01-01T00:00:00Z", None), ("9999-12-31T23:59:59.999999Z", "9999-12-31 23:59:59.999999"), ("soon", None),
+    ("2025-03-14T16:45:20.650Z", "2025-03-14T16:45:20.650Z"), ("0000-01-01T00:00:00Z", None),
+    ("10000-01-01T00:00:00Z", None), ("9999-12-31T23:59:59.999999Z", "9999-12-31T23:59:59.999999Z"), ("soon", None),
+    ("2025-03-14 16:45:20", "2025-03-14T16:45:20Z"),
 ])
 def test_instants_outside_years_1_to_9999_are_null(spark, raw, expected):
-    value = spark.sql(f"SELECT CAST({ct.instant_from_text(repr(raw))} AS STRING)").first()[0]
-    assert value == expected
+    """CES `time`/`committime`, read as Spark reads a timestamp text (DateTimeUtils.stringToTimestamp, in UTC)."""
+    value = _jvm(spark).CesChanges.instant(raw)
+    assert (None if value is None else value.toString()) == expected
 
 
 def test_base64_is_one_line_whatever_the_session(spark):
@@ -70,6 +70,7 @@ def test_base64_is_one_line_whatever_the_session(spark):
 ])
 def test_fixed_width_never_cuts(spark, raw, width, expected):
     assert spark.sql(f"SELECT {ct.fixed_width(repr(raw), width)}").first()[0] == expected
+    assert _jvm(spark).Canonical.fixedWidth(raw, width) == expected
 
 
 @pytest.mark.parametrize("raw, logical, zero", [
@@ -78,7 +79,6 @@ def test_fixed_width_never_cuts(spark, raw, width, expected):
     ("0000-00-00", "STRING", False), ("00:00:00", "TIME(6)", False),
 ])
 def test_mysql_zero_dates(spark, raw, logical, zero):
-    assert spark.sql(f"SELECT {ct.mysql_zero_date(repr(raw), repr(logical))}").first()[0] is zero
     assert _jvm(spark).MySqlTypes.isZeroDate(raw, logical) is zero
 
 
@@ -111,7 +111,6 @@ def test_mysql_set_bitmask_is_its_labels(spark, raw, type_text, expected):
     ("Infinity", "Infinity"), ("-Infinity", "-Infinity"), ("NaN", "NaN"), ("4.9E-324", "4.9E-324"), ("x", None),
 ])
 def test_floats_beyond_double_range_are_not_infinity_or_zero(spark, raw, expected):
-    assert spark.sql(f"SELECT {ct.float64_text(repr(raw))}").first()[0] == expected
     assert _jvm(spark).Canonical.float64Text(raw) == expected
 
 
@@ -122,5 +121,4 @@ def test_floats_beyond_double_range_are_not_infinity_or_zero(spark, raw, expecte
 def test_nanosecond_timestamps_stay_in_their_second(spark, raw, expected):
     """Seconds by integer floor division: a double holds 16 digits, and 1700000000999999999 ns read as the next second;
     the smallest BIGINT neither overflows nor leaves years 0001-9999."""
-    assert spark.sql(f"SELECT {ct.timestamp_from_epoch_units(repr(raw), 1_000_000_000, 9)}").first()[0] == expected
     assert _jvm(spark).Canonical.timestampFromEpochUnits(raw, 1_000_000_000, 9) == expected

@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
 
 /**
  * Producer encodings to canonical text (docs/canonical-model.md), for the decoders whose records are read on the
- * JVM. The same conversions as normalizer/canonical_text.py, which the SQL decoders use: each method here names
- * its SQL twin. A value that does not fit its type gives null, which the decoders quarantine as
+ * JVM. They were Spark SQL expressions (normalizer/canonical_text.py) until the decoders moved to the JVM (issue 20):
+ * each method names the function it replaced, whose decisions it keeps. A value that does not fit its type gives null, which the decoders quarantine as
  * {@code CONVERT/UNDECODABLE_VALUE}; nothing here throws on input.
  */
 public final class Canonical {

@@ -6,8 +6,7 @@ import java.util.Set;
 
 /**
  * Kafka Connect's types (JsonConverter with schemas): the logical type of a field descriptor, and a value as
- * JsonConverter writes it turned into canonical text. normalizer/types.py's CONNECT encoding, which the SQL
- * decoders still use (DataWorks), is the same converter in SQL; the tables live here for the JVM decoders.
+ * JsonConverter writes it turned into canonical text (types.CONNECT when the decoders were Spark SQL).
  */
 public final class ConnectTypes {
     /** The semantic name (schema {@code name}) decides; without one, the primitive type. */

@@ -250,7 +250,7 @@ public final class Json {
     }
 
     // A `\\uXXXX` escape of a UTF-16 surrogate without its partner, counted only after an even number of
-    // backslashes: such a string has no UTF-8 form (canonical_text.escapes_lone_surrogate, the same pattern)
+    // backslashes: such a string has no UTF-8 form (the pattern of canonical_text.escapes_lone_surrogate)
     private static final Pattern LONE_SURROGATE = Pattern.compile(
             "(?<!\\\\)(?:\\\\\\\\)*+\\\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\\\u[dD][c-fC-F][0-9a-fA-F]{2})"
             + "|(?<!\\\\)(?:\\\\\\\\)*+(?<!\\\\u[dD][89abAB][0-9a-fA-F]{2})\\\\u[dD][c-fC-F][0-9a-fA-F]{2}");
