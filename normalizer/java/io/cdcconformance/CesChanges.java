@@ -80,7 +80,7 @@ public class CesChanges implements UDF1<Row, Row> {
 
     /** {@code ces.logical_type}: the logical type of a SQL Server type as CES writes it ('Decimal (10, 2)',
      * 'int identity'); null for a type CES does not send. */
-    static String logicalType(String typeText) {
+    public static String logicalType(String typeText) {
         if (typeText == null) {
             return null;
         }
@@ -123,7 +123,7 @@ public class CesChanges implements UDF1<Row, Row> {
 
     /** {@code ct.instant_from_text}: Spark's own reading of a timestamp text (what {@code try_to_timestamp} does, in
      * UTC), within years 0001..9999; null otherwise. */
-    static Instant instant(String text) {
+    public static Instant instant(String text) {
         if (text == null) {
             return null;
         }
