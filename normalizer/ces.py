@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pyspark.sql import DataFrame
-from pyspark.sql.types import BooleanType, IntegerType, StringType, StructField, StructType
+from pyspark.sql.types import BinaryType, BooleanType, IntegerType, StringType, StructField, StructType
 
 from normalizer import assembly, events, jvm_functions, sql
 from normalizer.kafka_source import kafka_columns
@@ -28,7 +28,8 @@ FORMAT = "ces-json"
 RECORD_STAGE = StructType([
     *(StructField(name, StringType(), True) for name in ("code", "detail", "logicalid")),
     StructField("seg_index", IntegerType(), True), StructField("seg_final", BooleanType(), True),
-    *(StructField(name, StringType(), True) for name in ("data", "source", "id", "operation", "type", "time")),
+    StructField("data", BinaryType(), True),
+    *(StructField(name, StringType(), True) for name in ("source", "id", "operation", "type", "time")),
     StructField("total", IntegerType(), True),
 ])
 
@@ -36,7 +37,7 @@ RECORD_STAGE = StructType([
 @dataclass(frozen=True)
 class Encoding:
     """What differs between `ces-json` and `ces-avro`: the JVM readers of a record (the envelope, with `data` as
-    text: JSON text, or hex of the Avro bytes so that fragments still concatenate as text) and of an assembled
+    bytes: the JSON text's, or the Avro datum's, so that a split event's fragments concatenate) and of an assembled
     event (its `data`)."""
     format_id: str
     record_reader: str
@@ -82,7 +83,7 @@ def segments_ready(segments: list[dict]) -> bool:
 SEGMENTS = assembly.Grouping(
     group_key="record.logicalid",
     fields={"seg_index": ("record.seg_index", "int"), "seg_final": ("record.seg_final", "boolean"),
-            "data": ("record.data", "string"), "source": ("record.source", "string"), "id": ("record.id", "string"),
+            "data": ("record.data", "binary"), "source": ("record.source", "string"), "id": ("record.id", "string"),
             "operation": ("record.operation", "string"), "type": ("record.type", "string"), "time": ("record.time", "string"),
             "total": ("record.total", "int")},
     ready=segments_ready,
@@ -92,7 +93,7 @@ SEGMENTS = assembly.Grouping(
 
 
 def _summary(parts: str, sorted_segments: str, single: bool) -> str:
-    """What the later stages need of a group: verdicts on completeness, the data text, the records.
+    """What the later stages need of a group: verdicts on completeness, the data bytes, the records.
 
     `single` builds the same struct for a group of one segment (the usual case) without any
     higher-order function: those are interpreted, not compiled, and cost per element.
@@ -113,7 +114,7 @@ def _summary(parts: str, sorted_segments: str, single: bool) -> str:
            AND CAST(element_at({parts}, -1).seg_index AS BIGINT) - element_at({parts}, 1).seg_index + 1 = size({parts})
            AND element_at({parts}, -1).seg_final
            AND NOT exists(slice({parts}, 1, size({parts}) - 1), p -> p.seg_final)"""
-        data = f"array_join(transform({parts}, p -> p.data), '')"
+        data = f"aggregate(transform({parts}, p -> p.data), unhex(''), (ct_all, ct_d) -> concat(ct_all, ct_d))"
         origin = (f"transform({sorted_segments}, s -> named_struct('topic', s.topic, 'partition', s.partition, "
                   "'offset', s.offset))")
         raw = f"transform({sorted_segments}, s -> named_struct('key', s.key, 'value', s.value, 'headers', s.headers))"
@@ -126,7 +127,7 @@ def _summary(parts: str, sorted_segments: str, single: bool) -> str:
 
 
 def assemble(grouped: DataFrame) -> DataFrame:
-    """(stream, group_key, members) -> one row per logical event: its data text, verdicts and records.
+    """(stream, group_key, members) -> one row per logical event: its data bytes, verdicts and records.
 
     Every later step that holds a higher-order function is a projection of its own that copies its
     whole input row, so steps are few and the segment texts do not ride along after this one.

@@ -76,6 +76,19 @@ public final class AvroGuard {
         }
     }
 
+    // Avro's reader for each schema, and a decoder to reuse, per task thread (neither is thread-safe; making a
+    // reader resolves its schema again)
+    private static final ThreadLocal<java.util.Map<Schema, org.apache.avro.generic.GenericDatumReader<Object>>> READERS =
+            ThreadLocal.withInitial(java.util.IdentityHashMap::new);
+    private static final ThreadLocal<org.apache.avro.io.BinaryDecoder> DECODER = new ThreadLocal<>();
+
+    /** The datum of {@code schema} in {@code datum}, which the guard found to be exactly one ({@link #problem}). */
+    public static Object read(byte[] datum, Schema schema) throws java.io.IOException {
+        org.apache.avro.io.BinaryDecoder decoder = org.apache.avro.io.DecoderFactory.get().binaryDecoder(datum, DECODER.get());
+        DECODER.set(decoder);
+        return READERS.get().computeIfAbsent(schema, org.apache.avro.generic.GenericDatumReader::new).read(null, decoder);
+    }
+
     private void walk(Schema schema, int depth) {
         if (depth > MAX_DEPTH) {
             throw new IllegalStateException("schema nested too deep");
@@ -142,16 +155,29 @@ public final class AvroGuard {
     }
 
     private void string() {
-        byte[] text = take(length());
-        if (utf8) {
+        int length = length();
+        int start = position;
+        skip(length);
+        if (utf8 && !ascii(start, length)) {
             CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
             try {
-                decoder.decode(ByteBuffer.wrap(text));
+                decoder.decode(ByteBuffer.wrap(bytes, start, length));
             } catch (CharacterCodingException e) {
                 utf8 = false;
             }
         }
+    }
+
+    /** Most strings are ASCII: those are UTF-8 without a decoder (one was made per string, and the guard runs on
+     * every record of the Avro formats). */
+    private boolean ascii(int start, int length) {
+        for (int i = start; i < start + length; i++) {
+            if (bytes[i] < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private int index(int size) {

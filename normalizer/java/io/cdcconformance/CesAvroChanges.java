@@ -1,7 +1,6 @@
 package io.cdcconformance;
 
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +10,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.api.java.UDF1;
 
 /**
- * {@code ces-avro}, one assembled logical event: {@code data} (hex of the concatenated segments' bytes) is an Avro
+ * {@code ces-avro}, one assembled logical event: {@code data} (the concatenated segments' bytes) is an Avro
  * {@code Data} datum ({@code ces-data.avsc} beside this file) whose {@code eventrow.old/current} are JSON texts, as in
  * JSON mode. The datum becomes the same tree as JSON mode's (numbers as text), and {@link CesChanges} does the rest.
  */
@@ -24,14 +23,8 @@ public class CesAvroChanges extends CesChanges implements UDF1<Row, Row> {
     }
 
     @Override
-    DataLevel data(String hex) {
+    DataLevel data(byte[] bytes) {
         DataLevel level = new DataLevel();
-        byte[] bytes;
-        try {
-            bytes = HexFormat.of().parseHex(hex);
-        } catch (IllegalArgumentException e) {
-            return level;
-        }
         String[] found = new String[1];
         GenericRecord datum = CesAvroRecords.read(bytes, DATA_SCHEMA, found);
         level.notUtf8 = AvroGuard.NOT_UTF8.equals(found[0]);
@@ -58,7 +51,7 @@ public class CesAvroChanges extends CesChanges implements UDF1<Row, Row> {
     static Map<String, Object> tree(GenericRecord record) {
         Map<String, Object> members = new LinkedHashMap<>();
         for (Schema.Field field : record.getSchema().getFields()) {
-            members.put(field.name(), treeOf(record.get(field.name())));
+            members.put(field.name(), treeOf(record.get(field.pos())));  // by position: a lookup by name hashes it
         }
         return members;
     }

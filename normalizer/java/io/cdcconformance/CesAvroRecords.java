@@ -3,12 +3,9 @@ package io.cdcconformance;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.DecoderFactory;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.api.java.UDF6;
 import scala.collection.Seq;
@@ -16,7 +13,7 @@ import scala.collection.Seq;
 /**
  * {@code ces-avro}, one record: the Kafka value is the Avro binary datum of the published {@code ChangeEvent} record
  * (its schema beside this file, {@code ces-change-event.avsc}), walked by the Avro guard before Avro's reader reads
- * it. Only the envelope's encoding differs from {@link CesRecords}; {@code data} travels as hex of its bytes.
+ * it. Only the envelope's encoding differs from {@link CesRecords}.
  */
 public class CesAvroRecords extends CesRecords implements UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> {
     static final Schema CHANGE_EVENT = schema("ces-change-event");
@@ -37,7 +34,7 @@ public class CesAvroRecords extends CesRecords implements UDF6<byte[], byte[], S
             return null;
         }
         try {
-            return new GenericDatumReader<GenericRecord>(schema).read(null, DecoderFactory.get().binaryDecoder(bytes, null));
+            return (GenericRecord) AvroGuard.read(bytes, schema);
         } catch (IOException | RuntimeException e) {
             found[0] = AvroGuard.MALFORMED;  // the guard found one datum: not reached
             return null;
@@ -62,14 +59,16 @@ public class CesAvroRecords extends CesRecords implements UDF6<byte[], byte[], S
             return envelope;
         }
         envelope.members = new LinkedHashMap<>();
-        for (String name : new String[] {"specversion", "type", "source", "id", "logicalid", "time", "datacontenttype",
-            "operation", "segmentindex", "finalsegment"}) {
-            envelope.members.put(name, String.valueOf(datum.get(name)));
+        for (Schema.Field field : CHANGE_EVENT.getFields()) {
+            if (!field.name().equals("data")) {
+                envelope.members.put(field.name(), String.valueOf(datum.get(field.pos())));
+            }
         }
-        ByteBuffer data = ((ByteBuffer) datum.get("data")).duplicate();
+        ByteBuffer data = ((ByteBuffer) datum.get(CHANGE_EVENT.getField("data").pos())).duplicate();
         byte[] bytes = new byte[data.remaining()];
         data.get(bytes);
-        envelope.members.put("data", HexFormat.of().withUpperCase().formatHex(bytes));
+        envelope.data = bytes;
+        envelope.members.put("data", "");  // present: the record has a data level
         return envelope;
     }
 }

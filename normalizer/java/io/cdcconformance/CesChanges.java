@@ -53,13 +53,13 @@ public class CesChanges implements UDF1<Row, Row> {
         boolean repeatsAMember;
     }
 
-    /** The JSON encoding: `data` is JSON text. */
-    DataLevel data(String text) {
+    /** The JSON encoding: `data` is JSON text (its UTF-8 bytes). */
+    DataLevel data(byte[] text) {
         DataLevel level = new DataLevel();
         Json.Document parsed = Json.read(text);
         Map<String, Object> document = parsed.object();
         level.document = document != null && DATA.fits(document) ? document : null;
-        level.notUtf8 = Json.escapesLoneSurrogate(text.getBytes(StandardCharsets.UTF_8));
+        level.notUtf8 = Json.escapesLoneSurrogate(text);
         level.repeatsAMember = parsed.repeatsAMember;
         return level;
     }
@@ -84,6 +84,21 @@ public class CesChanges implements UDF1<Row, Row> {
         if (typeText == null) {
             return null;
         }
+        String cached = LOGICAL.get(typeText);
+        if (cached == null) {
+            String computed = computeLogicalType(typeText);
+            cached = computed == null ? UNKNOWN : computed;
+            if (LOGICAL.size() < 100_000) {  // a table's type texts repeat in every event; hostile ones must not grow it
+                LOGICAL.put(typeText, cached);
+            }
+        }
+        return cached.equals(UNKNOWN) ? null : cached;
+    }
+
+    private static final Map<String, String> LOGICAL = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final String UNKNOWN = "\u0000";
+
+    private static String computeLogicalType(String typeText) {
         String base = typeText.trim();
         base = base.contains("(") ? base.substring(0, base.indexOf('(')) : base;
         base = base.trim();
@@ -155,6 +170,7 @@ public class CesChanges implements UDF1<Row, Row> {
         String currentText;
         Map<String, String> oldRaw;
         Map<String, String> currentRaw;
+        boolean imagesRepeatAMember;
         List<String> pkNames;
         boolean badColumns;
         List<Map<String, Object>> declared = new ArrayList<>();
@@ -175,7 +191,7 @@ public class CesChanges implements UDF1<Row, Row> {
                 Row o = it.next();
                 origin.add(Events.origin(o.getString(0), o.getInt(1), o.getLong(2)).get(0));
             }
-            String text = assembled.getAs("data");
+            byte[] text = assembled.getAs("data");
             if (complete && !conflict && text != null) {
                 data = data(text);
                 read();
@@ -190,8 +206,11 @@ public class CesChanges implements UDF1<Row, Row> {
             Map<String, Object> row = Json.object(data.document.get("eventrow"));
             oldText = Json.text(row, "old");
             currentText = Json.text(row, "current");
-            oldRaw = DebeziumRecords.textMap(Json.read(oldText).root);
-            currentRaw = DebeziumRecords.textMap(Json.read(currentText).root);
+            Json.Document oldDocument = Json.read(oldText);
+            Json.Document currentDocument = Json.read(currentText);
+            oldRaw = DebeziumRecords.textMap(oldDocument.root);
+            currentRaw = DebeziumRecords.textMap(currentDocument.root);
+            imagesRepeatAMember = oldDocument.repeatsAMember || currentDocument.repeatsAMember;
             List<Object> keys = source == null ? null : Json.array(source.get("pkkey"));
             if (keys != null) {
                 pkNames = new ArrayList<>(keys.size());
@@ -240,6 +259,23 @@ public class CesChanges implements UDF1<Row, Row> {
             return image;
         }
 
+        private Instant[] instants;  // committime and time, read once
+
+        Instant commitTime() {
+            return instants()[0];
+        }
+
+        Instant eventTime() {
+            return instants()[1];
+        }
+
+        private Instant[] instants() {
+            if (instants == null) {
+                instants = new Instant[] {instant(Json.text(transaction(), "committime")), instant(time)};
+            }
+            return instants;
+        }
+
         Map<String, Object> transaction() {
             return source == null ? null : Json.object(source.get("transaction"));
         }
@@ -270,7 +306,7 @@ public class CesChanges implements UDF1<Row, Row> {
             if ((oldText != null && oldRaw == null) || (currentText != null && currentRaw == null)) {
                 return DebeziumRecords.rule("MALFORMED_DATA", "eventrow.old/current is not a JSON object");
             }
-            if (data.repeatsAMember || Json.read(oldText).repeatsAMember || Json.read(currentText).repeatsAMember) {
+            if (data.repeatsAMember || imagesRepeatAMember) {
                 return DebeziumRecords.rule("DUPLICATE_KEY", "an object in data names a member twice");
             }
             if (badColumns) {
@@ -314,8 +350,7 @@ public class CesChanges implements UDF1<Row, Row> {
             if (Canonical.widerThan(Json.text(transaction, "sequencenumber"), 20)) {
                 return DebeziumRecords.rule("UNDECODABLE_VALUE", "sequencenumber has more than 20 digits");
             }
-            String committime = Json.text(transaction, "committime");
-            if ((committime != null && instant(committime) == null) || (time != null && instant(time) == null)) {
+            if ((Json.text(transaction, "committime") != null && commitTime() == null) || (time != null && eventTime() == null)) {
                 return DebeziumRecords.rule("UNDECODABLE_VALUE", "time and committime must be instants of years 0001-9999");
             }
             return null;
@@ -352,7 +387,7 @@ public class CesChanges implements UDF1<Row, Row> {
                     Canonical.fixedWidth(Json.text(transaction, "sequencenumber"), 20), Keys.OLD_SEQ);
             Row sourceRow = Events.source("sqlserver", null, Json.text(source, "db"), Json.text(source, "schema"), Json.text(source, "tbl"));
             Matcher version = type == null ? null : Pattern.compile("V([0-9]+)$").matcher(type);
-            Instant commit = instant(Json.text(transaction, "committime"));
+            Instant commit = commitTime();
             Map<String, String> oldImage = image(true);
             Map<String, String> currentImage = image(false);
             Row first = origin.get(0);
@@ -362,7 +397,7 @@ public class CesChanges implements UDF1<Row, Row> {
                     .set("columns", columns).set("key", key("DEL".equals(operation) ? oldImage : currentImage))
                     .set("before", oldImage.isEmpty() ? null : oldImage).set("after", currentImage.isEmpty() ? null : currentImage)
                     .set("position", position).set("tx_id", Json.text(transaction, "commitlsn"))
-                    .set("commit_ts", commit != null ? commit : instant(time)).set("origin", origin);
+                    .set("commit_ts", commit != null ? commit : eventTime()).set("origin", origin);
             if (!("UPD".equals(operation) && Keys.keyChanged(pkNames, oldImage, currentImage))) {
                 return List.of(event.row());
             }

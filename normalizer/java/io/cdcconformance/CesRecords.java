@@ -1,5 +1,6 @@
 package io.cdcconformance;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -12,8 +13,8 @@ import scala.collection.Seq;
  * normalizer.assembly; {@link CesChanges} reads each logical event. docs/formats/ces.md records every decision.
  *
  * <p>Returns {@code code, detail, logicalid, seg_index, seg_final, data, source, id, operation, type, time, total}:
- * {@code data} as text (JSON text here; hex of the Avro bytes in {@link CesAvroRecords}, so that the fragments of a
- * split event still concatenate as text).
+ * {@code data} as bytes (the JSON text's here, the Avro datum's in {@link CesAvroRecords}), so that the fragments of
+ * a split event concatenate.
  */
 public class CesRecords implements UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> {
     static final String TYPE_PREFIX = "com.microsoft.SQL.CES.DML.V";
@@ -27,8 +28,14 @@ public class CesRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
         Map<String, String> members;
         String[] problem;
 
+        byte[] data;  // the data level's bytes: the JSON text's, or the Avro datum's
+
         String get(String name) {
             return members == null ? null : members.get(name);
+        }
+
+        byte[] data() {
+            return data != null || get("data") == null ? data : get("data").getBytes(StandardCharsets.UTF_8);
         }
     }
 
@@ -39,7 +46,7 @@ public class CesRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
         Integer index = segmentIndex(envelope);
         Boolean last = finalSegment(envelope);
         return RowFactory.create(verdict == null ? null : verdict[0], verdict == null ? null : verdict[1], envelope.get("logicalid"),
-                index, last, envelope.get("data"), envelope.get("source"), envelope.get("id"), envelope.get("operation"),
+                index, last, envelope.data(), envelope.get("source"), envelope.get("id"), envelope.get("operation"),
                 envelope.get("type"), envelope.get("time"), Canonical.boundedInt(envelope.get("splittotalcnt"),
                         Integer.MIN_VALUE, Integer.MAX_VALUE));
     }

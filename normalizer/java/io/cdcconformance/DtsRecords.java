@@ -18,10 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.DecoderFactory;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.api.java.UDF6;
 import scala.collection.Seq;
@@ -168,8 +165,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
                 return;
             }
             try {
-                BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(value, null);
-                r = new GenericDatumReader<GenericRecord>(schema).read(null, decoder);
+                r = (GenericRecord) AvroGuard.read(value, schema);
             } catch (IOException | RuntimeException e) {
                 return;  // the guard found one datum: not reached
             }
