@@ -20,11 +20,6 @@ class QuarantineRule:
     detail: str = "CAST(NULL AS STRING)"  # a SQL expression, so details can quote the record
 
 
-def accept_when(condition: str) -> QuarantineRule:
-    """Stop checking: a record for which `condition` holds is fine (a tombstone, say)."""
-    return QuarantineRule(condition, None)
-
-
 VERDICT_TYPE = "STRUCT<phase: STRING, code: STRING, detail: STRING>"
 
 

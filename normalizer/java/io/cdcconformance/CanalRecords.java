@@ -38,17 +38,12 @@ public class CanalRecords extends RowsRecords implements UDF6<byte[], byte[], Se
         m.kind = type[0];
         m.op = type[1];
         m.ddlChange = type[2];
-        m.typeTexts = DebeziumRecords.textMap(document.get("mysqlType"));
-        m.jdbcCodes = DebeziumRecords.textMap(document.get("sqlType"));
-        m.pkNames = keyNames(Json.array(document.get("pkNames")), m.typeTexts, m.jdbcCodes);
+        m.typedBy("mysqlType", "sqlType", "pkNames");
         List<Object> data = Json.array(document.get("data"));
         m.afterRows = "INSERT".equals(m.op) || "UPDATE".equals(m.op) ? data : null;
         m.beforeRows = beforeRows(m.op, data, Json.array(document.get("old")));
         m.source = Events.source("mysql", null, m.text("database"), null, DebeziumRecords.emptyAsNull(m.text("table")));
-        m.commitMs = m.text("es");
-        m.emitMs = m.text("ts");
-        m.statement = m.text("sql");
-        m.formatVersion = FORMAT_VERSION;
+        m.timedBy("es", "ts", "sql", FORMAT_VERSION);
         return m;
     }
 

@@ -11,6 +11,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -64,6 +65,17 @@ public final class Canonical {
     public static Integer boundedInt(String text, int low, int high) {
         Long value = parseLong(text);
         return value == null || value < low || value > high ? null : value.intValue();
+    }
+
+    /** The range of each integer logical type. */
+    static final Map<String, long[]> INTEGER_RANGES = Map.of("INT8", new long[] {Byte.MIN_VALUE, Byte.MAX_VALUE},
+            "INT16", new long[] {Short.MIN_VALUE, Short.MAX_VALUE}, "INT32", new long[] {Integer.MIN_VALUE, Integer.MAX_VALUE},
+            "INT64", new long[] {Long.MIN_VALUE, Long.MAX_VALUE});
+
+    /** An integer of logical type INT8..INT64 ({@link #INTEGER_RANGES}): digits only, within the type's width. */
+    public static String integerText(String raw, String logical) {
+        long[] range = INTEGER_RANGES.get(logical);
+        return integerText(raw, range[0], range[1]);
     }
 
     /** {@code ct.integer_text}: digits only (a leading minus), within [min, max]. */
@@ -218,6 +230,22 @@ public final class Canonical {
         return match.find() ? boundedInt(match.group(1), 0, MAX_DECIMAL_SCALE) : null;
     }
 
+    private static final Pattern TYPE_ARGUMENT = Pattern.compile("[(,]\\s*([0-9]+)");
+
+    /** {@code types.type_argument}: the n-th numeric argument of a type text ('decimal(10,2)', 2 -> 2); -1 when it is
+     * there but outside 0..MAX_DECIMAL_SCALE (a type no source declares: no logical type, rather than a default);
+     * {@code otherwise} (the type's default) when absent. */
+    public static int typeArgument(String typeText, int n, int otherwise) {
+        Matcher arguments = TYPE_ARGUMENT.matcher(typeText);
+        for (int i = 1; arguments.find(); i++) {
+            if (i == n) {
+                Integer value = boundedInt(arguments.group(1), 0, MAX_DECIMAL_SCALE);
+                return value == null ? -1 : value;
+            }
+        }
+        return otherwise;
+    }
+
     /** {@code ct.decimal_from_unscaled_base64}: Kafka Connect's Decimal, the big-endian two's complement unscaled
      * integer as canonical base64, of any size. */
     public static String decimalFromUnscaledBase64(String b64, Integer scale) {
@@ -317,8 +345,8 @@ public final class Canonical {
             return null;
         }
         long seconds = total / unitsPerSecond;
-        return String.format(Locale.ROOT, "%02d:%02d:%02d.%s", seconds / 3600, (seconds / 60) % 60, seconds % 60,
-                fraction(total % unitsPerSecond, unitsPerSecond, digits));
+        return zeroPad(seconds / 3600, 2) + ":" + zeroPad((seconds / 60) % 60, 2) + ":" + zeroPad(seconds % 60, 2) + "."
+                + fraction(total % unitsPerSecond, unitsPerSecond, digits);
     }
 
     /** {@code ct.timestamp_from_epoch_units}: a naive timestamp from a count since the epoch (floor division keeps
@@ -334,6 +362,18 @@ public final class Canonical {
         }
         return LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC).format(SECONDS) + "."
                 + fraction(Math.floorMod(total, unitsPerSecond), unitsPerSecond, digits);
+    }
+
+    /** {@code String.format("%0<width>d", value)} (the SQL converters' {@code format_string}), "null" for null, without a
+     * Formatter: formatting was a tenth of a DTS decode. */
+    public static String zeroPad(Number value, int width) {
+        if (value == null) {
+            return "null";
+        }
+        long number = value.longValue();
+        String digits = Long.toString(Math.abs(number));
+        int padding = width - digits.length() - (number < 0 ? 1 : 0);
+        return (number < 0 ? "-" : "") + (padding > 0 ? "0".repeat(padding) : "") + digits;
     }
 
     private static String fraction(long units, long unitsPerSecond, int digits) {

@@ -81,22 +81,10 @@ public class CesChanges implements UDF1<Row, Row> {
     /** {@code ces.logical_type}: the logical type of a SQL Server type as CES writes it ('Decimal (10, 2)',
      * 'int identity'); null for a type CES does not send. */
     public static String logicalType(String typeText) {
-        if (typeText == null) {
-            return null;
-        }
-        String cached = LOGICAL.get(typeText);
-        if (cached == null) {
-            String computed = computeLogicalType(typeText);
-            cached = computed == null ? UNKNOWN : computed;
-            if (LOGICAL.size() < 100_000) {  // a table's type texts repeat in every event; hostile ones must not grow it
-                LOGICAL.put(typeText, cached);
-            }
-        }
-        return cached.equals(UNKNOWN) ? null : cached;
+        return LOGICAL.get(typeText);
     }
 
-    private static final Map<String, String> LOGICAL = new java.util.concurrent.ConcurrentHashMap<>();
-    private static final String UNKNOWN = "\u0000";
+    private static final TypeCache LOGICAL = new TypeCache(CesChanges::computeLogicalType);
 
     private static String computeLogicalType(String typeText) {
         String base = typeText.trim();
@@ -110,31 +98,19 @@ public class CesChanges implements UDF1<Row, Row> {
         switch (base) {
             case "decimal":
             case "numeric":
-                int precision = argumentOr(typeText, 1, 18);
-                int scale = argumentOr(typeText, 2, 0);
+                int precision = Canonical.typeArgument(typeText, 1, 18);
+                int scale = Canonical.typeArgument(typeText, 2, 0);
                 return precision >= 1 && scale >= 0 && scale <= precision ? "DECIMAL(" + precision + "," + scale + ")" : null;
             case "time":
             case "datetime2":
-                int digits = argumentOr(typeText, 1, 7);
+                int digits = Canonical.typeArgument(typeText, 1, 7);
                 return digits >= 0 && digits <= 7 ? (base.equals("time") ? "TIME(" : "TIMESTAMP(") + (digits > 6 ? 9 : 6) + ")" : null;
             default:
                 return null;
         }
     }
 
-    private static final Pattern ARGUMENT = Pattern.compile("[(,]\\s*([0-9]+)");
 
-    /** {@code types.type_argument}: the n-th numeric argument, -1 when out of range, the default when absent. */
-    static int argumentOr(String typeText, int n, int otherwise) {
-        Matcher arguments = ARGUMENT.matcher(typeText);
-        for (int i = 1; arguments.find(); i++) {
-            if (i == n) {
-                Integer value = Canonical.boundedInt(arguments.group(1), 0, Canonical.MAX_DECIMAL_SCALE);
-                return value == null ? -1 : value;
-            }
-        }
-        return otherwise;
-    }
 
     /** {@code ct.instant_from_text}: Spark's own reading of a timestamp text (what {@code try_to_timestamp} does, in
      * UTC), within years 0001..9999; null otherwise. */
@@ -403,7 +379,7 @@ public class CesChanges implements UDF1<Row, Row> {
             }
             String group = Keys.group(new String[] {"sqlserver", "", Json.text(source, "db"), Json.text(source, "schema"),
                 Json.text(source, "tbl"), position == null ? null : position.getString(0), position == null ? null : position.getString(1)},
-                onlyKey(oldRaw), onlyKey(currentRaw));
+                Keys.only(oldRaw, pkNames), Keys.only(currentRaw, pkNames));
             Events.Event delete = event.copy().set("op", "DELETE").set("key", key(oldImage)).set("after", null)
                     .set("pk_change", Events.pair(group, "OLD"))
                     .set("position", position == null ? null : Events.position(position.getString(0), position.getString(1), Keys.OLD_SEQ));
@@ -432,19 +408,6 @@ public class CesChanges implements UDF1<Row, Row> {
                     }
                 }
                 key.add(Events.keyEntry(name, value));
-            }
-            return key;
-        }
-
-        Map<String, String> onlyKey(Map<String, String> raw) {
-            if (raw == null) {
-                return null;
-            }
-            Map<String, String> key = new LinkedHashMap<>();
-            for (Map.Entry<String, String> entry : raw.entrySet()) {
-                if (pkNames.contains(entry.getKey())) {
-                    key.put(entry.getKey(), entry.getValue());
-                }
             }
             return key;
         }

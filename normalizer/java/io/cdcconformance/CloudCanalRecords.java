@@ -56,19 +56,14 @@ public class CloudCanalRecords extends RowsRecords implements UDF6<byte[], byte[
         }
         m.op = rowAction == null ? null : rowAction[1];
         m.ddlChange = !ddl ? null : upper != null && DDL_CHANGES.contains(upper) ? upper : "OTHER";
-        m.typeTexts = DebeziumRecords.textMap(document.get("dbValType"));
-        m.jdbcCodes = DebeziumRecords.textMap(document.get("jdbcType"));
-        m.pkNames = keyNames(Json.array(document.get("pks")), m.typeTexts, m.jdbcCodes);
+        m.typedBy("dbValType", "jdbcType", "pks");
         List<Object> data = nonEmpty(Json.array(document.get("data")));
         List<Object> before = nonEmpty(Json.array(document.get("before")));  // an empty list is no image
         m.afterRows = "INSERT".equals(m.op) || "UPDATE".equals(m.op) ? data : null;
         // DELETE: the old row, in `before` or (as the doc's field table reads) in `data`
         m.beforeRows = "UPDATE".equals(m.op) ? before : "DELETE".equals(m.op) ? (before != null ? before : data) : null;
         m.source = Events.source(null, null, m.text("db"), m.text("schema"), DebeziumRecords.emptyAsNull(m.text("table")));
-        m.commitMs = m.text("execTs");
-        m.emitMs = m.text("sendTs");
-        m.statement = m.text("sql");
-        m.formatVersion = FORMAT_VERSION;
+        m.timedBy("execTs", "sendTs", "sql", FORMAT_VERSION);
         return m;
     }
 

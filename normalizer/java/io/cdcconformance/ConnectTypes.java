@@ -63,15 +63,10 @@ public final class ConnectTypes {
         if (logical == null || PASS_THROUGH.contains(logical)) {
             return raw;
         }
+        if (Canonical.INTEGER_RANGES.containsKey(logical)) {
+            return Canonical.integerText(raw, logical);
+        }
         switch (logical) {
-            case "INT32":
-                return Canonical.integerText(raw, Integer.MIN_VALUE, Integer.MAX_VALUE);
-            case "INT64":
-                return Canonical.integerText(raw, Long.MIN_VALUE, Long.MAX_VALUE);
-            case "INT16":
-                return Canonical.integerText(raw, Short.MIN_VALUE, Short.MAX_VALUE);
-            case "INT8":
-                return Canonical.integerText(raw, Byte.MIN_VALUE, Byte.MAX_VALUE);
             case "BOOLEAN":
                 return Canonical.booleanText(raw);
             case "BYTES":  // JsonConverter writes bytes as base64: anything else is not bytes it wrote

@@ -311,7 +311,7 @@ public class DataWorksChanges implements UDF1<Seq<Row>, Row> {
                 return List.of(event.row());
             }
             String group = Keys.group(new String[] {part(sourceRow, 0), "", part(sourceRow, 2), part(sourceRow, 3), part(sourceRow, 4),
-                commit, null}, onlyKey(before), onlyKey(after));
+                commit, null}, Keys.only(before, keyNames), Keys.only(after, keyNames));
             Events.Event delete = event.copy().set("op", "DELETE").set("key", key(before, null, "DELETE")).set("after", null)
                     .set("pk_change", Events.pair(group, "OLD"))
                     .set("position", sequenceId() == null ? null : Events.position(commit, null, Keys.OLD_SEQ));
@@ -328,27 +328,8 @@ public class DataWorksChanges implements UDF1<Seq<Row>, Row> {
             return "-1".equals(raw) ? null : Canonical.epochToInstant(raw, 1_000L);
         }
 
-        Map<String, String> onlyKey(Map<String, String> image) {
-            Map<String, String> key = new LinkedHashMap<>();
-            for (Map.Entry<String, String> entry : image.entrySet()) {
-                if (keyNames.contains(entry.getKey())) {
-                    key.put(entry.getKey(), entry.getValue());
-                }
-            }
-            return key;
-        }
-
         List<Row> key(Map<String, String> before, Map<String, String> after, String op) {
-            if (keyNames == null) {
-                return null;
-            }
-            List<Row> key = new ArrayList<>(keyNames.size());
-            for (String name : keyNames) {
-                String value = !"DELETE".equals(op) && after != null && after.containsKey(name) ? after.get(name)
-                        : before == null ? null : before.get(name);
-                key.add(Events.keyEntry(name, value));
-            }
-            return key;
+            return Keys.entries(keyNames, before, after, op);
         }
     }
 

@@ -698,14 +698,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             }
             // an update that changed the key (Debezium splits those itself; other producers of its envelope may not):
             // the DELETE of the old key, then the INSERT of the new one, one group
-            Map<String, String> oldKey = new LinkedHashMap<>();
-            Map<String, String> beforeAsRead = textMap(image("before"));
-            for (String name : keyNames) {
-                if (beforeAsRead.containsKey(name)) {
-                    oldKey.put(name, beforeAsRead.get(name));
-                }
-            }
-            String group = Keys.group(groupParts(source, position), oldKey, keyRaw);
+            String group = Keys.group(groupParts(source, position), Keys.only(textMap(image("before")), keyNames), keyRaw);
             Events.Event delete = event.copy().set("op", "DELETE").set("key", Events.keyEntries(keyNames, before))
                     .set("after", null).set("pk_change", Events.pair(group, "OLD"))
                     .set("position", halfPosition(position, Keys.OLD_SEQ));

@@ -418,18 +418,8 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             if (!("UPDATE".equals(op) && Keys.keyChanged(pkNames, before, after))) {
                 return List.of(event.row());
             }
-            Map<String, String> oldKey = new LinkedHashMap<>();
-            for (Map.Entry<String, String> entry : before.entrySet()) {
-                if (pkNames.contains(entry.getKey())) {
-                    oldKey.put(entry.getKey(), entry.getValue());
-                }
-            }
-            Map<String, String> newKey = new LinkedHashMap<>();
-            for (String name : new java.util.LinkedHashSet<>(pkNames)) {
-                newKey.put(name, keyValue(name, before, after, "INSERT"));
-            }
             String group = Keys.group(new String[] {part(source, 0), "", part(source, 2), part(source, 3), part(source, 4), commit, null},
-                    oldKey, newKey);
+                    Keys.only(before, pkNames), Keys.afterChange(pkNames, before, after));
             Events.Event delete = event.copy().set("op", "DELETE").set("key", key(before, null, "DELETE")).set("after", null)
                     .set("pk_change", Events.pair(group, "OLD")).set("position", Events.position(commit, null, Keys.OLD_SEQ));
             Events.Event insert = event.copy().set("event_id", Events.eventId(topic, partition, offset, 1)).set("op", "INSERT")
@@ -442,22 +432,8 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             return source == null ? null : source.getString(i);
         }
 
-        String keyValue(String name, Map<String, String> before, Map<String, String> after, String op) {
-            if (!"DELETE".equals(op) && after != null && after.containsKey(name)) {
-                return after.get(name);
-            }
-            return before == null ? null : before.get(name);
-        }
-
         List<Row> key(Map<String, String> before, Map<String, String> after, String op) {
-            if (pkNames == null) {
-                return null;
-            }
-            List<Row> key = new ArrayList<>(pkNames.size());
-            for (String name : pkNames) {
-                key.add(Events.keyEntry(name, keyValue(name, before, after, op)));
-            }
-            return key;
+            return Keys.entries(pkNames, before, after, op);
         }
 
         /** {@code db.table} or {@code db.schema.table}, dots inside names escaped as \u002E (the demo's
@@ -515,12 +491,11 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
                 long seconds = (Long) v.get("timestamp");
                 int micros = (Integer) v.get("millis");
                 return seconds >= Canonical.MIN_EPOCH_SECOND && seconds <= Canonical.MAX_EPOCH_SECOND && micros >= 0 && micros <= 999_999
-                        ? LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC).format(SECONDS) + "." + String.format(Locale.ROOT, "%06d", micros) + "Z"
+                        ? LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC).format(SECONDS) + "." + Canonical.zeroPad(micros, 6) + "Z"
                         : null;
             case "DateTime":
-                String date = String.format(Locale.ROOT, "%04d-%02d-%02d", v.get("year"), v.get("month"), v.get("day"));
-                String time = String.format(Locale.ROOT, "%02d:%02d:%02d.%06d", v.get("hour"), v.get("minute"), v.get("second"),
-                        v.get("millis") == null ? 0 : v.get("millis"));
+                String date = dateText(v);
+                String time = timeText(v);
                 if ("DATE".equals(logical)) {
                     return date;
                 }
@@ -533,15 +508,26 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
                 return date + " " + time;
             case "TimestampWithTimeZone":
                 GenericRecord t = (GenericRecord) v.get("value");
-                return String.format(Locale.ROOT, "%04d-%02d-%02dT%02d:%02d:%02d.%06d", t.get("year"), t.get("month"), t.get("day"),
-                        t.get("hour"), t.get("minute"), t.get("second"), t.get("millis") == null ? 0 : t.get("millis"))
-                        + text(v.get("timezone"));
+                return dateText(t) + "T" + timeText(t) + text(v.get("timezone"));
             case "BinaryGeometry":
             case "BinaryObject":
                 return base64(v.get("value"));
             default:
                 return null;
         }
+    }
+
+    /** A DateTime's date as {@code %04d-%02d-%02d} (a missing part prints "null", as Spark's format_string did). */
+    static String dateText(GenericRecord dateTime) {
+        return Canonical.zeroPad((Integer) dateTime.get("year"), 4) + "-" + Canonical.zeroPad((Integer) dateTime.get("month"), 2)
+                + "-" + Canonical.zeroPad((Integer) dateTime.get("day"), 2);
+    }
+
+    /** A DateTime's time as {@code %02d:%02d:%02d.%06d}, no millis as 0. */
+    static String timeText(GenericRecord dateTime) {
+        Integer millis = (Integer) dateTime.get("millis");
+        return Canonical.zeroPad((Integer) dateTime.get("hour"), 2) + ":" + Canonical.zeroPad((Integer) dateTime.get("minute"), 2)
+                + ":" + Canonical.zeroPad((Integer) dateTime.get("second"), 2) + "." + Canonical.zeroPad(millis == null ? 0 : millis, 6);
     }
 
     static byte[] bytes(Object avroBytes) {

@@ -105,6 +105,52 @@ public final class Keys {
         return false;
     }
 
+    /** {@code keys.key_value}: key column {@code name}'s value in a change: the after image's, or the before image's
+     * where the after image does not supply it (a DELETE; a MINIMAL after image, whose key columns are there only when
+     * they changed). */
+    public static String value(String name, Map<String, String> before, Map<String, String> after, String op) {
+        if (!"DELETE".equals(op) && after != null && after.containsKey(name)) {
+            return after.get(name);
+        }
+        return before == null ? null : before.get(name);
+    }
+
+    /** The key entries of a change, in the key's column order ({@link #value}); null without key names. */
+    public static List<org.apache.spark.sql.Row> entries(List<String> names, Map<String, String> before, Map<String, String> after,
+                                                         String op) {
+        if (names == null) {
+            return null;
+        }
+        List<org.apache.spark.sql.Row> entries = new ArrayList<>(names.size());
+        for (String name : names) {
+            entries.add(Events.keyEntry(name, value(name, before, after, op)));
+        }
+        return entries;
+    }
+
+    /** The key columns an image holds, in its order; null for no image. */
+    public static Map<String, String> only(Map<String, String> image, List<String> names) {
+        if (image == null) {
+            return null;
+        }
+        Map<String, String> key = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, String> entry : image.entrySet()) {
+            if (names.contains(entry.getKey())) {
+                key.put(entry.getKey(), entry.getValue());
+            }
+        }
+        return key;
+    }
+
+    /** {@code keys.new_key_map}: the key after a key change, columns the after image lacks taken from the before one. */
+    public static Map<String, String> afterChange(List<String> names, Map<String, String> before, Map<String, String> after) {
+        Map<String, String> key = new java.util.LinkedHashMap<>();
+        for (String name : new java.util.LinkedHashSet<>(names)) {
+            key.put(name, value(name, before, after, "INSERT"));
+        }
+        return key;
+    }
+
     /** A key that identifies a row: present, not empty, no NULL value. */
     public static boolean known(Map<String, String> key) {
         return key != null && !key.isEmpty() && !key.containsValue(null);

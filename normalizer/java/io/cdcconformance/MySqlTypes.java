@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -81,24 +80,11 @@ public final class MySqlTypes {
         FRACTIONAL.put("timestamp", new Object[] {"TIMESTAMP", 0, 6});
     }
 
-    private static final Map<String, String> LOGICAL = new ConcurrentHashMap<>();
-    private static final String UNKNOWN = "\u0000";  // a cached "no logical type" (the map holds no nulls)
-    private static final int CACHE_LIMIT = 100_000;
+    private static final TypeCache LOGICAL = new TypeCache(MySqlTypes::computeLogicalType);
 
     /** {@code types.mysql_logical_type}: the logical type of a MySQL type text, null for a type the table lacks. */
     public static String logicalType(String typeText) {
-        if (typeText == null) {
-            return null;
-        }
-        String cached = LOGICAL.get(typeText);
-        if (cached == null) {
-            String computed = computeLogicalType(typeText);
-            cached = computed == null ? UNKNOWN : computed;
-            if (LOGICAL.size() < CACHE_LIMIT) {  // hostile input must not grow it without end
-                LOGICAL.put(typeText, cached);
-            }
-        }
-        return cached.equals(UNKNOWN) ? null : cached;
+        return LOGICAL.get(typeText);
     }
 
     /** The JDBC code's logical type (no precision, no sign: decimals and unsigned widths are not typed from them). */
@@ -114,13 +100,13 @@ public final class MySqlTypes {
         }
         int[] decimal = DECIMALS.get(base);
         if (decimal != null) {
-            Integer precision = argumentOr(typeText, 1, decimal[0]);
-            Integer scale = argumentOr(typeText, 2, decimal[1]);
+            Integer precision = Canonical.typeArgument(typeText, 1, decimal[0]);
+            Integer scale = Canonical.typeArgument(typeText, 2, decimal[1]);
             return precision >= 1 && scale >= 0 && scale <= precision ? "DECIMAL(" + precision + "," + scale + ")" : null;
         }
         Object[] fractional = FRACTIONAL.get(base);
         if (fractional != null) {
-            Integer digits = argumentOr(typeText, 1, (Integer) fractional[1]);
+            Integer digits = Canonical.typeArgument(typeText, 1, (Integer) fractional[1]);
             return digits >= 0 && digits <= (Integer) fractional[2] ? fractional[0] + "(" + (digits > 6 ? 9 : 6) + ")" : null;
         }
         return null;
@@ -131,7 +117,6 @@ public final class MySqlTypes {
     private static final Pattern SPACES = Pattern.compile("\\s+");
     private static final Pattern ARGUMENTS = Pattern.compile("\\(.*\\)");
     private static final Pattern UNSIGNED = Pattern.compile("\\bunsigned\\b");
-    private static final Pattern ARGUMENT = Pattern.compile("[(,]\\s*([0-9]+)");
 
     /** {@code types.mysql_base_name}: 'bigint(20) unsigned' -> 'bigint unsigned'; 'decimal(10,2)' -> 'decimal';
      * 'ENUM('a')' -> 'enum'; 'int(10) UNSIGNED ZEROFILL' -> 'int unsigned'. */
@@ -144,18 +129,6 @@ public final class MySqlTypes {
         return unsigned ? base + " unsigned" : base;
     }
 
-    /** {@code types.type_argument} with the type's default: the n-th numeric argument; -1 when it is there but
-     * outside 0..MAX_DECIMAL_SCALE (a type no source declares: no logical type, rather than a default). */
-    private static Integer argumentOr(String typeText, int n, int otherwise) {
-        Matcher arguments = ARGUMENT.matcher(typeText);
-        for (int i = 1; arguments.find(); i++) {
-            if (i == n) {
-                Integer value = Canonical.boundedInt(arguments.group(1), 0, Canonical.MAX_DECIMAL_SCALE);
-                return value == null ? -1 : value;
-            }
-        }
-        return otherwise;
-    }
 
     // Possessive loops: inside a label, '' is always a doubled quote (a closing quote is followed by , or ))
     private static final Pattern LABEL = Pattern.compile("'([^']*+(?:''[^']*+)*+)'");

@@ -65,6 +65,21 @@ public abstract class RowsRecords {
             return Json.text(document, member);
         }
 
+        /** Columns typed by the type texts in member `types` (JDBC codes in `codes`), the key named in `key`. */
+        void typedBy(String types, String codes, String key) {
+            typeTexts = DebeziumRecords.textMap(document.get(types));
+            jdbcCodes = DebeziumRecords.textMap(document.get(codes));
+            pkNames = keyNames(Json.array(document.get(key)), typeTexts, jdbcCodes);
+        }
+
+        /** The message-level parts both formats give the same way: times (epoch ms), the DDL statement, the version. */
+        void timedBy(String commit, String emit, String sql, String version) {
+            commitMs = text(commit);
+            emitMs = text(emit);
+            statement = text(sql);
+            formatVersion = version;
+        }
+
         Instant commitTs() {
             return Canonical.epochToInstant(commitMs, 1_000L);
         }
@@ -419,7 +434,8 @@ public abstract class RowsRecords {
                 Map<String, String> after = afters == null || i >= afters.size() ? null : afters.get(i);
                 if ("UPDATE".equals(op) && Keys.keyChanged(message.pkNames, before, after)) {
                     String group = Keys.group(new String[] {sourcePart(0), "", sourcePart(2), sourcePart(3), sourcePart(4),
-                            commitPosition(), offsetPosition()}, onlyKey(before), newKey(before, after));
+                            commitPosition(), offsetPosition()}, Keys.only(before, message.pkNames),
+                            Keys.afterChange(message.pkNames, before, after));
                     out.add(rowEvent(out.size(), "DELETE", before, null, key(before, null, "DELETE"), 2L * i,
                             Events.pair(group, "OLD")));
                     out.add(rowEvent(out.size(), "INSERT", null, after, key(before, after, "INSERT"), 2L * i + 1,
@@ -447,43 +463,8 @@ public abstract class RowsRecords {
             return message.source == null ? null : message.source.getString(i);
         }
 
-        /** keys.key_value: the after image's value, or the before image's where the after image does not supply it
-         * (a DELETE; a MINIMAL after image). */
-        String keyValue(String name, Map<String, String> before, Map<String, String> after, String op) {
-            if (!"DELETE".equals(op) && after != null && after.containsKey(name)) {
-                return after.get(name);
-            }
-            return before == null ? null : before.get(name);
-        }
-
         List<Row> key(Map<String, String> before, Map<String, String> after, String op) {
-            if (message.pkNames == null || message.pkNames.isEmpty()) {
-                return null;
-            }
-            List<Row> key = new ArrayList<>(message.pkNames.size());
-            for (String name : message.pkNames) {
-                key.add(Events.keyEntry(name, keyValue(name, before, after, op)));
-            }
-            return key;
-        }
-
-        Map<String, String> onlyKey(Map<String, String> image) {
-            Map<String, String> key = new LinkedHashMap<>();
-            for (Map.Entry<String, String> entry : image.entrySet()) {
-                if (message.pkNames.contains(entry.getKey())) {
-                    key.put(entry.getKey(), entry.getValue());
-                }
-            }
-            return key;
-        }
-
-        /** keys.new_key_map: the key after a key change, key columns the after image lacks taken from the before one. */
-        Map<String, String> newKey(Map<String, String> before, Map<String, String> after) {
-            Map<String, String> key = new LinkedHashMap<>();
-            for (String name : new LinkedHashSet<>(message.pkNames)) {
-                key.put(name, keyValue(name, before, after, "INSERT"));
-            }
-            return key;
+            return message.pkNames == null || message.pkNames.isEmpty() ? null : Keys.entries(message.pkNames, before, after, op);
         }
     }
 

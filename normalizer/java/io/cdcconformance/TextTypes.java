@@ -24,17 +24,12 @@ public final class TextTypes {
         if (ConnectTypes.PASS_THROUGH.contains(logical)) {
             return raw;
         }
+        if (Canonical.INTEGER_RANGES.containsKey(logical)) {
+            return Canonical.integerText(raw, logical);
+        }
         switch (logical) {
             case "BYTES":
                 return raw;
-            case "INT32":
-                return Canonical.integerText(raw, Integer.MIN_VALUE, Integer.MAX_VALUE);
-            case "INT64":
-                return Canonical.integerText(raw, Long.MIN_VALUE, Long.MAX_VALUE);
-            case "INT16":
-                return Canonical.integerText(raw, Short.MIN_VALUE, Short.MAX_VALUE);
-            case "INT8":
-                return Canonical.integerText(raw, Byte.MIN_VALUE, Byte.MAX_VALUE);
             case "BOOLEAN":
                 return Canonical.booleanFromText(raw);
             case "TIMESTAMP(3)":
