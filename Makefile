@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 JVM_READY := .cache/jvm/.ready
 
-.PHONY: bootstrap browser run test test-unit test-integration lint bench soak producers docker-engine docker-engine-stop clean
+.PHONY: bootstrap system-packages browser run test test-unit test-integration lint bench soak producers docker-engine docker-engine-stop clean
 
 bootstrap: $(INSTALLED) $(JVM_READY)
 
@@ -29,11 +29,14 @@ $(JVM_READY): $(INSTALLED) jvm/kafka-broker/pom.xml jvm/spark-connectors/pom.xml
 	$(BIN)/cdc-conformance jvm
 	touch $@
 
-# The HTML matrix is checked in a real headless browser: Debian's Chromium (root and apt, as on CI).
-browser:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "installing Debian's chromium for the report test"; \
-	  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+# Debian's packages for the test tier (Chromium for the HTML matrix's real-browser check; docker.io and debootstrap
+# for the Testcontainers backend), installed in the background while bootstrap runs (root and apt, as on CI);
+# `browser` waits for them.
+system-packages:
+	@scripts/system-packages.sh start
+
+browser: system-packages
+	@scripts/system-packages.sh wait
 
 run: bootstrap
 	$(BIN)/cdc-conformance run
@@ -42,7 +45,7 @@ lint: bootstrap
 	$(BIN)/ruff check .
 	$(BIN)/cdc-conformance lint
 
-test: bootstrap browser
+test: system-packages bootstrap browser
 	$(BIN)/ruff check .
 	scripts/docker-engine.sh run -- $(BIN)/python -m pytest
 
@@ -63,7 +66,7 @@ docker-engine-stop:
 test-unit: bootstrap
 	$(BIN)/python -m pytest -m "not integration"
 
-test-integration: bootstrap browser
+test-integration: system-packages bootstrap browser
 	scripts/docker-engine.sh run -- $(BIN)/python -m pytest -m integration
 
 clean:
