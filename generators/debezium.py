@@ -126,8 +126,9 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
     kind = logical.kind
     semantic = {
         "DATE": ("int32", "io.debezium.time.Date"),
-        "TIME": ("int64", "io.debezium.time.MicroTime"),
-        "TIMESTAMP": ("int64", "io.debezium.time.Timestamp" if logical.precision == 3 else "io.debezium.time.MicroTimestamp"),
+        "TIME": ("int64", "io.debezium.time.NanoTime" if logical.precision == 9 else "io.debezium.time.MicroTime"),
+        "TIMESTAMP": ("int64", {3: "io.debezium.time.Timestamp", 9: "io.debezium.time.NanoTimestamp"}.get(
+            logical.precision, "io.debezium.time.MicroTimestamp")),
         "TIMESTAMP_TZ": ("string", "io.debezium.time.ZonedTimestamp"),
     }
     plain = {"INT16": "int16", "INT32": "int32", "INT64": "int64", "BOOLEAN": "boolean", "STRING": "string",
@@ -165,6 +166,8 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
     if value is None:
         return None
     kind = logical.kind
+    if kind in ("TIME", "TIMESTAMP") and logical.precision == 9:
+        return value  # NanoTime / NanoTimestamp: the count of nanoseconds it is held as
     if kind == "DECIMAL":
         exact = rescale(value, logical.scale)
         return exact if decimal_format == "numeric" else unscaled_base64(exact)
@@ -425,7 +428,7 @@ class DebeziumEncoder:
         the real 1.9.7, 2.7.3 and 3.3.2 connectors. Nothing in the record marks those values."""
         if not (self.profile.connector == "postgresql" and self.profile.replica_identity == "DEFAULT"):
             return self.row_json(row), self._canonical_image(row)
-        old = {c.name: row[c.name] if c.pk_position else None if c.nullable else _FALLBACKS[c.logical.kind]
+        old = {c.name: row[c.name] if c.pk_position else None if c.nullable else _fallback(c.logical)
                for c in self.table.columns}
         written = {c.name: encode_value(c.logical, old[c.name], self._zoned_fixed() and bool(c.pk_position),
                                         self.profile.decimal_format) for c in self.table.columns}
@@ -561,6 +564,11 @@ def _placeholder(logical: LogicalType) -> str:
 _FALLBACKS = {"INT16": 0, "INT32": 0, "INT64": 0, "BOOLEAN": False, "STRING": "", "DECIMAL": Decimal(0),
               "FLOAT64": 0.0, "DATE": dt.date(1970, 1, 1), "TIME": dt.time(0), "TIMESTAMP": dt.datetime(1970, 1, 1),
               "TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC), "BYTES": b""}
+
+def _fallback(logical: LogicalType):
+    """A NOT NULL column's fallback; a nanosecond type's epoch is the count 0."""
+    return 0 if logical.kind in ("TIME", "TIMESTAMP") and logical.precision == 9 else _FALLBACKS[logical.kind]
+
 
 _TRANSACTION_BLOCK = [{"type": "string", "optional": False, "field": "id"},
                       {"type": "int64", "optional": False, "field": "total_order"},

@@ -84,6 +84,8 @@ def canonical_text(logical: LogicalType, value) -> str | None:
         return java_double_text(value)
     if kind == "DATE":
         return value.isoformat()
+    if kind in ("TIME", "TIMESTAMP") and logical.precision == 9:
+        return _nanos_text(kind, value)
     if kind == "TIME":
         return value.strftime("%H:%M:%S.%f")
     if kind == "TIMESTAMP":
@@ -93,6 +95,25 @@ def canonical_text(logical: LogicalType, value) -> str | None:
     if kind == "BYTES":
         return base64.b64encode(value).decode()
     return value
+
+
+NANOS = 10 ** 9
+
+
+def _nanos_text(kind: str, nanos: int) -> str:
+    """A TIME(9) / TIMESTAMP(9) value, held as an int of nanoseconds (since midnight / since the epoch: Python's
+    times stop at microseconds), as canonical text with 9 fraction digits."""
+    seconds, fraction = divmod(nanos, NANOS)  # floor division: a pre-1970 instant's fraction stays positive
+    wall = EPOCH + dt.timedelta(seconds=seconds)
+    return wall.strftime("%H:%M:%S" if kind == "TIME" else "%Y-%m-%dT%H:%M:%S") + f".{fraction:09d}"
+
+
+def _nanos(low: int, high: int):
+    """Nanosecond counts in [low, high] seconds, often a second's first or last nanosecond: a double holds 16 digits,
+    and a count read through one moved 1700000000999999999 ns to the next second (case
+    debezium-nano-timestamp-last-nanosecond)."""
+    return st.one_of(st.integers(low * NANOS, high * NANOS + NANOS - 1),
+                     st.integers(low, high).flatmap(lambda s: st.sampled_from((s * NANOS, s * NANOS + NANOS - 1))))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -169,6 +190,10 @@ def value_strategy(logical: LogicalType):
         return _floats()
     if kind == "DATE":
         return st.dates(MIN_DT.date(), MAX_DT.date())
+    if kind == "TIME" and logical.precision == 9:
+        return _nanos(0, 86_399)
+    if kind == "TIMESTAMP" and logical.precision == 9:
+        return _nanos(int((MIN_DT - EPOCH).total_seconds()), int((MAX_DT - EPOCH).total_seconds()))
     if kind == "TIME":
         return st.times()
     if kind == "TIMESTAMP":
@@ -188,4 +213,6 @@ ALL_TYPES = [
     LogicalType("STRING"), LogicalType("DECIMAL", 10, 2), LogicalType("DECIMAL", 38, 10), LogicalType("DECIMAL", 65, 30),
     LogicalType("DECIMAL", 5, 0), LogicalType("FLOAT64"), LogicalType("DATE"), LogicalType("TIME", 6),
     LogicalType("TIMESTAMP", 3), LogicalType("TIMESTAMP", 6), LogicalType("TIMESTAMP_TZ"), LogicalType("BYTES"),
+    # nanoseconds: Debezium's NanoTime / NanoTimestamp (a value is an int of nanoseconds, `_nanos_text`)
+    LogicalType("TIME", 9), LogicalType("TIMESTAMP", 9),
 ]

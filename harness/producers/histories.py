@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from generators.history import History, histories, tables
 from generators.values import ALL_TYPES, KEY_TYPES
-from harness.producers.statements import POSTGRES_KINDS
+from harness.producers.statements import postgres_holds
 
 # PostgreSQL's text cannot hold U+0000 ("invalid byte sequence for encoding UTF8: 0x00"); bytea can
 _NUL_STANDIN = "\ufffd"
@@ -71,7 +71,7 @@ def _keys_distinct(history: History) -> bool:
 
 
 def postgres_histories(max_changes: int = 8, max_columns: int = 5):
-    value_types = [t for t in ALL_TYPES if t.kind in POSTGRES_KINDS]
+    value_types = [t for t in ALL_TYPES if postgres_holds(t)]
     return histories(tables(KEY_TYPES, value_types, max_columns=max_columns), max_changes=max_changes) \
         .map(_text_safe).map(_keys_inline).filter(_keys_distinct)
 

@@ -16,6 +16,11 @@ _PLAIN = {"INT16": "smallint", "INT32": "integer", "INT64": "bigint", "BOOLEAN":
 POSTGRES_KINDS = frozenset(_PLAIN) | {"DECIMAL", "TIME", "TIMESTAMP"}
 
 
+def postgres_holds(logical: LogicalType) -> bool:
+    """Whether PostgreSQL has a column type for `logical`: its times stop at microseconds (no TIME(9), TIMESTAMP(9))."""
+    return logical.kind in POSTGRES_KINDS and not (logical.kind in ("TIME", "TIMESTAMP") and logical.precision == 9)
+
+
 def column_type(logical: LogicalType) -> str:
     if logical.kind == "DECIMAL":
         return f"numeric({logical.precision},{logical.scale})"

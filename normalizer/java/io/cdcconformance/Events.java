@@ -2,7 +2,6 @@ package io.cdcconformance;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Row;
@@ -89,10 +88,7 @@ public final class Events {
         return RowFactory.create(code, detail, code == null ? events : List.of());
     }
 
-    static List<Row> list(Row... rows) {
-        return Arrays.asList(rows);
-    }
-
+    /** The first instant that is there: a source's microseconds, else its milliseconds. */
     static Instant first(Instant a, Instant b) {
         return a != null ? a : b;
     }
