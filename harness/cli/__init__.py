@@ -17,6 +17,7 @@ import click
 from harness.broker import BrokerError
 from harness.cli import certify, producers, reproduce, suite, tools
 from harness.cli.common import PROG
+from harness.jvm import ArtifactError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -87,6 +88,9 @@ def _main(argv: list[str] | None) -> None:
         sys.exit(1)
     except BrokerError as error:  # unreachable, refused or failed delivery: the first line says which
         click.echo(f"{PROG}: {str(error).splitlines()[0]}", err=True)
+        sys.exit(1)
+    except ArtifactError as error:  # a JVM part could not be had (Maven, javac): what the tool said, no traceback
+        click.echo(f"{PROG}: {error}", err=True)
         sys.exit(1)
     except click.Abort:
         sys.exit(130)

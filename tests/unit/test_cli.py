@@ -107,3 +107,19 @@ def test_promote_checks_its_arguments_before_any_jvm_and_refuses_an_unredacted_c
     unredacted = _cli("promote", str(capture), "--id", "x-y", "--feature", "insert", *cases)
     assert unredacted.returncode == 2 and "was never redacted" in unredacted.stderr
     assert len(unredacted.stderr.strip().splitlines()) == 1 and not (tmp_path / "cases").exists()
+
+
+def test_a_jvm_part_that_cannot_be_had_is_its_tool_s_words_and_exit_1(monkeypatch, capsys):
+    """Maven or javac failing (no JDK, no network to a registry) is no misuse and no crash: what the tool said, no
+    traceback, exit 1."""
+    from harness import jvm
+    from harness.cli import main
+
+    def refused(artifacts):
+        raise jvm.ArtifactError(f"mvn failed for {artifacts.name} {artifacts.version}:\n[ERROR] Could not resolve")
+
+    monkeypatch.setattr(jvm, "ensure", refused)
+    with pytest.raises(SystemExit) as exit_:
+        main(["jvm"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 1 and err.startswith("cdc-conformance: mvn failed for kafka") and "Traceback" not in err
