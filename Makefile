@@ -3,7 +3,8 @@
 #   make test  - bootstrap, then the tests (unit tier, then integration against the real broker and Spark;
 #                the Testcontainers tests get a Docker engine from scripts/docker-engine.sh where none runs)
 #   make soak  - 10,000 mutated records per format through Kafka and Spark (make test runs a 500 slice)
-#   make producers - drawn histories through PostgreSQL and Debezium 1.9.7, 2.7.3, 3.3.2 (make test runs one crafted history)
+#   make producers - drawn histories through PostgreSQL and Debezium 1.9.7, 2.7.3, 3.3.2, and through MariaDB and
+#                    Debezium's MariaDB connector 3.3.0 (make test runs one crafted history per database)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -24,7 +25,7 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 	touch $@
 
 # Maven resolves the Kafka broker, Spark's connectors (at the installed PySpark's version) and Kafka Connect with
-# Debezium's PostgreSQL connector (the real-producer tier) once, and compiles the normalizer's JVM classes (normalizer/java).
+# Debezium's PostgreSQL and MariaDB connectors (the real-producer tier) once, and compiles the normalizer's JVM classes (normalizer/java).
 $(JVM_READY): $(INSTALLED) jvm/kafka-broker/pom.xml jvm/spark-connectors/pom.xml jvm/kafka-connect/pom.xml jvm/settings.xml $(wildcard normalizer/java/io/cdcconformance/*.java)
 	$(BIN)/cdc-conformance jvm
 	touch $@
@@ -53,7 +54,8 @@ soak: bootstrap
 	$(BIN)/cdc-conformance soak --records 10000
 
 producers: bootstrap
-	$(BIN)/cdc-conformance producers --histories 8 --debezium 1.9.7.Final --debezium 2.7.3.Final --debezium 3.3.2.Final
+	$(BIN)/cdc-conformance producers --database postgresql --histories 8 --debezium 1.9.7.Final --debezium 2.7.3.Final --debezium 3.3.2.Final
+	$(BIN)/cdc-conformance producers --database mariadb --histories 8
 
 # A Docker engine for the Testcontainers backend (started only where none answers; root with apt)
 docker-engine:

@@ -1,7 +1,8 @@
-"""Debezium (SQL Server, PostgreSQL) through Kafka Connect's JsonConverter: encoder, profiles, oracle, mutators.
+"""Debezium (SQL Server, PostgreSQL, MariaDB) through Kafka Connect's JsonConverter: encoder, profiles, oracle, mutators.
 
-Records are rendered as the connector would write them (docs: debezium `sqlserver.adoc`,
-`postgresql.adoc`; code: `Envelope`, `RelationalChangeRecordEmitter`; see docs/formats/debezium-json.md):
+Records are rendered as the connector would write them (docs: debezium `sqlserver.adoc`, `postgresql.adoc`,
+`mariadb.adoc`; code: `Envelope`, `RelationalChangeRecordEmitter`; the real connectors, docs/producers.md;
+see docs/formats/debezium-json.md):
 key and value through JsonConverter, partitioned by Kafka's default partitioner on the key bytes,
 key changes as delete + tombstone + create with `__debezium.oldkey/newkey` headers.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import json
+import struct
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -31,7 +33,7 @@ FORMAT = "debezium-json"
 class Profile:
     """How one Debezium deployment writes: connector, release, converter and table settings."""
 
-    connector: str = "postgresql"          # postgresql | sqlserver
+    connector: str = "postgresql"          # postgresql | sqlserver | mariadb
     version: str = "2.7.3.Final"
     schemas_enable: bool = True
     snapshot_style: str = "enum"           # enum (the wire format since 0.10) | boolean (old doc examples)
@@ -52,6 +54,14 @@ class Profile:
     @property
     def format_version(self) -> str:
         return "{}.{}".format(*self.release)
+
+    @property
+    def binlog(self) -> bool:
+        """MariaDB's connector (its own since 2.7): a schema is a database, positions are binlog ones."""
+        return self.connector == "mariadb"
+
+    def database_of(self, table: Table) -> str:
+        return table.schema if self.binlog else self.database
 
     @property
     def has_sub_millis(self) -> bool:
@@ -104,7 +114,7 @@ PRODUCER_VERSIONS = ("1.9.7.Final", "2.7.3.Final", "3.2.0.Final")  # one release
 def profiles(prefix: str = "dbserver1"):
     return st.builds(
         Profile,
-        connector=st.sampled_from(["postgresql", "sqlserver"]),
+        connector=st.sampled_from(["postgresql", "sqlserver", "mariadb"]),
         version=st.sampled_from(PRODUCER_VERSIONS),
         schemas_enable=st.booleans(),
         snapshot_style=st.sampled_from(["enum", "boolean"]),
@@ -115,7 +125,7 @@ def profiles(prefix: str = "dbserver1"):
         database=st.sampled_from(["inventory", "testDB"]),
         decimal_format=st.sampled_from(["base64", "numeric"]),
         toasted=st.booleans(),
-    )
+    ).filter(lambda p: not (p.binlog and p.release < (2, 7)))  # MariaDB's connector is 2.7's
 
 
 # ------------------------------------------------------------------------------------------------
@@ -224,6 +234,28 @@ class _SourceClock:
         self.pg_lsn += 40
         return self.pg_lsn
 
+    def binlog(self, snapshot: bool, changes: int) -> list[dict]:
+        """A transaction's row events' coordinates, one statement per change (row 0). The snapshot's rows carry the
+        binlog position it started at, server id 0 and no GTID; streamed ones the server's id and the transaction's
+        GTID (domain-server-sequence)."""
+        if snapshot:
+            return [{"server_id": 0, "gtid": None, "file": "binlog.000001", "pos": 2481, "row": 0, "thread": None,
+                     "query": None, "tx_id": None} for _ in range(changes)]
+        self.pg_tx += 1
+        return [{"server_id": 1, "gtid": f"0-1-{self.pg_tx}", "file": "binlog.000001", "pos": self.next_pg_lsn(),
+                 "row": 0, "thread": None, "query": None, "tx_id": None} for _ in range(changes)]
+
+
+def _same_image(before: Row, after: Row) -> bool:
+    """Whether two row images are stored alike: equal values of one type, doubles bit for bit (0.0 is not -0.0)."""
+    def stored(value):
+        return (type(value), struct.pack(">d", value)) if isinstance(value, float) else (type(value), value)
+
+    return all(stored(before[name]) == stored(after[name]) for name in before)
+
+
+_BINLOG_SOURCE = ("server_id", "gtid", "file", "pos", "row", "thread", "query")
+
 
 def epoch_ms(instant: dt.datetime) -> int:
     """Integer milliseconds since the epoch (float timestamps lose a millisecond now and then)."""
@@ -247,6 +279,7 @@ class DebeziumEncoder:
     profile: Profile
     table: Table
     clock: _SourceClock = field(default_factory=_SourceClock)
+    _in_snapshot: bool = False  # the transaction being encoded is a snapshot's (_zoned_fixed)
 
     # -- schemas ---------------------------------------------------------------------------------
     def _schema_prefix(self) -> str:
@@ -273,6 +306,15 @@ class DebeziumEncoder:
         if p.has_sub_millis:
             common += [{"type": "int64", "optional": True, "field": "ts_us"},
                        {"type": "int64", "optional": True, "field": "ts_ns"}]
+        if p.binlog:  # MySqlSourceInfoStructMaker / MariaDbSourceInfoStructMaker: no schema, the binlog's coordinates
+            return common + [{"type": "string", "optional": True, "field": "table"},
+                             {"type": "int64", "optional": False, "field": "server_id"},
+                             {"type": "string", "optional": True, "field": "gtid"},
+                             {"type": "string", "optional": False, "field": "file"},
+                             {"type": "int64", "optional": False, "field": "pos"},
+                             {"type": "int32", "optional": False, "field": "row"},
+                             {"type": "int64", "optional": True, "field": "thread"},
+                             {"type": "string", "optional": True, "field": "query"}]
         common += [{"type": "string", "optional": False, "field": "schema"},
                    {"type": "string", "optional": False, "field": "table"}]
         if p.connector == "sqlserver":
@@ -311,6 +353,10 @@ class DebeziumEncoder:
 
     # -- payload parts -----------------------------------------------------------------------------
     def _zoned_fixed(self) -> bool:
+        """2.2+ keeps a TIMESTAMP WITH TIME ZONE's fraction width (DBZ-5996). MariaDB's snapshot reads the column
+        over JDBC and writes as many digits as needed; its binlog reader writes six (seen on the real 3.3.0)."""
+        if self.profile.binlog:
+            return not self._in_snapshot
         return self.profile.release >= (2, 2)
 
     def row_json(self, row: Row | None, columns=None) -> dict | None:
@@ -338,13 +384,16 @@ class DebeziumEncoder:
     def _source(self, tx: Transaction, position: dict, last_in_snapshot: bool, first_in_snapshot: bool = False) -> dict:
         p, commit_ms = self.profile, epoch_ms(tx.commit_time)
         source = {"version": p.version, "connector": p.connector, "name": p.prefix, "ts_ms": commit_ms,
-                  "snapshot": self._snapshot_marker(tx.snapshot, last_in_snapshot, first_in_snapshot), "db": p.database}
+                  "snapshot": self._snapshot_marker(tx.snapshot, last_in_snapshot, first_in_snapshot),
+                  "db": p.database_of(self.table)}
         if p.connector == "postgresql":
             source["sequence"] = position["sequence"]
         elif p.has_transaction_field:
             source["sequence"] = None
         if p.has_sub_millis:
             source.update(ts_us=commit_ms * 1000, ts_ns=commit_ms * 1_000_000)
+        if p.binlog:
+            return {**source, "table": self.table.name, **{k: position[k] for k in _BINLOG_SOURCE}}
         source.update(schema=self.table.schema, table=self.table.name)
         if p.connector == "sqlserver":
             source.update(change_lsn=position["change_lsn"], commit_lsn=position["commit_lsn"],
@@ -384,6 +433,9 @@ class DebeziumEncoder:
                 for i, c in enumerate(self.table.columns)]
 
     def _canonical_position(self, position: dict) -> dict:
+        if self.profile.binlog:
+            return {"commit": f"{position['file']}:{_fixed(position['pos'])}", "event": str(position["row"]).zfill(10),
+                    "seq": keys.HALF_SEQ.get(position.get("key_change_half"), keys.PLAIN_SEQ)}
         if self.profile.connector == "sqlserver":
             return {"commit": _hex_lsn(position["commit_lsn"]), "event": _hex_lsn(position["change_lsn"]),
                     "seq": _fixed(position["serial"])}
@@ -400,8 +452,8 @@ class DebeziumEncoder:
             return CanonicalEvent(**base, **fields)
         return CanonicalEvent(
             **base, format_version=p.format_version,
-            source={"system": p.connector, "server": p.prefix, "database": p.database,
-                    "schema": self.table.schema, "table": self.table.name},
+            source={"system": p.connector, "server": p.prefix, "database": p.database_of(self.table),
+                    "schema": None if p.binlog else self.table.schema, "table": self.table.name},
             position=self._canonical_position(position),
             tx_id=str(position["tx_id"]) if p.connector == "postgresql" and position["tx_id"] is not None else None,
             commit_ts=tx.commit_time.replace(microsecond=tx.commit_time.microsecond // 1000 * 1000),
@@ -440,6 +492,8 @@ class DebeziumEncoder:
     def _positions(self, tx: Transaction) -> list[dict]:
         """One position per change, as the database assigns them (commit LSN shared by the transaction)."""
         c = self.clock
+        if self.profile.binlog:
+            return c.binlog(tx.snapshot, len(tx.changes))
         if self.profile.connector == "sqlserver":
             changes = [None if tx.snapshot else c.sqlserver_lsn() for _ in tx.changes]
             commit = c.sqlserver_lsn()
@@ -459,10 +513,21 @@ class DebeziumEncoder:
     def encode(self, history: History) -> list[Expected]:
         out: list[Expected] = []
         for tx in history.transactions:
+            self._in_snapshot = tx.snapshot
+            if self.profile.binlog:
+                tx = replace(tx, changes=self._binlogged(tx))
             for index, (change, position) in enumerate(zip(tx.changes, self._positions(tx))):
                 last = tx.snapshot and index == len(tx.changes) - 1
                 out.extend(self._encode_change(change, tx, position, last, first=tx.snapshot and index == 0))
         return out
+
+    def _binlogged(self, tx: Transaction) -> tuple[Change, ...]:
+        """The changes of a transaction as MariaDB logs them (seen on the real 3.3.0 connector): a snapshot reads the
+        table in its clustered index's order, the key's; an UPDATE that leaves its row as it was writes no row event
+        (handler::ha_update_row logs only rows whose image changed, compare_record)."""
+        if tx.snapshot:
+            return tuple(sorted(tx.changes, key=lambda change: self.table.key_of(change.after)))
+        return tuple(c for c in tx.changes if not (c.kind == "UPDATE" and _same_image(c.before, c.after)))
 
     def _encode_change(self, change: Change, tx: Transaction, position: dict, last: bool, first: bool = False) -> list[Expected]:
         source = self._source(tx, position, last, first)
@@ -581,8 +646,8 @@ def _quoted(value) -> str:
 
 def pk_change_group(profile: Profile, table: Table, position: dict, old_key: dict, new_key: dict) -> str:
     """The group id both halves of a key change compute (normalizer.keys, the decoder's own definition)."""
-    return keys.group({"system": profile.connector, "server": profile.prefix, "database": profile.database,
-                       "schema": table.schema, "table": table.name, "commit": position["commit"],
+    return keys.group({"system": profile.connector, "server": profile.prefix, "database": profile.database_of(table),
+                       "schema": None if profile.binlog else table.schema, "table": table.name, "commit": position["commit"],
                        "event": position["event"]}, old_key, new_key)
 
 
@@ -841,7 +906,7 @@ HOSTILE: dict[str, Hostile] = {
 @st.composite
 def examples(draw):
     profile = draw(profiles())
-    return profile, draw(histories(allow_truncate=profile.connector == "postgresql"))
+    return profile, draw(histories(allow_truncate=profile.connector in ("postgresql", "mariadb")))
 
 
 def render(example, topic: str, index: int) -> list[Expected]:

@@ -65,12 +65,16 @@ def spark_connector_artifacts() -> ArtifactSet:
 
 # the connector release the real-producer tier runs by default (harness/producers; others: `producers --debezium`)
 DEFAULT_DEBEZIUM_VERSION = "3.3.2.Final"
+# Debezium's MariaDB connector (its own since 2.7) has no 3.3.2 on Maven Central: 3.3.0 is the nearest (docs/producers.md)
+DEFAULT_MARIADB_DEBEZIUM_VERSION = "3.3.0.Final"
 
 
-def kafka_connect_artifacts(debezium_version: str = DEFAULT_DEBEZIUM_VERSION) -> ArtifactSet:
-    """Kafka Connect at the broker's version with Debezium's PostgreSQL connector of `debezium_version`."""
-    return ArtifactSet("connect", JVM_DIR / "kafka-connect" / "pom.xml", debezium_version,
-                       {"debezium.version": debezium_version, "kafka.version": kafka_version()})
+def kafka_connect_artifacts(debezium_version: str = DEFAULT_DEBEZIUM_VERSION, connector: str = "postgres") -> ArtifactSet:
+    """Kafka Connect at the broker's version with Debezium's `connector` (debezium-connector-<connector>) of
+    `debezium_version`."""
+    return ArtifactSet("connect" if connector == "postgres" else f"connect-{connector}", JVM_DIR / "kafka-connect" / "pom.xml",
+                       debezium_version, {"debezium.version": debezium_version, "debezium.connector": connector,
+                                          "kafka.version": kafka_version()})
 
 
 def ensure(artifacts: ArtifactSet) -> list[Path]:
@@ -182,7 +186,8 @@ def java_executable() -> str:
 
 def main() -> None:
     """`python -m harness.jvm`: resolve the artifact sets (used by `make` bootstrap)."""
-    for artifacts in (kafka_broker_artifacts(), spark_connector_artifacts(), kafka_connect_artifacts()):
+    for artifacts in (kafka_broker_artifacts(), spark_connector_artifacts(), kafka_connect_artifacts(),
+                      kafka_connect_artifacts(DEFAULT_MARIADB_DEBEZIUM_VERSION, "mariadb")):
         jars = ensure(artifacts)
         print(f"{artifacts.name} {artifacts.version}: {len(jars)} jars in {artifacts.directory}")
     print(f"normalizer classes: {normalizer_jar()}")

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Debian packages the test tier needs (chromium for the report test; docker.io and debootstrap for the
-# Testcontainers backend), installed in the background while bootstrap installs Python packages and resolves JVM
-# artifacts, so that a fresh machine pays for apt and pip at the same time instead of one after the other.
+# Testcontainers backend; mariadb-server for the real-producer tier, which runs its binaries, never its service),
+# installed in the background while bootstrap installs Python packages and resolves JVM artifacts, so that a
+# fresh machine pays for apt and pip at the same time instead of one after the other.
 #
 #   scripts/system-packages.sh start   install what is missing, in the background (root with apt only)
 #   scripts/system-packages.sh wait    wait for it; its log on failure
 #
 # Where a package is installed already, or the machine has no root or no apt, nothing happens: the tests that
-# need a package say so themselves (scripts/docker-engine.sh, the report test).
+# need a package say so themselves (scripts/docker-engine.sh, the report test, the real-producer tests).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,7 +16,7 @@ CACHE="$ROOT/.cache"
 PID_FILE="$CACHE/system-packages.pid"
 LOG="$CACHE/system-packages.log"
 WITH_RECOMMENDS=(chromium)                  # a browser wants its fonts
-WITHOUT_RECOMMENDS=(docker.io debootstrap)  # as scripts/docker-engine.sh installs them
+WITHOUT_RECOMMENDS=(docker.io debootstrap mariadb-server)  # as scripts/docker-engine.sh installs the first two
 
 say() { echo "system-packages: $*" >&2; }
 

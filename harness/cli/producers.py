@@ -1,5 +1,5 @@
-"""`cdc-conformance producers`: drawn histories through the real producers (PostgreSQL + Debezium on Kafka
-Connect), each checked three ways (docs/producers.md)."""
+"""`cdc-conformance producers`: drawn histories through the real producers (PostgreSQL or MariaDB + Debezium on
+Kafka Connect), each checked three ways (docs/producers.md)."""
 from __future__ import annotations
 
 import re
@@ -24,17 +24,19 @@ def documented_table(text: str) -> str | None:
 @click.command()
 @click.option("--histories", type=click.IntRange(1, 1000), default=4, show_default=True,
               help="Histories per connector version.")
+@click.option("--database", "databases", type=click.Choice(["postgresql", "mariadb"]), multiple=True,
+              help="Database and its Debezium connector (repeatable) [default: both].")
 @click.option("--debezium", "versions", multiple=True, metavar="VERSION",
-              help="Debezium release from Maven Central (repeatable) [default: 3.3.2.Final].")
+              help="Debezium release from Maven Central (repeatable) [default: 3.3.2.Final; MariaDB's: 3.3.0.Final].")
 @click.option("--replica-identity", type=click.Choice(["FULL", "DEFAULT", "both"]), default="both", show_default=True,
               help="PostgreSQL REPLICA IDENTITY of the drawn tables (both: alternating).")
 @click.option("--seed", type=int, default=None, help="Draw the same histories again [default: a fresh seed].")
 @click.option("--table", "print_table", is_flag=True, help="Print the generator-fidelity table and exit.")
 @click.option("--update-docs", is_flag=True, help="Write the fidelity table into docs/producers.md and exit.")
 @UNDER_TEST_OPTION
-def producers(histories, versions, replica_identity, seed, print_table, update_docs, normalizer_spec) -> None:
-    """Real producers in the loop: histories through PostgreSQL and Debezium, checked against the oracle, the
-    database's final state and the project's own generator."""
+def producers(histories, databases, versions, replica_identity, seed, print_table, update_docs, normalizer_spec) -> None:
+    """Real producers in the loop: histories through PostgreSQL or MariaDB and Debezium, checked against the oracle,
+    the database's final state and the project's own generator."""
     from harness.producers import fidelity
 
     if print_table or update_docs:
@@ -49,7 +51,8 @@ def producers(histories, versions, replica_identity, seed, print_table, update_d
     from harness.property import session_seed
 
     seed = session_seed() if seed is None else seed
-    results = _run(histories, versions, replica_identity, seed, normalizer_under_test(normalizer_spec))
+    results = _run(histories, databases or ("postgresql", "mariadb"), versions, replica_identity, seed,
+                   normalizer_under_test(normalizer_spec))
     click.echo(summary(results))
     from harness.producers import checks
 
@@ -60,22 +63,25 @@ def producers(histories, versions, replica_identity, seed, print_table, update_d
         sys.exit(1)
 
 
-def _run(histories, versions, replica_identity, seed, under_test):
+def _run(histories, databases, versions, replica_identity, seed, under_test):
     from harness.broker import EmbeddedKafka
-    from harness.jvm import DEFAULT_DEBEZIUM_VERSION
+    from harness.jvm import DEFAULT_DEBEZIUM_VERSION, DEFAULT_MARIADB_DEBEZIUM_VERSION
     from harness.producers import checks
     from harness.producers.postgres import ProducerUnavailable
     from harness.spark import spark_session
 
-    identities = ("FULL", "DEFAULT") if replica_identity == "both" else (replica_identity,)
+    defaults = {"postgresql": DEFAULT_DEBEZIUM_VERSION, "mariadb": DEFAULT_MARIADB_DEBEZIUM_VERSION}
     progress, results = Progress(), []
     click.echo(f"seed {seed} (again: --seed {seed})", err=True)
     try:
         with EmbeddedKafka(heap="512m") as broker:
-            for version in versions or [DEFAULT_DEBEZIUM_VERSION]:
-                with progress.phase(f"Debezium {version}: {histories} histories", total=histories) as done:
-                    results += checks.drawn_checks(spark_session(), broker, under_test, version, histories, seed,
-                                                   identities, done)
+            for database in databases:
+                identities = (None if database != "postgresql" or replica_identity == "both"
+                              else (replica_identity,))
+                for version in versions or [defaults[database]]:
+                    with progress.phase(f"Debezium {version} on {database}: {histories} histories", total=histories) as done:
+                        results += checks.drawn_checks(spark_session(), broker, under_test, version, histories, seed,
+                                                       identities, done, database)
     except ProducerUnavailable as error:
         raise click.ClickException(f"the real producers cannot run here: {error}") from error
     return results
@@ -86,13 +92,13 @@ def summary(results) -> str:
     accepted by the fidelity table, and failures (normalizer vs oracle, database vs events, quarantined)."""
     rows: dict[tuple, list] = {}
     for result in results:
-        rows.setdefault((result.debezium_version, result.replica_identity), []).append(result)
-    lines = [f"{'debezium':<14}{'identity':<10}{'histories':>10}{'records':>9}{'events':>8}{'differences':>13}"
-             f"{'failures':>10}  postgresql"]
-    for (version, identity), group in sorted(rows.items()):
+        rows.setdefault((result.database, result.debezium_version, result.replica_identity), []).append(result)
+    lines = [f"{'database':<12}{'debezium':<14}{'identity':<10}{'histories':>10}{'records':>9}{'events':>8}"
+             f"{'differences':>13}{'failures':>10}  server"]
+    for (database, version, identity), group in sorted(rows.items()):
         differences = sum(len(r.differences) for r in group)
-        lines.append(f"{version:<14}{identity:<10}{len(group):>10}{sum(r.records for r in group):>9}"
+        lines.append(f"{database:<12}{version:<14}{identity:<10}{len(group):>10}{sum(r.records for r in group):>9}"
                      f"{sum(r.events for r in group):>8}{differences:>13}"
                      f"{sum(len(r.problems) for r in group) - differences:>10}"
-                     f"  {group[0].versions.get('postgresql', '?')}")
+                     f"  {group[0].versions.get(database, '?')}")
     return "\n".join(lines)

@@ -4,16 +4,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from generators.history import History
-from harness.producers import compare, debezium_postgres, fidelity
+from harness.producers import compare, fidelity
 from harness.producers.connect import DEFAULT_DEBEZIUM_VERSION
 
 FORMAT = "debezium-json"
+
+
+def _run(database: str):
+    """The module that runs a history through `database` and its Debezium connector."""
+    from harness.producers import debezium_mariadb, debezium_postgres
+
+    return {"postgresql": debezium_postgres, "mariadb": debezium_mariadb}[database].run
 
 
 @dataclass
 class HistoryCheck:
     replica_identity: str
     debezium_version: str
+    database: str = "postgresql"
     records: int = 0
     events: int = 0
     oracle: list[str] = field(default_factory=list)          # normalizer vs the oracle
@@ -31,31 +39,38 @@ class HistoryCheck:
 
 
 def check(spark, broker, under_test, history: History, replica_identity: str = "FULL",
-          debezium_version: str = DEFAULT_DEBEZIUM_VERSION) -> HistoryCheck:
+          debezium_version: str = DEFAULT_DEBEZIUM_VERSION, database: str = "postgresql") -> HistoryCheck:
+    """`replica_identity`: PostgreSQL's REPLICA IDENTITY, or MariaDB's binlog_row_image."""
     from normalizer.kafka_source import read_batch
 
-    run = debezium_postgres.run(broker, history, replica_identity, debezium_version)
+    run = _run(database)(broker, history, replica_identity, debezium_version)
     ranges = {run.topic: {p: (0, end) for p, end in broker.end_offsets(run.topic).items()}}
     events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT)
     generated = compare.generated(run)  # the generator's records and the oracle's events, for two comparisons
     return HistoryCheck(
-        replica_identity, debezium_version, records=len(run.records), events=len(events),
+        replica_identity, debezium_version, database, records=len(run.records), events=len(events),
         oracle=compare.oracle_problems(generated, events), state=compare.state_problems(run, events),
         differences=[d for d in compare.fidelity(run, generated) if not fidelity.accepted(d)],
         quarantined=[f"{q['origin'][0]['offset']}: {q['code']} {q['detail']}" for q in quarantine],
         versions=run.versions)
 
 
+IDENTITIES = {"postgresql": ("FULL", "DEFAULT"), "mariadb": ("FULL",)}  # replica identities / binlog row images
+
+
 def drawn_checks(spark, broker, under_test, debezium_version: str, histories: int, seed: int,
-                 identities: tuple[str, ...] = ("FULL", "DEFAULT"), done=lambda: None) -> list[HistoryCheck]:
+                 identities: tuple[str, ...] | None = None, done=lambda: None,
+                 database: str = "postgresql") -> list[HistoryCheck]:
     """`histories` drawn histories (seed `seed`) through the connector, replica identities alternating."""
-    from harness.producers.histories import postgres_histories
+    from harness.producers.histories import HISTORIES
     from harness.property import draw_examples
 
-    drawn = draw_examples(postgres_histories(), max(histories, 10), seed)[-histories:]
+    identities = identities or IDENTITIES[database]
+    drawn = draw_examples(HISTORIES[database](), max(histories, 10), seed)[-histories:]
     results = []
     for index, history in enumerate(drawn):
-        results.append(check(spark, broker, under_test, history, identities[index % len(identities)], debezium_version))
+        results.append(check(spark, broker, under_test, history, identities[index % len(identities)], debezium_version,
+                             database))
         done()
     return results
 

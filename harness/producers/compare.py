@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from generators import debezium
 from generators.values import canonical_text
 from harness.diff import deep_diff, readable_path
-from harness.producers.debezium_postgres import RealRun
+from harness.producers.runs import RealRun
 from normalizer.model import event_to_json
 
 # what the history decides about an event; the rest (ids, positions, clocks, source) is the run's
@@ -23,7 +23,7 @@ _HISTORY_FIELDS = ("kind", "op", "snapshot", "format_version", "columns", "key",
 
 def profile(run: RealRun) -> debezium.Profile:
     """How the connector of this run writes, as the generator's profile."""
-    return debezium.Profile(connector="postgresql", version=run.versions["debezium"], schemas_enable=True,
+    return debezium.Profile(connector=run.database, version=run.versions["debezium"], schemas_enable=True,
                             replica_identity=run.replica_identity, tombstones=True, partitions=1, prefix=run.prefix,
                             database="cdc", decimal_format="base64", toasted=False)
 
@@ -86,7 +86,7 @@ def state_problems(run: RealRun, events: list[dict]) -> list[str]:
 # ---------------------------------------------------------------------------------------------------
 
 # values that belong to the run, not to the history: compared by presence and JSON type only
-_RUN_VALUES = re.compile(r"^value\.payload\.(ts_(ms|us|ns)|source\.(ts_(ms|us|ns)|txId|lsn|sequence|xmin))$")
+_RUN_VALUES = re.compile(r"^value\.payload\.(ts_(ms|us|ns)|source\.(ts_(ms|us|ns)|txId|lsn|sequence|xmin|pos|gtid))$")
 _RUN_HEADERS = {"__debezium.context.connectorLogicalName"}
 
 

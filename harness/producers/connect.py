@@ -30,6 +30,7 @@ class ConnectWorker:
     bootstrap_servers: str
     connector: dict[str, object]
     debezium_version: str = DEFAULT_DEBEZIUM_VERSION
+    connector_artifact: str = "postgres"   # debezium-connector-<this>
     schemas_enable: bool = True
     start_timeout: float = 90.0
     workdir: Path | None = None
@@ -42,9 +43,11 @@ class ConnectWorker:
 
     def start(self) -> ConnectWorker:
         try:
-            classpath = os.pathsep.join(str(jar) for jar in jvm.ensure(jvm.kafka_connect_artifacts(self.debezium_version)))
+            classpath = os.pathsep.join(str(jar) for jar in jvm.ensure(
+                jvm.kafka_connect_artifacts(self.debezium_version, self.connector_artifact)))
         except jvm.ArtifactError as error:
-            raise ProducerUnavailable(f"Debezium {self.debezium_version} from Maven: {str(error).splitlines()[0]}") from error
+            raise ProducerUnavailable(f"Debezium {self.connector_artifact} {self.debezium_version} from Maven: "
+                                      f"{str(error).splitlines()[0]}") from error
         self.workdir = Path(tempfile.mkdtemp(prefix="cdc-connect-"))
         self._port = free_port()
         converter = "org.apache.kafka.connect.json.JsonConverter"

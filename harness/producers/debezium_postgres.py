@@ -1,36 +1,18 @@
 """One drawn history through the real producer: PostgreSQL 15 (a throwaway cluster) -> Debezium's PostgreSQL
 connector on Kafka Connect -> the broker. What comes back is what the connector wrote, byte for byte, with
-the database's final state and the versions that wrote it.
-
-The run waits on the data, never on a clock: after the history, one row goes into a progress table the
-connector also captures. Connect's source producer sends with one request in flight per connection and the
-broker is one node, so when that row's record is on its topic, every record before it is too.
+the database's final state and the versions that wrote it (harness.producers.runs: how a run waits).
 """
 from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass
 
 from generators import debezium
 from generators.history import History
-from generators.records import KafkaRecord
-from harness.producers import statements
 from harness.producers.connect import DEFAULT_DEBEZIUM_VERSION, ConnectWorker
 from harness.producers.postgres import PostgresCluster
-
-PROGRESS_TABLE = "cdc_harness.progress"  # no drawn schema is called cdc_harness (generators.history.tables)
-
-
-@dataclass
-class RealRun:
-    history: History
-    replica_identity: str
-    prefix: str
-    topic: str
-    records: list[KafkaRecord]           # the connector's records on the history's topic, in offset order
-    final_rows: list[dict]               # the table after the history: column -> Python value, by key
-    versions: dict[str, str]             # {"debezium": ..., "postgresql": ...}
+from harness.producers.runs import PROGRESS_TABLE, RealRun, read_topic, wait_for_progress
+from harness.producers.statements import POSTGRES
 
 
 def connector_settings(run_id: str, cluster: PostgresCluster, history: History, prefix: str, snapshot: bool,
@@ -68,50 +50,6 @@ def _wait_for_slot(cluster: PostgresCluster, slot: str, worker: ConnectWorker, t
     raise RuntimeError(f"replication slot {slot} not active after {timeout}s:\n{worker.log_tail()}")
 
 
-def _wait_for_progress(broker, topic: str, worker: ConnectWorker, timeout: float = 60.0) -> None:
-    from confluent_kafka import KafkaException
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if sum(broker.end_offsets(topic).values()) >= 1:  # no partitions until the connector creates it
-                return
-        except (KeyError, KafkaException):
-            pass
-        if (failure := worker.failure()) is not None:
-            raise RuntimeError(f"the connector failed while streaming: {failure}")
-        time.sleep(0.1)
-    raise RuntimeError(f"the progress record did not arrive within {timeout}s:\n{worker.log_tail()}")
-
-
-def read_topic(bootstrap_servers: str, topic: str) -> list[KafkaRecord]:
-    """Every record of `topic` (one partition), in offset order, as written."""
-    from confluent_kafka import Consumer, TopicPartition
-
-    from harness.broker import client_config
-
-    consumer = Consumer({**client_config(bootstrap_servers), "group.id": f"cdc-real-{uuid.uuid4().hex[:8]}",
-                         "enable.auto.commit": False})
-    try:
-        partitions = consumer.list_topics(topic, timeout=10).topics[topic].partitions
-        records = []
-        for partition in sorted(partitions):
-            end = consumer.get_watermark_offsets(TopicPartition(topic, partition), timeout=10)[1]
-            consumer.assign([TopicPartition(topic, partition, 0)])
-            offset = -1
-            while offset < end - 1:
-                message = consumer.poll(10)
-                if message is None:
-                    raise RuntimeError(f"{topic}[{partition}]: no record within 10 s before offset {end}")
-                if message.error():
-                    raise RuntimeError(f"{topic}[{partition}]: {message.error()}")
-                offset = message.offset()
-                records.append(KafkaRecord(topic, partition, message.key(), message.value(), tuple(message.headers() or ())))
-        return records
-    finally:
-        consumer.close()
-
-
 def run(broker, history: History, replica_identity: str = "FULL",
         debezium_version: str = DEFAULT_DEBEZIUM_VERSION) -> RealRun:
     """The history through PostgreSQL and the connector; everything it started is stopped and removed."""
@@ -120,19 +58,20 @@ def run(broker, history: History, replica_identity: str = "FULL",
     snapshot = any(tx.snapshot for tx in history.transactions)
     with PostgresCluster() as cluster:
         with cluster.connect() as connection:
-            for statement in [*statements.create_table(history.table, replica_identity),
-                              "CREATE SCHEMA cdc_harness", f"CREATE TABLE {PROGRESS_TABLE} (id integer PRIMARY KEY)"]:
+            for statement in [*POSTGRES.create_table(history.table, replica_identity),
+                              f"CREATE SCHEMA {PROGRESS_TABLE[0]}",
+                              f"CREATE TABLE {'.'.join(PROGRESS_TABLE)} (id integer PRIMARY KEY)"]:
                 connection.execute(statement)
-            _execute(connection, statements.transactions(history, snapshot=True))
+            _execute(connection, POSTGRES.transactions(history, snapshot=True))
         settings = connector_settings(run_id, cluster, history, prefix, snapshot, debezium_version)
         with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version) as worker:
             _wait_for_slot(cluster, str(settings["slot.name"]), worker)
             with cluster.connect() as connection:
-                _execute(connection, statements.transactions(history, snapshot=False))
-                connection.execute(f"INSERT INTO {PROGRESS_TABLE} VALUES (1)")
-            _wait_for_progress(broker, f"{prefix}.cdc_harness.progress", worker)
+                _execute(connection, POSTGRES.transactions(history, snapshot=False))
+                connection.execute(f"INSERT INTO {'.'.join(PROGRESS_TABLE)} VALUES (1)")
+            wait_for_progress(broker, ".".join((prefix, *PROGRESS_TABLE)), worker)
         topic = f"{prefix}.{history.table.schema}.{history.table.name}"
-        return RealRun(history, replica_identity, prefix, topic, read_topic(broker.bootstrap_servers, topic),
+        return RealRun(history, "postgresql", replica_identity, prefix, topic, read_topic(broker.bootstrap_servers, topic),
                        _final_rows(cluster, history), {"debezium": debezium_version, "postgresql": cluster.version})
 
 
@@ -146,9 +85,9 @@ def _execute(connection, transactions) -> None:
 def _final_rows(cluster: PostgresCluster, history: History) -> list[dict]:
     table = history.table
     names = [c.name for c in table.columns]
-    order = ", ".join(statements.quoted(c.name) for c in table.key_columns)
+    order = ", ".join(POSTGRES.quoted(c.name) for c in table.key_columns)
     with cluster.connect() as connection:
         connection.execute("SET TIME ZONE 'UTC'")
-        rows = connection.execute(f"SELECT {', '.join(map(statements.quoted, names))} FROM "
-                                  f"{statements.table_name(table)} ORDER BY {order}").fetchall()
+        rows = connection.execute(f"SELECT {', '.join(map(POSTGRES.quoted, names))} FROM "
+                                  f"{POSTGRES.table_name(table)} ORDER BY {order}").fetchall()
     return [dict(zip(names, row)) for row in rows]

@@ -59,7 +59,26 @@ KNOWN = (
         "the old row holds only the key, and the connector fills the NOT NULL columns with its fallbacks; the "
         "canonical `before` carries them as sent, since nothing marks them (docs/formats/debezium-json.md)"),
     KnownDifference(
-        r"value\.payload\.(ts_(ms|us|ns)|source\.(ts_(ms|us|ns)|txId|lsn|sequence|xmin))"
+        r"value\.schema\.fields\.source\.(name|fields\..*)", "MariaDB: PostgreSQL's Source struct / "
+        "`io.debezium.connector.mariadb.Source`: no `schema`, `table` optional, then the binlog's `server_id`, `gtid`, "
+        "`file`, `pos`, `row`, `thread`, `query`", "MariaDB 3.3.0", FIXED,
+        "`Profile.binlog`; a snapshot's rows carry server id 0, no GTID and the position the snapshot began at"),
+    KnownDifference(
+        r"key\.payload\..*", "MariaDB snapshot: rows in the history's order / in the key's",
+        "MariaDB 3.3.0", FIXED, "the snapshot reads the table's clustered index, which is the key "
+        "(`DebeziumEncoder._binlogged` sorts a snapshot by key; PostgreSQL's heap order is insertion order)"),
+    KnownDifference(
+        r"records", "MariaDB: a record / none for an UPDATE that leaves its row as it was", "MariaDB 3.3.0", FIXED,
+        "the server logs a row only if its image changed (`handler::ha_update_row`, `compare_record`), so the binlog "
+        "has no event for it; PostgreSQL logs every updated row. `DebeziumEncoder._binlogged` drops it (doubles bit "
+        "for bit: 0.0 to -0.0 is a change)"),
+    KnownDifference(
+        r"value\.payload\.(after|before)\..*", "MariaDB snapshot TIMESTAMP (ZonedTimestamp): six fraction digits / as "
+        "many as needed (`07.89Z`)", "MariaDB 3.3.0", FIXED,
+        "the snapshot reads the column over JDBC, the binlog reader decodes it itself and keeps six digits: "
+        "`DebeziumEncoder._zoned_fixed` says which"),
+    KnownDifference(
+        r"value\.payload\.(ts_(ms|us|ns)|source\.(ts_(ms|us|ns)|txId|lsn|sequence|xmin|pos|gtid))"
         r"|headers\.__debezium\.context\.connectorLogicalName", "clock readings, log positions, transaction ids, "
         "the logical name", "all", ACCEPTED,
         "the database's and the run's, not the history's: compared by presence and JSON type only (masked)"),

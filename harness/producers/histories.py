@@ -1,29 +1,18 @@
-"""Histories a real PostgreSQL can hold: the generators' histories over the types PostgreSQL has, with the one
-value it refuses (NUL in text) replaced, and keys short enough to stay in the row (docs/producers.md)."""
+"""Histories a real database can hold: the generators' histories over the types it has, with the values it refuses
+replaced, and keys short enough to stay in the row (docs/producers.md)."""
 from __future__ import annotations
 
+import datetime as dt
+import math
+from collections.abc import Callable
 from dataclasses import replace
 
-from generators.history import History, histories, tables
+from generators.history import ColumnSpec, History, histories, tables
 from generators.values import ALL_TYPES, KEY_TYPES
-from harness.producers.statements import postgres_holds
+from harness.producers.statements import MARIADB, MARIADB_KEY_CHARS, POSTGRES
 
 # PostgreSQL's text cannot hold U+0000 ("invalid byte sequence for encoding UTF8: 0x00"); bytea can
 _NUL_STANDIN = "\ufffd"
-
-
-def _text_safe(history: History) -> History:
-    strings = {c.name for c in history.table.columns if c.logical.kind == "STRING"}
-
-    def row(values):
-        return None if values is None else {
-            name: value.replace("\x00", _NUL_STANDIN) if name in strings and isinstance(value, str) else value
-            for name, value in values.items()}
-
-    transactions = tuple(replace(tx, changes=tuple(replace(c, before=row(c.before), after=row(c.after))
-                                                   for c in tx.changes)) for tx in history.transactions)
-    return replace(history, transactions=transactions)
-
 
 # A key column PostgreSQL stores out of line (TOAST) makes it log the old key on every UPDATE, changed or not
 # (heapam.c, heap_update: ExtractReplicaIdentity(..., key_changed || id_has_external)), and under REPLICA IDENTITY
@@ -33,24 +22,43 @@ def _text_safe(history: History) -> History:
 # Found by `certify debezium-json@3.2 --producer real`: a drawn key of a few kilobytes.
 MAX_KEY_BYTES = 1000
 
-
-def _key_inline(value):
-    if not isinstance(value, str) or len(value.encode()) <= MAX_KEY_BYTES:
-        return value
-    while len(value.encode()) > MAX_KEY_BYTES:
-        value = value[:-1]
-    return value
+# MariaDB's TIMESTAMP holds instants from 1970-01-01 00:00:01 to 2038-01-19 03:14:07.999999 UTC (10.11)
+_MARIADB_INSTANTS = (dt.datetime(1970, 1, 1, 0, 0, 1, tzinfo=dt.UTC), dt.datetime(2038, 1, 19, 3, 14, 7, 999999, tzinfo=dt.UTC))
 
 
-def _keys_inline(history: History) -> History:
-    keys = {c.name for c in history.table.key_columns}
+def _with_values(history: History, value: Callable[[ColumnSpec, object], object]) -> History:
+    """The history with every non-null value `v` of column `c` in every image replaced by `value(c, v)`."""
+    columns = {c.name: c for c in history.table.columns}
 
     def row(values):
-        return None if values is None else {name: _key_inline(value) if name in keys else value for name, value in values.items()}
+        return None if values is None else {
+            name: v if v is None else value(columns[name], v) for name, v in values.items()}
 
     transactions = tuple(replace(tx, changes=tuple(replace(c, before=row(c.before), after=row(c.after))
                                                    for c in tx.changes)) for tx in history.transactions)
     return replace(history, transactions=transactions)
+
+
+def _postgres_value(column: ColumnSpec, value):
+    if column.logical.kind == "STRING":
+        value = value.replace("\x00", _NUL_STANDIN)
+        if column.pk_position:
+            while len(value.encode()) > MAX_KEY_BYTES:
+                value = value[:-1]
+    return value
+
+
+def _mariadb_value(column: ColumnSpec, value):
+    """MariaDB has no NaN or infinity in DOUBLE (`Infinity` is refused), and its TIMESTAMP ends in 2038: such values
+    become the nearest it holds. A text key is a VARCHAR of 250 characters."""
+    kind = column.logical.kind
+    if kind == "FLOAT64" and not math.isfinite(value):
+        return 0.0 if math.isnan(value) else math.copysign(1.7976931348623157e308, value)
+    if kind == "TIMESTAMP_TZ":
+        return min(max(value, _MARIADB_INSTANTS[0]), _MARIADB_INSTANTS[1])
+    if kind == "STRING" and column.pk_position:
+        return value[:MARIADB_KEY_CHARS]
+    return value
 
 
 def _keys_distinct(history: History) -> bool:
@@ -71,7 +79,15 @@ def _keys_distinct(history: History) -> bool:
 
 
 def postgres_histories(max_changes: int = 8, max_columns: int = 5):
-    value_types = [t for t in ALL_TYPES if postgres_holds(t)]
+    value_types = [t for t in ALL_TYPES if POSTGRES.holds(t)]
     return histories(tables(KEY_TYPES, value_types, max_columns=max_columns), max_changes=max_changes) \
-        .map(_text_safe).map(_keys_inline).filter(_keys_distinct)
+        .map(lambda history: _with_values(history, _postgres_value)).filter(_keys_distinct)
 
+
+def mariadb_histories(max_changes: int = 8, max_columns: int = 5):
+    value_types = [t for t in ALL_TYPES if MARIADB.holds(t)]
+    return histories(tables(KEY_TYPES, value_types, max_columns=max_columns), max_changes=max_changes) \
+        .map(lambda history: _with_values(history, _mariadb_value)).filter(_keys_distinct)
+
+
+HISTORIES = {"postgresql": postgres_histories, "mariadb": mariadb_histories}

@@ -1,50 +1,97 @@
-"""A drawn history (generators.history) as the SQL a PostgreSQL application would run: the table's DDL from the
-generators' logical types, then each transaction's statements with bound parameters (psycopg adapts the
-Python values: Decimal -> numeric, bytes -> bytea, aware datetime -> timestamptz, ...)."""
+"""A drawn history (generators.history) as the SQL an application would run: the table's DDL from the generators'
+logical types, then each transaction's statements with bound parameters. One dialect per database: PostgreSQL
+(psycopg adapts Decimal -> numeric, bytes -> bytea, aware datetime -> timestamptz, ...) and MariaDB (PyMySQL
+quotes the values itself: `mariadb_parameter` hands it what MariaDB's columns take)."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+import datetime as dt
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from generators.history import Change, History, Table
 from generators.values import LogicalType
 
-# logical type -> PostgreSQL column type; the Debezium connector's adaptive time precision maps TIMESTAMP(3)
-# to io.debezium.time.Timestamp and TIMESTAMP(6) to MicroTimestamp, as the generator does
-_PLAIN = {"INT16": "smallint", "INT32": "integer", "INT64": "bigint", "BOOLEAN": "boolean", "STRING": "text",
-          "FLOAT64": "double precision", "DATE": "date", "TIMESTAMP_TZ": "timestamptz", "BYTES": "bytea"}
-POSTGRES_KINDS = frozenset(_PLAIN) | {"DECIMAL", "TIME", "TIMESTAMP"}
+# logical type -> column type. Debezium's adaptive time precision maps TIMESTAMP(3) to io.debezium.time.Timestamp and
+# TIMESTAMP(6) to MicroTimestamp, as the generator does, on both connectors
+_POSTGRES = {"INT16": "smallint", "INT32": "integer", "INT64": "bigint", "BOOLEAN": "boolean", "STRING": "text",
+             "FLOAT64": "double precision", "DATE": "date", "TIMESTAMP_TZ": "timestamptz", "BYTES": "bytea",
+             "TIME": "time({p})", "TIMESTAMP": "timestamp({p})", "DECIMAL": "numeric({p},{s})"}
+# MariaDB: BOOLEAN is TINYINT(1), which the connector writes as int16; BIT(1) is what it writes as a boolean.
+# DATETIME is the zone-less timestamp, TIMESTAMP the instant (kept in UTC, written as io.debezium.time.ZonedTimestamp)
+_MARIADB = {"INT16": "smallint", "INT32": "int", "INT64": "bigint", "BOOLEAN": "bit(1)", "STRING": "longtext",
+            "FLOAT64": "double", "DATE": "date", "TIMESTAMP_TZ": "timestamp({p6}) NULL", "BYTES": "longblob",
+            "TIME": "time({p})", "TIMESTAMP": "datetime({p})", "DECIMAL": "decimal({p},{s})"}
+# InnoDB keys: at most 3,072 bytes, so a text key is a VARCHAR (4 bytes a character in utf8mb4)
+MARIADB_KEY_CHARS = 250
 
 
-def postgres_holds(logical: LogicalType) -> bool:
-    """Whether PostgreSQL has a column type for `logical`: its times stop at microseconds (no TIME(9), TIMESTAMP(9))."""
-    return logical.kind in POSTGRES_KINDS and not (logical.kind in ("TIME", "TIMESTAMP") and logical.precision == 9)
+@dataclass(frozen=True)
+class Dialect:
+    name: str
+    types: dict[str, str]
+    quote_char: str
+    holds: Callable[[LogicalType], bool]
+    create_schema: str                      # {schema}: the statement that makes the table's schema
+    key_types: dict[str, str]               # column types a key column takes instead
+    replica_identity: bool = False          # PostgreSQL's ALTER TABLE ... REPLICA IDENTITY
+    parameter: Callable[[LogicalType, object], object] = lambda logical, value: value
 
+    def quoted(self, name: str) -> str:
+        q = self.quote_char
+        return q + name.replace(q, q + q) + q
 
-def column_type(logical: LogicalType) -> str:
-    if logical.kind == "DECIMAL":
-        return f"numeric({logical.precision},{logical.scale})"
-    if logical.kind in ("TIME", "TIMESTAMP"):
-        return f"{logical.kind.lower()}({logical.precision})"
-    if logical.kind not in _PLAIN:
-        raise ValueError(f"PostgreSQL has no column type for {logical.name}")
-    return _PLAIN[logical.kind]
+    def table_name(self, table: Table) -> str:
+        return f"{self.quoted(table.schema)}.{self.quoted(table.name)}"
 
+    def column_type(self, logical: LogicalType, key: bool = False) -> str:
+        if not self.holds(logical):
+            raise ValueError(f"{self.name} has no column type for {logical.name}")
+        types = {**self.types, **self.key_types} if key else self.types
+        return types[logical.kind].format(p=logical.precision, s=logical.scale, p6=6)
 
-def quoted(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
+    def create_table(self, table: Table, replica_identity: str = "FULL") -> list[str]:
+        columns = [f"{self.quoted(c.name)} {self.column_type(c.logical, key=bool(c.pk_position))}"
+                   f"{'' if c.nullable else ' NOT NULL'}" for c in table.columns]
+        key = ", ".join(self.quoted(c.name) for c in table.key_columns)
+        made = [self.create_schema.format(schema=self.quoted(table.schema)),
+                f"CREATE TABLE {self.table_name(table)} ({', '.join(columns)}, PRIMARY KEY ({key}))"]
+        if self.replica_identity:
+            made.append(f"ALTER TABLE {self.table_name(table)} REPLICA IDENTITY {replica_identity}")
+        return made
 
+    def _values(self, table: Table, row: dict, names: list[str]) -> tuple:
+        kinds = {c.name: c.logical for c in table.columns}
+        return tuple(self.parameter(kinds[n], row[n]) for n in names)
 
-def table_name(table: Table) -> str:
-    return f"{quoted(table.schema)}.{quoted(table.name)}"
+    def _where_key(self, table: Table, row: dict) -> tuple[str, tuple]:
+        names = [c.name for c in table.key_columns]
+        return " AND ".join(f"{self.quoted(n)} = %s" for n in names), self._values(table, row, names)
 
+    def change_statement(self, table: Table, change: Change) -> Statement:
+        name = self.table_name(table)
+        if change.kind in ("INSERT", "READ"):
+            names = [c.name for c in table.columns]
+            return Statement(f"INSERT INTO {name} ({', '.join(map(self.quoted, names))}) "
+                             f"VALUES ({', '.join(['%s'] * len(names))})", self._values(table, change.after, names))
+        if change.kind == "UPDATE":
+            assigned = [c.name for c in table.columns if c.name in change.columns_set(table)]
+            if not assigned:  # a statement sets at least one column: the key, to the value it has
+                assigned = [table.key_columns[0].name]
+            where, key = self._where_key(table, change.before)
+            return Statement(f"UPDATE {name} SET {', '.join(f'{self.quoted(n)} = %s' for n in assigned)} WHERE {where}",
+                             self._values(table, change.after, assigned) + key)
+        if change.kind == "DELETE":
+            where, key = self._where_key(table, change.before)
+            return Statement(f"DELETE FROM {name} WHERE {where}", key)
+        if change.kind == "TRUNCATE":
+            return Statement(f"TRUNCATE {name}")
+        raise ValueError(f"no statement for a {change.kind}")
 
-def create_table(table: Table, replica_identity: str) -> list[str]:
-    columns = [f"{quoted(c.name)} {column_type(c.logical)}{'' if c.nullable else ' NOT NULL'}" for c in table.columns]
-    key = ", ".join(quoted(c.name) for c in table.key_columns)
-    return [f"CREATE SCHEMA IF NOT EXISTS {quoted(table.schema)}",
-            f"CREATE TABLE {table_name(table)} ({', '.join(columns)}, PRIMARY KEY ({key}))",
-            f"ALTER TABLE {table_name(table)} REPLICA IDENTITY {replica_identity}"]
+    def transactions(self, history: History, snapshot: bool) -> Iterator[list[Statement]]:
+        """The statements of each transaction, the snapshot's (`snapshot`) or the streamed ones."""
+        for transaction in history.transactions:
+            if transaction.snapshot == snapshot:
+                yield [self.change_statement(history.table, change) for change in transaction.changes]
 
 
 @dataclass(frozen=True)
@@ -53,33 +100,31 @@ class Statement:
     parameters: tuple = ()
 
 
-def _where_key(table: Table, row: dict) -> tuple[str, tuple]:
-    names = [c.name for c in table.key_columns]
-    return " AND ".join(f"{quoted(n)} = %s" for n in names), tuple(row[n] for n in names)
+def _postgres_holds(logical: LogicalType) -> bool:
+    """PostgreSQL's times stop at microseconds (no TIME(9), TIMESTAMP(9))."""
+    return logical.kind in _POSTGRES and not (logical.kind in ("TIME", "TIMESTAMP") and logical.precision == 9)
 
 
-def change_statement(table: Table, change: Change) -> Statement:
-    if change.kind in ("INSERT", "READ"):
-        names = [c.name for c in table.columns]
-        return Statement(f"INSERT INTO {table_name(table)} ({', '.join(map(quoted, names))}) "
-                         f"VALUES ({', '.join(['%s'] * len(names))})", tuple(change.after[n] for n in names))
-    if change.kind == "UPDATE":
-        assigned = [c.name for c in table.columns if c.name in change.columns_set(table)]
-        if not assigned:  # a statement sets at least one column: the key, to the value it has
-            assigned = [table.key_columns[0].name]
-        where, key = _where_key(table, change.before)
-        return Statement(f"UPDATE {table_name(table)} SET {', '.join(f'{quoted(n)} = %s' for n in assigned)} WHERE {where}",
-                         tuple(change.after[n] for n in assigned) + key)
-    if change.kind == "DELETE":
-        where, key = _where_key(table, change.before)
-        return Statement(f"DELETE FROM {table_name(table)} WHERE {where}", key)
-    if change.kind == "TRUNCATE":
-        return Statement(f"TRUNCATE {table_name(table)}")
-    raise ValueError(f"no statement for a {change.kind}")
+def _mariadb_holds(logical: LogicalType) -> bool:
+    """MariaDB's times stop at microseconds; DECIMAL at 65 digits, 30 of them after the point."""
+    if logical.kind in ("TIME", "TIMESTAMP") and logical.precision == 9:
+        return False
+    if logical.kind == "DECIMAL":
+        return logical.precision <= 65 and logical.scale <= 30
+    return logical.kind in _MARIADB
 
 
-def transactions(history: History, snapshot: bool) -> Iterator[list[Statement]]:
-    """The statements of each transaction, the snapshot's (`snapshot`) or the streamed ones."""
-    for transaction in history.transactions:
-        if transaction.snapshot == snapshot:
-            yield [change_statement(history.table, change) for change in transaction.changes]
+def _mariadb_parameter(logical: LogicalType, value):
+    """PyMySQL writes an aware datetime without its offset: a TIMESTAMP column takes the instant in the session's
+    zone, which the server's connections set to UTC (harness.producers.mariadb)."""
+    if isinstance(value, dt.datetime) and value.tzinfo is not None:
+        return value.astimezone(dt.UTC).replace(tzinfo=None)
+    return value
+
+
+POSTGRES = Dialect("PostgreSQL", _POSTGRES, '"', _postgres_holds, "CREATE SCHEMA IF NOT EXISTS {schema}", {},
+                   replica_identity=True)
+# a MariaDB schema is a database; its binary no-pad collation keeps 'a' and 'a ' two keys, as the generator has them
+MARIADB = Dialect("MariaDB", _MARIADB, "`", _mariadb_holds,
+                  "CREATE DATABASE IF NOT EXISTS {schema} CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin",
+                  {"STRING": f"varchar({MARIADB_KEY_CHARS})"}, parameter=_mariadb_parameter)

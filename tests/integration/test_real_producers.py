@@ -1,7 +1,8 @@
-"""The real-producer tier in make test: one history through PostgreSQL 15 and Debezium's connector (3.3.2, Kafka
-Connect standalone) into the test broker, checked three ways (docs/producers.md). Drawn histories run in
-`make producers` and `certify --producer real` (20 per record); make test keeps the crafted one, whose every
-part is a trap the real connector showed (it holds the gate's time: about 15 s on one worker)."""
+"""The real-producer tier in make test: one history through PostgreSQL 15 and Debezium's PostgreSQL connector (3.3.2),
+one through MariaDB 10.11 and Debezium's MariaDB connector (3.3.0), each on Kafka Connect standalone into the test
+broker, checked three ways (docs/producers.md). Drawn histories run in `make producers` and `certify --producer real`
+(20 per record); make test keeps the crafted one, whose every part is a trap the real connectors showed (it holds
+the gate's time: about 10 s a database on one worker)."""
 import datetime as dt
 import glob
 import subprocess
@@ -13,6 +14,7 @@ from conftest import show
 from generators.history import Change, ColumnSpec, History, Table, Transaction
 from generators.values import LogicalType
 from harness.producers import checks
+from harness.producers.mariadb import MariaDbServer
 from harness.producers.postgres import PostgresCluster, ProducerUnavailable
 from harness.under_test import DEFAULT_NORMALIZER, NormalizerUnderTest
 
@@ -27,9 +29,18 @@ def postgres_available():
         pytest.skip(f"the real producers cannot run here: {error}")
 
 
+@pytest.fixture(scope="module")
+def mariadb_available():
+    try:
+        MariaDbServer()  # finds the server's binaries, starts nothing
+    except ProducerUnavailable as error:
+        pytest.skip(f"the real producers cannot run here: {error}")
+
+
 def _leftovers() -> list[str]:
-    found = glob.glob("/tmp/cdc-postgres-*") + glob.glob("/tmp/cdc-connect-*")
-    processes = subprocess.run(["pgrep", "-af", "ConnectStandalone|cdc-postgres-"], capture_output=True, text=True).stdout
+    found = glob.glob("/tmp/cdc-postgres-*") + glob.glob("/tmp/cdc-mariadb-*") + glob.glob("/tmp/cdc-connect-*")
+    processes = subprocess.run(["pgrep", "-af", "ConnectStandalone|cdc-postgres-|cdc-mariadb-"],
+                               capture_output=True, text=True).stdout
     return found + [line for line in processes.splitlines() if "pgrep" not in line]
 
 
@@ -62,12 +73,12 @@ def _key_change_history() -> History:
         Transaction((Change("INSERT", after=first),), at, 0)))
 
 
-def _checked(spark, broker, request, history, identity, label=""):
+def _checked(spark, broker, request, history, identity, database="postgresql", version=checks.DEFAULT_DEBEZIUM_VERSION):
     before = set(_leftovers())
-    result = checks.check(spark, broker, NormalizerUnderTest.load(DEFAULT_NORMALIZER), history, identity)
-    show(request, f"real producer, Debezium {result.versions['debezium']} on PostgreSQL {result.versions['postgresql']}, "
-                  f"REPLICA IDENTITY {identity}: {result.records} records, {result.events} events")
-    assert result.problems == [], f"{label}: {result.problems}"
+    result = checks.check(spark, broker, NormalizerUnderTest.load(DEFAULT_NORMALIZER), history, identity, version, database)
+    show(request, f"real producer, Debezium {result.versions['debezium']} on {database} {result.versions[database]}, "
+                  f"{identity}: {result.records} records, {result.events} events")
+    assert result.problems == [], result.problems
     assert set(_leftovers()) - before == set(), "a process or directory of the run was left behind"
     return result
 
@@ -75,4 +86,11 @@ def _checked(spark, broker, request, history, identity, label=""):
 def test_a_crafted_history_through_the_real_connector(postgres_available, spark, broker, request):
     result = _checked(spark, broker, request, _key_change_history(), "DEFAULT")
     # 2 reads, 2 inserts, 1 update, key change (delete, tombstone, create), delete + tombstone, truncate, insert
+    assert (result.records, result.events) == (12, 12)
+
+
+def test_a_crafted_history_through_the_real_mariadb_connector(mariadb_available, spark, broker, request):
+    from harness.jvm import DEFAULT_MARIADB_DEBEZIUM_VERSION
+
+    result = _checked(spark, broker, request, _key_change_history(), "FULL", "mariadb", DEFAULT_MARIADB_DEBEZIUM_VERSION)
     assert (result.records, result.events) == (12, 12)

@@ -7,8 +7,9 @@ from generators.history import Change, ColumnSpec, Table
 from generators.records import KafkaRecord
 from generators.values import ALL_TYPES, LogicalType
 from harness.cli.producers import DOC, documented_table
-from harness.producers import fidelity, statements
+from harness.producers import fidelity
 from harness.producers.compare import Difference, record_differences
+from harness.producers.statements import MARIADB, POSTGRES
 
 TABLE = Table("public", "t", (ColumnSpec("k", LogicalType("INT32"), False, 1), ColumnSpec("v", LogicalType("STRING"), True),
                               ColumnSpec("w", LogicalType("DATE"), False)))
@@ -20,17 +21,53 @@ def test_the_documented_fidelity_table_is_current():
 
 
 def test_every_postgres_kind_has_a_column_type():
-    rendered = {t.name: statements.column_type(t) for t in ALL_TYPES if statements.postgres_holds(t)}
+    rendered = {t.name: POSTGRES.column_type(t) for t in ALL_TYPES if POSTGRES.holds(t)}
     assert rendered["DECIMAL(38,10)"] == "numeric(38,10)" and rendered["TIMESTAMP(3)"] == "timestamp(3)"
-    assert len(rendered) == len([t for t in ALL_TYPES if statements.postgres_holds(t)])
     assert "TIMESTAMP(9)" not in rendered and "TIME(9)" not in rendered  # PostgreSQL's times stop at microseconds
+    assert len(rendered) == len(ALL_TYPES) - 2
+
+
+def test_every_mariadb_kind_has_a_column_type_and_a_text_key_is_a_varchar():
+    rendered = {t.name: MARIADB.column_type(t) for t in ALL_TYPES if MARIADB.holds(t)}
+    assert rendered["BOOLEAN"] == "bit(1)"  # BOOLEAN is TINYINT(1), which the connector writes as int16
+    assert rendered["TIMESTAMP(6)"] == "datetime(6)" and rendered["TIMESTAMP_TZ"] == "timestamp(6) NULL"
+    assert rendered["DECIMAL(65,30)"] == "decimal(65,30)" and len(rendered) == len(ALL_TYPES) - 2
+    assert MARIADB.column_type(LogicalType("STRING"), key=True) == "varchar(250)"
+    assert not MARIADB.holds(LogicalType("DECIMAL", 66, 0)) and not MARIADB.holds(LogicalType("DECIMAL", 40, 31))
 
 
 def test_an_update_sets_only_its_columns_and_finds_the_row_by_its_old_key():
     before, after = {"k": 1, "v": "a", "w": dt.date(2020, 1, 1)}, {"k": 2, "v": "b", "w": dt.date(2020, 1, 1)}
-    statement = statements.change_statement(TABLE, Change("UPDATE", before, after, frozenset({"k", "v"})))
+    statement = POSTGRES.change_statement(TABLE, Change("UPDATE", before, after, frozenset({"k", "v"})))
     assert statement.sql == 'UPDATE "public"."t" SET "k" = %s, "v" = %s WHERE "k" = %s'
     assert statement.parameters == (2, "b", 1)
+    assert MARIADB.change_statement(TABLE, Change("DELETE", before)).sql == "DELETE FROM `public`.`t` WHERE `k` = %s"
+
+
+def test_mariadb_takes_an_instant_as_its_utc_time_of_day():
+    instant = dt.datetime(2021, 3, 4, 6, 6, 7, tzinfo=dt.timezone(dt.timedelta(hours=1)))
+    table = Table("s", "t", (ColumnSpec("k", LogicalType("INT32"), False, 1), ColumnSpec("z", LogicalType("TIMESTAMP_TZ"), True)))
+    statement = MARIADB.change_statement(table, Change("INSERT", after={"k": 1, "z": instant}))
+    assert statement.parameters == (1, dt.datetime(2021, 3, 4, 5, 6, 7))
+
+
+def test_the_mariadb_profile_logs_what_the_binlog_holds():
+    """A snapshot in key order, and no record for an UPDATE that leaves its row as it was (0.0 -> -0.0 is a change)."""
+    from generators import debezium
+    from generators.history import History, Transaction
+
+    table = Table("shop", "t", (ColumnSpec("k", LogicalType("INT32"), False, 1), ColumnSpec("f", LogicalType("FLOAT64"), True)))
+    at = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    row = {"k": 1, "f": 0.0}
+    history = History(table, (
+        Transaction((Change("READ", after={"k": 9, "f": 1.0}), Change("READ", after={"k": 2, "f": 1.0})), at, 0, snapshot=True),
+        Transaction((Change("INSERT", after=row), Change("UPDATE", row, dict(row), frozenset({"f"})),
+                     Change("UPDATE", row, {"k": 1, "f": -0.0}, frozenset({"f"}))), at, 0)))
+    items = debezium.encode(history, debezium.Profile(connector="mariadb", version="3.3.0.Final", prefix="p"))
+    events = [event for item in items for event in item.events]
+    assert [(e.op, e.key[0][1]) for e in events] == [("INSERT", "2"), ("INSERT", "9"), ("INSERT", "1"), ("UPDATE", "1")]
+    assert events[0].source == {"system": "mariadb", "server": "p", "database": "shop", "schema": None, "table": "t"}
+    assert items[0].record.topic == "p.shop.t"
 
 
 def test_connect_header_text_escapes_only_backslashes_and_quotes():

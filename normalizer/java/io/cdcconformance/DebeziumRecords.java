@@ -509,8 +509,8 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             return false;
         }
 
-        /** SQL Server orders the halves of a key change by event_serial_no; PostgreSQL and MySQL give both one log
-         * position, so `seq` orders them. */
+        /** SQL Server orders the halves of a key change by event_serial_no; PostgreSQL, MySQL and MariaDB give both
+         * one log position, so `seq` orders them. */
         Row position(String half) {
             String connector = src("connector");
             String seq = "NEW".equals(half) ? Keys.NEW_SEQ : Keys.OLD_SEQ;
@@ -521,6 +521,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                 case "postgresql":
                     return Events.position(Canonical.fixedWidth(sequenceCommit(), 20), Canonical.fixedWidth(src("lsn"), 20), seq);
                 case "mysql":
+                case "mariadb":  // the MariaDB connector (its own since 2.7) writes MySQL's binlog coordinates
                     String pos = Canonical.fixedWidth(src("pos"), 20);
                     return Events.position(src("file") == null || pos == null ? null : src("file") + ":" + pos,
                             Canonical.fixedWidth(src("row"), 10), seq);

@@ -1,0 +1,117 @@
+"""One drawn history through the real producer: MariaDB (a throwaway server, binary log in ROW format) -> Debezium's
+MariaDB connector on Kafka Connect -> the broker. What comes back is what the connector wrote, byte for byte, with
+the database's final state and the versions that wrote it (harness.producers.runs: how a run waits).
+
+The connector reads the binary log only after its snapshot; a statement that changes a table's definition
+(TRUNCATE is one) while the snapshot's transaction is open fails the snapshot ("Table definition has changed"),
+so the history streams once the connector's binlog dump is on the server's process list.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import random
+import time
+import uuid
+
+from generators.history import History
+from harness.jvm import DEFAULT_MARIADB_DEBEZIUM_VERSION
+from harness.producers.connect import ConnectWorker
+from harness.producers.mariadb import PASSWORD, USER, MariaDbServer
+from harness.producers.runs import PROGRESS_TABLE, RealRun, read_topic, wait_for_progress
+from harness.producers.statements import MARIADB
+
+
+def connector_settings(run_id: str, server: MariaDbServer, history: History, prefix: str, snapshot: bool) -> dict:
+    table = history.table
+    return {
+        "name": f"cdc-{run_id}",
+        "connector.class": "io.debezium.connector.mariadb.MariaDbConnector",
+        "tasks.max": 1,
+        "database.hostname": "127.0.0.1", "database.port": server.port, "database.user": USER,
+        "database.password": PASSWORD, "database.server.id": random.randint(1000, 2 ** 31 - 1),  # a replica's id
+        "topic.prefix": prefix,
+        "database.include.list": f"{table.schema},{PROGRESS_TABLE[0]}",
+        "table.include.list": f"{table.schema}\\.{table.name},{PROGRESS_TABLE[0]}\\.{PROGRESS_TABLE[1]}",
+        # the schema history in a file beside the server's data (removed with it), not in a topic of its own
+        "schema.history.internal": "io.debezium.storage.file.history.FileSchemaHistory",
+        "schema.history.internal.file.filename": str(server.workdir / "schema-history.dat"),
+        "snapshot.mode": "initial" if snapshot else "no_data",
+        "skipped.operations": "none",
+        # the embedded broker does not create topics on first use; without these the connector waits silently
+        "topic.creation.default.replication.factor": 1, "topic.creation.default.partitions": 1,
+    }
+
+
+def _wait_for_binlog_dump(server: MariaDbServer, worker: ConnectWorker, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    with server.connect(database=None) as connection, connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT 1 FROM information_schema.PROCESSLIST WHERE COMMAND = 'Binlog Dump' AND USER = %s",
+                           (USER,))
+            if cursor.fetchone():
+                return
+            if (failure := worker.failure()) is not None:
+                raise RuntimeError(f"the connector failed before streaming: {failure}")
+            time.sleep(0.1)
+    raise RuntimeError(f"no binlog dump of the connector after {timeout}s:\n{worker.log_tail()}")
+
+
+def run(broker, history: History, row_image: str = "FULL",
+        debezium_version: str = DEFAULT_MARIADB_DEBEZIUM_VERSION) -> RealRun:
+    """The history through MariaDB and the connector; everything it started is stopped and removed."""
+    run_id = uuid.uuid4().hex[:10]
+    prefix = f"real{run_id}"
+    snapshot = any(tx.snapshot for tx in history.transactions)
+    with MariaDbServer(row_image=row_image) as server:
+        with server.connect(database=None) as connection:
+            _execute(connection, [[*MARIADB.create_table(history.table), f"CREATE DATABASE {PROGRESS_TABLE[0]}",
+                                   f"CREATE TABLE {'.'.join(PROGRESS_TABLE)} (id int PRIMARY KEY)"]])
+            _execute(connection, MARIADB.transactions(history, snapshot=True))
+        settings = connector_settings(run_id, server, history, prefix, snapshot)
+        with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version,
+                           connector_artifact="mariadb") as worker:
+            _wait_for_binlog_dump(server, worker)
+            with server.connect(database=None) as connection:
+                _execute(connection, MARIADB.transactions(history, snapshot=False))
+                _execute(connection, [[f"INSERT INTO {'.'.join(PROGRESS_TABLE)} VALUES (1)"]])
+            wait_for_progress(broker, ".".join((prefix, *PROGRESS_TABLE)), worker)
+        topic = f"{prefix}.{history.table.schema}.{history.table.name}"
+        return RealRun(history, "mariadb", row_image, prefix, topic, read_topic(broker.bootstrap_servers, topic),
+                       _final_rows(server, history), {"debezium": debezium_version, "mariadb": server.version})
+
+
+def _execute(connection, transactions) -> None:
+    """Each transaction's statements (SQL text or statements.Statement) in one transaction."""
+    with connection.cursor() as cursor:
+        for transaction in transactions:
+            connection.begin()
+            for statement in transaction:
+                if isinstance(statement, str):
+                    cursor.execute(statement)
+                else:
+                    cursor.execute(statement.sql, statement.parameters)
+            connection.commit()
+
+
+def _python_value(kind: str, value):
+    """A value as PyMySQL reads it, as the generators hold it: BIT(1) comes as bytes, TIME as a timedelta, and
+    TIMESTAMP as the zone-less time in the session's zone (UTC)."""
+    if value is None:
+        return None
+    if kind == "BOOLEAN":
+        return value != b"\x00"
+    if kind == "TIME":
+        return (dt.datetime.min + value).time()
+    if kind == "TIMESTAMP_TZ":
+        return value.replace(tzinfo=dt.UTC)
+    return value
+
+
+def _final_rows(server: MariaDbServer, history: History) -> list[dict]:
+    table = history.table
+    names = [c.name for c in table.columns]
+    kinds = [c.logical.kind for c in table.columns]
+    with server.connect(database=None) as connection, connection.cursor() as cursor:
+        cursor.execute(f"SELECT {', '.join(map(MARIADB.quoted, names))} FROM {MARIADB.table_name(table)}")
+        return [{name: _python_value(kind, value) for name, kind, value in zip(names, kinds, row)}
+                for row in cursor.fetchall()]

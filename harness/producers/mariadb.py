@@ -1,0 +1,139 @@
+"""A throwaway MariaDB server for the real-producer backend: `mariadb-install-db` in a temporary directory, the
+binary log on in ROW format (the image FULL or MINIMAL), one loopback port, removed on stop."""
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.broker.base import free_port
+from harness.processes import log_tail, started, stop_group
+from harness.producers.postgres import ProducerUnavailable
+
+USER, PASSWORD = "debezium", "debezium"  # the connector's account: replication and select, nothing else
+
+
+def _binary(name: str) -> str:
+    found = shutil.which(name) or (f"/usr/sbin/{name}" if Path(f"/usr/sbin/{name}").exists() else None)
+    if found is None:
+        raise ProducerUnavailable(f"no MariaDB server here ({name} not found; Debian: apt-get install mariadb-server)")
+    return found
+
+
+def _run_as() -> str | None:
+    """The server refuses to run as root: as root, it runs as the `mysql` system user the package creates."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        pwd.getpwnam("mysql")
+    except KeyError as error:
+        raise ProducerUnavailable("running as root without a `mysql` user to run the server as") from error
+    return "mysql"
+
+
+@dataclass
+class MariaDbServer:
+    database: str = "cdc"
+    row_image: str = "FULL"      # binlog_row_image: FULL | MINIMAL
+    start_timeout: float = 60.0
+    port: int = 0
+    workdir: Path | None = None
+    server: str = field(default_factory=lambda: _binary("mariadbd"))
+    _process: subprocess.Popen | None = field(default=None, repr=False)
+
+    @property
+    def version(self) -> str:
+        out = subprocess.run([self.server, "--version"], capture_output=True, text=True).stdout
+        return out.split()[2].split("-")[0]  # "mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu ..."
+
+    @property
+    def socket(self) -> Path:
+        assert self.workdir is not None
+        return self.workdir / "socket"
+
+    def _settings(self, user: str | None) -> str:
+        lines = {
+            "datadir": self.workdir / "data", "socket": self.socket, "port": self.port, "bind-address": "127.0.0.1",
+            "pid-file": self.workdir / "server.pid", "log-error": self.workdir / "server.log",
+            "log-bin": self.workdir / "data" / "binlog", "binlog-format": "ROW", "binlog-row-image": self.row_image,
+            "server-id": 1, "skip-name-resolve": None, "character-set-server": "utf8mb4",
+            "collation-server": "utf8mb4_bin", "default-time-zone": "+00:00",
+            # a throwaway server: no durability, little memory
+            "innodb-buffer-pool-size": "32M", "innodb-log-file-size": "16M", "innodb-flush-log-at-trx-commit": 0,
+            "sync-binlog": 0, "max-connections": 20, "performance-schema": "OFF",
+        }
+        if user:
+            lines["user"] = user
+        return "[mariadbd]\n" + "".join(key + ("" if value is None else f"={value}") + "\n" for key, value in lines.items())
+
+    def start(self) -> MariaDbServer:
+        user = _run_as()
+        install = _binary("mariadb-install-db")
+        self.workdir = Path(tempfile.mkdtemp(prefix="cdc-mariadb-"))
+        if user:
+            shutil.chown(self.workdir, user)
+        self.port = free_port()
+        (self.workdir / "my.cnf").write_text(self._settings(user))
+        made = subprocess.run([install, f"--defaults-file={self.workdir / 'my.cnf'}", "--skip-test-db",
+                               "--auth-root-authentication-method=normal"], capture_output=True, text=True, cwd="/")
+        if made.returncode != 0:
+            self.stop()
+            raise ProducerUnavailable(f"mariadb-install-db failed: {(made.stderr or made.stdout).strip()[-500:]}")
+        self._process = started(subprocess.Popen([self.server, f"--defaults-file={self.workdir / 'my.cnf'}"],
+                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                                 start_new_session=True, cwd="/"))
+        try:
+            self._wait_ready()
+            with self.connect(database=None, user="root") as connection, connection.cursor() as cursor:
+                for statement in (f"CREATE DATABASE {self.database}",
+                                  f"CREATE USER '{USER}'@'127.0.0.1' IDENTIFIED BY '{PASSWORD}'",
+                                  f"GRANT SELECT, RELOAD, SHOW DATABASES, REPLICATION SLAVE, REPLICATION CLIENT, "
+                                  f"BINLOG MONITOR, LOCK TABLES ON *.* TO '{USER}'@'127.0.0.1'"):
+                    cursor.execute(statement)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _wait_ready(self) -> None:
+        import pymysql
+
+        deadline = time.monotonic() + self.start_timeout
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise ProducerUnavailable(f"MariaDB exited with {self._process.returncode}:\n{self.log_tail()}")
+            try:
+                self.connect(database=None, user="root").close()
+                return
+            except pymysql.err.OperationalError:
+                time.sleep(0.1)
+        raise ProducerUnavailable(f"MariaDB not ready after {self.start_timeout}s:\n{self.log_tail()}")
+
+    def connect(self, database: str | None = "", user: str = "root", autocommit: bool = True):
+        """A connection over the server's socket (root: no password there); `database` "" is the server's one."""
+        import pymysql
+
+        return pymysql.connect(unix_socket=str(self.socket), user=user, autocommit=autocommit, charset="utf8mb4",
+                               database=self.database if database == "" else database, connect_timeout=10,
+                               init_command="SET time_zone = '+00:00'")
+
+    def log_tail(self, lines: int = 30) -> str:
+        return log_tail(self.workdir and self.workdir / "server.log", lines, "(no server log)")
+
+    def stop(self) -> None:
+        process, self._process = self._process, None
+        stop_group(process)  # SIGTERM, then SIGKILL: the server is thrown away
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
+
+    def __enter__(self) -> MariaDbServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

@@ -1,0 +1,72 @@
+"""What every real run shares: its result, the wait for the progress record, the reading of a topic.
+
+The run waits on the data, never on a clock: after the history, one row goes into a progress table the
+connector also captures. Connect's source producer sends with one request in flight per connection and the
+broker is one node, so when that row's record is on its topic, every record before it is too.
+"""
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass
+
+from generators.history import History
+from generators.records import KafkaRecord
+
+PROGRESS_TABLE = ("cdc_harness", "progress")  # no drawn schema is called cdc_harness (generators.history.tables)
+
+
+@dataclass
+class RealRun:
+    history: History
+    database: str                        # postgresql | mariadb: the database and the connector's name for it
+    replica_identity: str                # PostgreSQL's REPLICA IDENTITY; MariaDB's binlog_row_image
+    prefix: str
+    topic: str
+    records: list[KafkaRecord]           # the connector's records on the history's topic, in offset order
+    final_rows: list[dict]               # the table after the history: column -> Python value, by key
+    versions: dict[str, str]             # {"debezium": ..., "postgresql" | "mariadb": ...}
+
+
+def wait_for_progress(broker, topic: str, worker, timeout: float = 60.0) -> None:
+    from confluent_kafka import KafkaException
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if sum(broker.end_offsets(topic).values()) >= 1:  # no partitions until the connector creates it
+                return
+        except (KeyError, KafkaException):
+            pass
+        if (failure := worker.failure()) is not None:
+            raise RuntimeError(f"the connector failed while streaming: {failure}")
+        time.sleep(0.1)
+    raise RuntimeError(f"the progress record did not arrive within {timeout}s:\n{worker.log_tail()}")
+
+
+def read_topic(bootstrap_servers: str, topic: str) -> list[KafkaRecord]:
+    """Every record of `topic` (one partition), in offset order, as written."""
+    from confluent_kafka import Consumer, TopicPartition
+
+    from harness.broker import client_config
+
+    consumer = Consumer({**client_config(bootstrap_servers), "group.id": f"cdc-real-{uuid.uuid4().hex[:8]}",
+                         "enable.auto.commit": False})
+    try:
+        partitions = consumer.list_topics(topic, timeout=10).topics[topic].partitions
+        records = []
+        for partition in sorted(partitions):
+            end = consumer.get_watermark_offsets(TopicPartition(topic, partition), timeout=10)[1]
+            consumer.assign([TopicPartition(topic, partition, 0)])
+            offset = -1
+            while offset < end - 1:
+                message = consumer.poll(10)
+                if message is None:
+                    raise RuntimeError(f"{topic}[{partition}]: no record within 10 s before offset {end}")
+                if message.error():
+                    raise RuntimeError(f"{topic}[{partition}]: {message.error()}")
+                offset = message.offset()
+                records.append(KafkaRecord(topic, partition, message.key(), message.value(), tuple(message.headers() or ())))
+        return records
+    finally:
+        consumer.close()
