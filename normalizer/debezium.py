@@ -1,4 +1,4 @@
-"""Decoder for `debezium-json`: Debezium (SQL Server, PostgreSQL, MySQL) through Kafka Connect's JsonConverter.
+"""Decoder for `debezium-json`: Debezium (SQL Server, PostgreSQL, MySQL, MariaDB) through Kafka Connect's JsonConverter.
 
 Handles `schemas.enable` true (`{"schema","payload"}`) and false (bare payload), 1.x and 2.6+/3.x profiles, ops
 c/r/u/d/t/m, tombstones, heartbeats, transaction metadata and schema-change events. Column values are typed by the
