@@ -5,6 +5,8 @@
 #   scripts/docker-engine.sh stop          stop the engine `start` started (never any other)
 #   scripts/docker-engine.sh run -- CMD    start if needed, run CMD with DOCKER_HOST set, stop what was started
 #   scripts/docker-engine.sh base-image    make the JRE base image from Debian packages (no registry needed)
+#   scripts/docker-engine.sh rootfs        only its file system (debootstrap, no engine needed): what
+#                                          scripts/system-packages.sh prepares while bootstrap runs
 #
 # When an engine already answers (DOCKER_HOST, or the default socket), nothing is installed, started or
 # stopped. Otherwise, as root with apt (CI machines), Debian's docker.io is installed and dockerd runs with
@@ -103,21 +105,34 @@ stop() {
   say "stopped the dockerd this run started (pid $DOCKERD_PID)"
 }
 
-base_image() {
-  # A JRE base image from Debian's packages, for machines that reach no image registry.
-  if docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then return 0; fi
+ROOTFS="$CACHE/rootfs"
+ROOTFS_DONE="$CACHE/rootfs.complete"
+
+rootfs() {
+  # The base image's file system: a minimal Debian with a Java 17 runtime. It needs no engine, so a fresh machine
+  # makes it while bootstrap installs Python packages (scripts/system-packages.sh), not while the tests run.
+  [ -f "$ROOTFS_DONE" ] && return 0
   command -v debootstrap >/dev/null 2>&1 || {
     apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
   }
-  local dir="$CACHE/rootfs" started=$SECONDS
-  rm -rf "$dir"
-  debootstrap --variant=minbase --include=openjdk-17-jre-headless bookworm "$dir" \
+  mkdir -p "$CACHE"
+  rm -rf "$ROOTFS"
+  debootstrap --variant=minbase --include=openjdk-17-jre-headless bookworm "$ROOTFS" \
     "${CDC_DEBIAN_MIRROR:-http://deb.debian.org/debian}" >"$CACHE/debootstrap.log" 2>&1 \
-    || { tail -20 "$CACHE/debootstrap.log" >&2; return 1; }
-  tar -C "$dir" -c . | docker import - "$BASE_IMAGE" >/dev/null
-  rm -rf "$dir"
-  say "made $BASE_IMAGE from Debian packages in $((SECONDS - started)) s"
+    || { tail -20 "$CACHE/debootstrap.log" >&2; rm -rf "$ROOTFS"; return 1; }
+  touch "$ROOTFS_DONE"
+}
+
+base_image() {
+  # A JRE base image from Debian's packages, for machines that reach no image registry.
+  if docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then return 0; fi
+  local started=$SECONDS made="made"
+  [ -f "$ROOTFS_DONE" ] && made="imported"
+  rootfs
+  tar -C "$ROOTFS" -c . | docker import - "$BASE_IMAGE" >/dev/null
+  rm -rf "$ROOTFS" "$ROOTFS_DONE"
+  say "$made $BASE_IMAGE from Debian packages in $((SECONDS - started)) s"
 }
 
 # The base image, then the broker image (python -m harness.images), in the background; its output goes to
@@ -150,6 +165,7 @@ case "${1:-}" in
   start) start ;;
   stop) stop ;;
   base-image) base_image ;;
+  rootfs) rootfs ;;
   run)
     shift; [ "${1:-}" = "--" ] && shift
     already=0; [ -f "$STATE" ] && already=1
@@ -167,5 +183,5 @@ case "${1:-}" in
     fi
     if [ "$status" = 0 ]; then "$@" || status=$?; fi
     exit "$status" ;;
-  *) echo "usage: $0 start|stop|base-image|run -- COMMAND" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|base-image|rootfs|run -- COMMAND" >&2; exit 2 ;;
 esac
