@@ -143,6 +143,10 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
     }
     plain = {"INT16": "int16", "INT32": "int32", "INT64": "int64", "BOOLEAN": "boolean", "STRING": "string",
              "FLOAT64": "double", "BYTES": "bytes"}
+    if kind in ("ENUM", "SET"):  # MySQL's and MariaDB's, with the declared labels (the binlog connectors' converters)
+        return {"type": "string", "optional": optional,
+                "name": "io.debezium.data.Enum" if kind == "ENUM" else "io.debezium.data.EnumSet", "version": 1,
+                "parameters": {"allowed": ",".join(logical.labels)}, "field": name}
     if kind == "DECIMAL":
         return {"type": "bytes", "optional": optional, "name": "org.apache.kafka.connect.data.Decimal", "version": 1,
                 "parameters": {"scale": str(logical.scale), "connect.decimal.precision": str(logical.precision)},

@@ -93,7 +93,7 @@ def _execute(connection, transactions) -> None:
             connection.commit()
 
 
-def _python_value(kind: str, value):
+def _python_value(kind: str, value, labels: tuple[str, ...] = ()):
     """A value as PyMySQL reads it, as the generators hold it: BIT(1) comes as bytes, TIME as a timedelta, and
     TIMESTAMP as the zone-less time in the session's zone (UTC)."""
     if value is None:
@@ -104,14 +104,16 @@ def _python_value(kind: str, value):
         return (dt.datetime.min + value).time()
     if kind == "TIMESTAMP_TZ":
         return value.replace(tzinfo=dt.UTC)
+    if kind == "SET" and isinstance(value, set):  # PyMySQL reads a SET as a Python set
+        return ",".join(label for label in labels if label in value)
     return value
 
 
 def _final_rows(server: MariaDbServer, history: History) -> list[dict]:
     table = history.table
     names = [c.name for c in table.columns]
-    kinds = [c.logical.kind for c in table.columns]
+    logicals = [c.logical for c in table.columns]
     with server.connect(database=None) as connection, connection.cursor() as cursor:
         cursor.execute(f"SELECT {', '.join(map(MARIADB.quoted, names))} FROM {MARIADB.table_name(table)}")
-        return [{name: _python_value(kind, value) for name, kind, value in zip(names, kinds, row)}
+        return [{name: _python_value(logical.kind, value, logical.labels) for name, logical, value in zip(names, logicals, row)}
                 for row in cursor.fetchall()]

@@ -115,12 +115,14 @@ class MariaDbServer:
         raise ProducerUnavailable(f"MariaDB not ready after {self.start_timeout}s:\n{self.log_tail()}")
 
     def connect(self, database: str | None = "", user: str = "root", autocommit: bool = True):
-        """A connection over the server's socket (root: no password there); `database` "" is the server's one."""
+        """A connection over the server's socket (root: no password there); `database` "" is the server's one. Its
+        zone is UTC and its sql_mode relaxed (not strict), as many applications run: an ENUM takes '', its
+        invalid-value member, which the generators draw."""
         import pymysql
 
         return pymysql.connect(unix_socket=str(self.socket), user=user, autocommit=autocommit, charset="utf8mb4",
                                database=self.database if database == "" else database, connect_timeout=10,
-                               init_command="SET time_zone = '+00:00'")
+                               init_command="SET time_zone = '+00:00', sql_mode = 'NO_ENGINE_SUBSTITUTION'")
 
     def log_tail(self, lines: int = 30) -> str:
         return log_tail(self.workdir and self.workdir / "server.log", lines, "(no server log)")

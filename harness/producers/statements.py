@@ -20,7 +20,8 @@ _POSTGRES = {"INT16": "smallint", "INT32": "integer", "INT64": "bigint", "BOOLEA
 # DATETIME is the zone-less timestamp, TIMESTAMP the instant (kept in UTC, written as io.debezium.time.ZonedTimestamp)
 _MARIADB = {"INT16": "smallint", "INT32": "int", "INT64": "bigint", "BOOLEAN": "bit(1)", "STRING": "longtext",
             "FLOAT64": "double", "DATE": "date", "TIMESTAMP_TZ": "timestamp({p6}) NULL", "BYTES": "longblob",
-            "TIME": "time({p})", "TIMESTAMP": "datetime({p})", "DECIMAL": "decimal({p},{s})"}
+            "TIME": "time({p})", "TIMESTAMP": "datetime({p})", "DECIMAL": "decimal({p},{s})",
+            "ENUM": "enum({labels})", "SET": "set({labels})"}
 # InnoDB keys: at most 3,072 bytes, so a text key is a VARCHAR (4 bytes a character in utf8mb4)
 MARIADB_KEY_CHARS = 250
 
@@ -47,7 +48,8 @@ class Dialect:
         if not self.holds(logical):
             raise ValueError(f"{self.name} has no column type for {logical.name}")
         types = {**self.types, **self.key_types} if key else self.types
-        return types[logical.kind].format(p=logical.precision, s=logical.scale, p6=6)
+        labels = ",".join("'" + label.replace("'", "''") + "'" for label in logical.labels)
+        return types[logical.kind].format(p=logical.precision, s=logical.scale, p6=6, labels=labels)
 
     def create_table(self, table: Table, replica_identity: str = "FULL") -> list[str]:
         columns = [f"{self.quoted(c.name)} {self.column_type(c.logical, key=bool(c.pk_position))}"

@@ -44,19 +44,26 @@ def _leftovers() -> list[str]:
     return found + [line for line in processes.splitlines() if "pgrep" not in line]
 
 
-def _key_change_history() -> History:
+MYSQL_KINDS = ((LogicalType("ENUM", labels=("small", "it's", "a b", "\u00e9t\u00e9")), ""),  # '': the invalid-value member
+               (LogicalType("SET", labels=tuple(f"m{i}" for i in range(64))), "m0,m63"))  # 64 members: a full bitmask
+
+
+def _key_change_history(mysql_kinds: bool = False) -> History:
     """What the drawn histories reach only sometimes: a snapshot, a key holding a tab that changes (Connect writes
     the partner header with the tab raw), a REPLICA IDENTITY DEFAULT delete over NOT NULL columns of every kind
-    the connector fills with fallbacks, a TRUNCATE."""
+    the connector fills with fallbacks, a TRUNCATE; for MariaDB, an ENUM holding its invalid-value member and a SET
+    of 64 members holding the first and the last."""
     kinds = [LogicalType("INT16"), LogicalType("BOOLEAN"), LogicalType("STRING"), LogicalType("DECIMAL", 10, 2),
              LogicalType("FLOAT64"), LogicalType("DATE"), LogicalType("TIME", 6), LogicalType("TIMESTAMP", 3),
              LogicalType("TIMESTAMP", 6), LogicalType("TIMESTAMP_TZ"), LogicalType("BYTES")]
+    extra = MYSQL_KINDS if mysql_kinds else ()
+    kinds += [kind for kind, _ in extra]
     table = Table("public", "accounts", (ColumnSpec("k_name", LogicalType("STRING"), False, 1),
                                          *(ColumnSpec(f"c_{i}", kind, False) for i, kind in enumerate(kinds)),
                                          ColumnSpec("c_note", LogicalType("STRING"), True)))
     values = [-7, True, "a\tb\n", Decimal("12.30"), -0.5, dt.date(1999, 12, 31), dt.time(23, 59, 59, 999999),
               dt.datetime(2020, 2, 29, 12, 0, 0, 123000), dt.datetime(2020, 2, 29, 12, 0, 0, 123456),
-              dt.datetime(2021, 3, 4, 5, 6, 7, 890000, tzinfo=dt.UTC), b"\x00\xff" * 40]
+              dt.datetime(2021, 3, 4, 5, 6, 7, 890000, tzinfo=dt.UTC), b"\x00\xff" * 40, *(value for _, value in extra)]
     def row(name: str) -> dict:
         return {"k_name": name, **{f"c_{i}": value for i, value in enumerate(values)}, "c_note": "n"}
     at = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
@@ -92,5 +99,6 @@ def test_a_crafted_history_through_the_real_connector(postgres_available, spark,
 def test_a_crafted_history_through_the_real_mariadb_connector(mariadb_available, spark, broker, request):
     from harness.jvm import DEFAULT_MARIADB_DEBEZIUM_VERSION
 
-    result = _checked(spark, broker, request, _key_change_history(), "FULL", "mariadb", DEFAULT_MARIADB_DEBEZIUM_VERSION)
+    result = _checked(spark, broker, request, _key_change_history(mysql_kinds=True), "FULL", "mariadb",
+                      DEFAULT_MARIADB_DEBEZIUM_VERSION)
     assert (result.records, result.events) == (12, 12)
