@@ -83,6 +83,12 @@ class Profile:
         return self.release >= (3, 0)
 
     @property
+    def has_run_id_header(self) -> bool:
+        """... and `__debezium.context.runId`, a UUID of the connector's run, since 3.4 (seen on the real MariaDB
+        connector 3.4.0 and 3.5.0, not on 3.3.0)."""
+        return self.release >= (3, 4)
+
+    @property
     def versions_source_schema(self) -> bool:
         """The Source struct's schema says `"version": 1` (real 3.2.0 and 3.3.2; not 2.7.3 or 1.9.7)."""
         return self.release >= (3, 0)
@@ -257,6 +263,8 @@ def _same_image(before: Row, after: Row) -> bool:
 
     return all(stored(before[name]) == stored(after[name]) for name in before)
 
+
+_RUN_ID = b"01a215e6-7182-7ae7-9b24-5f47f03d00d6"  # a UUID (version 7) as the connector writes one per run
 
 _BINLOG_SOURCE = ("server_id", "gtid", "file", "pos", "row", "thread", "query")
 
@@ -471,6 +479,8 @@ class DebeziumEncoder:
             headers = (*headers, ("__debezium.context.connectorLogicalName", self.profile.prefix.encode()),
                        ("__debezium.context.taskId", b"0"),
                        ("__debezium.context.connectorName", self.profile.connector.encode()))
+            if self.profile.has_run_id_header:
+                headers = (*headers, ("__debezium.context.runId", _RUN_ID))
         return KafkaRecord(self.profile.topic(self.table), partition, key,
                            None if value is None else dumps_bytes(value), tuple(headers))
 

@@ -87,7 +87,7 @@ def state_problems(run: RealRun, events: list[dict]) -> list[str]:
 
 # values that belong to the run, not to the history: compared by presence and JSON type only
 _RUN_VALUES = re.compile(r"^value\.payload\.(ts_(ms|us|ns)|source\.(ts_(ms|us|ns)|txId|lsn|sequence|xmin|pos|gtid))$")
-_RUN_HEADERS = {"__debezium.context.connectorLogicalName"}
+_RUN_HEADERS = {"__debezium.context.connectorLogicalName", "__debezium.context.runId"}
 
 
 @dataclass(frozen=True, order=True)

@@ -13,6 +13,7 @@ import random
 import time
 import uuid
 
+from generators import debezium
 from generators.history import History
 from harness.jvm import DEFAULT_MARIADB_DEBEZIUM_VERSION
 from harness.producers.connect import ConnectWorker
@@ -21,14 +22,19 @@ from harness.producers.runs import PROGRESS_TABLE, RealRun, read_topic, wait_for
 from harness.producers.statements import MARIADB
 
 
-def connector_settings(run_id: str, server: MariaDbServer, history: History, prefix: str, snapshot: bool) -> dict:
+def connector_settings(run_id: str, server: MariaDbServer, history: History, prefix: str, snapshot: bool,
+                       debezium_version: str = DEFAULT_MARIADB_DEBEZIUM_VERSION) -> dict:
     table = history.table
+    release = debezium.Profile(version=debezium_version).release
     return {
         "name": f"cdc-{run_id}",
         "connector.class": "io.debezium.connector.mariadb.MariaDbConnector",
         "tasks.max": 1,
         "database.hostname": "127.0.0.1", "database.port": server.port, "database.user": USER,
         "database.password": PASSWORD, "database.server.id": random.randint(1000, 2 ** 31 - 1),  # a replica's id
+        # a loopback server without TLS; 2.7.0's default (`preferred`) is a value its MariaDB driver refuses, and
+        # 3.0 renamed the modes after the driver's
+        "database.ssl.mode": "disabled" if release < (3, 0) else "disable",
         "topic.prefix": prefix,
         "database.include.list": f"{table.schema},{PROGRESS_TABLE[0]}",
         "table.include.list": f"{table.schema}\\.{table.name},{PROGRESS_TABLE[0]}\\.{PROGRESS_TABLE[1]}",
@@ -67,7 +73,7 @@ def run(broker, history: History, row_image: str = "FULL",
             _execute(connection, [[*MARIADB.create_table(history.table), f"CREATE DATABASE {PROGRESS_TABLE[0]}",
                                    f"CREATE TABLE {'.'.join(PROGRESS_TABLE)} (id int PRIMARY KEY)"]])
             _execute(connection, MARIADB.transactions(history, snapshot=True))
-        settings = connector_settings(run_id, server, history, prefix, snapshot)
+        settings = connector_settings(run_id, server, history, prefix, snapshot, debezium_version)
         with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version,
                            connector_artifact="mariadb") as worker:
             _wait_for_binlog_dump(server, worker)

@@ -39,6 +39,10 @@ KNOWN = (
         r"headers(\.__debezium\.context\..*)?", "no headers / `__debezium.context.connectorLogicalName`, `taskId`, "
         "`connectorName` on every record", "3.2.0, 3.3.2 (not 2.7.3)", FIXED, "`Profile.has_context_headers` (3.x)"),
     KnownDifference(
+        r"headers(\.__debezium\.context\.runId)?", "no header / `__debezium.context.runId` (a UUID of the "
+        "connector's run) on every record", "MariaDB 3.4.0, 3.5.0 (not 3.3.0)", FIXED,
+        "`Profile.has_run_id_header` (3.4+); its value is the run's, compared by presence and type"),
+    KnownDifference(
         r"value\.schema\.fields\.source\.version", "the Source struct's schema without / with `\"version\": 1`",
         "3.2.0, 3.3.2 (not 1.9.7, 2.7.3)", FIXED, "`Profile.versions_source_schema` (3.x)"),
     KnownDifference(
@@ -88,8 +92,8 @@ KNOWN = (
         "own definitions and keeps them"),
     KnownDifference(
         r"value\.payload\.(ts_(ms|us|ns)|source\.(ts_(ms|us|ns)|txId|lsn|sequence|xmin|pos|gtid))"
-        r"|headers\.__debezium\.context\.connectorLogicalName", "clock readings, log positions, transaction ids, "
-        "the logical name", "all", ACCEPTED,
+        r"|headers\.__debezium\.context\.(connectorLogicalName|runId)", "clock readings, log positions, transaction ids, "
+        "the logical name, the run's id", "all", ACCEPTED,
         "the database's and the run's, not the history's: compared by presence and JSON type only (masked)"),
 )
 
