@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import time
-import uuid
 
 from generators import debezium
 from generators.history import History
 from harness.jvm import DEFAULT_MARIADB_DEBEZIUM_VERSION
 from harness.producers.connect import ConnectWorker
 from harness.producers.mariadb import PASSWORD, USER, MariaDbServer
-from harness.producers.runs import PROGRESS_TABLE, RealRun, read_topic, wait_for_progress
+from harness.producers.runs import CONNECTOR_SETTINGS, PROGRESS_TABLE, RealRun, read_topic, run_names, wait_for_progress, wait_for_streaming
 from harness.producers.statements import MARIADB
 
 
@@ -42,32 +40,14 @@ def connector_settings(run_id: str, server: MariaDbServer, history: History, pre
         "schema.history.internal": "io.debezium.storage.file.history.FileSchemaHistory",
         "schema.history.internal.file.filename": str(server.workdir / "schema-history.dat"),
         "snapshot.mode": "initial" if snapshot else "no_data",
-        "skipped.operations": "none",
-        # the embedded broker does not create topics on first use; without these the connector waits silently
-        "topic.creation.default.replication.factor": 1, "topic.creation.default.partitions": 1,
+        **CONNECTOR_SETTINGS,
     }
-
-
-def _wait_for_binlog_dump(server: MariaDbServer, worker: ConnectWorker, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    with server.connect(database=None) as connection, connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute("SELECT 1 FROM information_schema.PROCESSLIST WHERE COMMAND = 'Binlog Dump' AND USER = %s",
-                           (USER,))
-            if cursor.fetchone():
-                return
-            if (failure := worker.failure()) is not None:
-                raise RuntimeError(f"the connector failed before streaming: {failure}")
-            time.sleep(0.1)
-    raise RuntimeError(f"no binlog dump of the connector after {timeout}s:\n{worker.log_tail()}")
 
 
 def run(broker, history: History, row_image: str = "FULL",
         debezium_version: str = DEFAULT_MARIADB_DEBEZIUM_VERSION) -> RealRun:
     """The history through MariaDB and the connector; everything it started is stopped and removed."""
-    run_id = uuid.uuid4().hex[:10]
-    prefix = f"real{run_id}"
-    snapshot = any(tx.snapshot for tx in history.transactions)
+    run_id, prefix, snapshot = run_names(history)
     with MariaDbServer(row_image=row_image) as server:
         with server.connect(database=None) as connection:
             _execute(connection, [[*MARIADB.create_table(history.table), f"CREATE DATABASE {PROGRESS_TABLE[0]}",
@@ -76,7 +56,10 @@ def run(broker, history: History, row_image: str = "FULL",
         settings = connector_settings(run_id, server, history, prefix, snapshot, debezium_version)
         with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version,
                            connector_artifact="mariadb") as worker:
-            _wait_for_binlog_dump(server, worker)
+            with server.connect(database=None) as connection, connection.cursor() as cursor:
+                wait_for_streaming(lambda: cursor.execute(
+                    "SELECT 1 FROM information_schema.PROCESSLIST WHERE COMMAND = 'Binlog Dump' AND USER = %s", (USER,)
+                ) > 0, worker, "the connector's binlog dump")
             with server.connect(database=None) as connection:
                 _execute(connection, MARIADB.transactions(history, snapshot=False))
                 _execute(connection, [[f"INSERT INTO {'.'.join(PROGRESS_TABLE)} VALUES (1)"]])

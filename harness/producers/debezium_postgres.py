@@ -4,14 +4,11 @@ the database's final state and the versions that wrote it (harness.producers.run
 """
 from __future__ import annotations
 
-import time
-import uuid
-
 from generators import debezium
 from generators.history import History
 from harness.producers.connect import DEFAULT_DEBEZIUM_VERSION, ConnectWorker
 from harness.producers.postgres import PostgresCluster
-from harness.producers.runs import PROGRESS_TABLE, RealRun, read_topic, wait_for_progress
+from harness.producers.runs import CONNECTOR_SETTINGS, PROGRESS_TABLE, RealRun, read_topic, run_names, wait_for_progress, wait_for_streaming
 from harness.producers.statements import POSTGRES
 
 
@@ -31,31 +28,14 @@ def connector_settings(run_id: str, cluster: PostgresCluster, history: History, 
         # regular expressions over schema.table; the drawn names are [a-z0-9_] only
         "table.include.list": f"{table.schema}\\.{table.name},cdc_harness\\.progress",
         "snapshot.mode": "initial" if snapshot else "never" if before_2 else "no_data",
-        "skipped.operations": "none",  # TRUNCATE is skipped by default ("t")
-        # the embedded broker does not create topics on first use; without these the connector waits silently
-        "topic.creation.default.replication.factor": 1, "topic.creation.default.partitions": 1,
+        **CONNECTOR_SETTINGS,
     }
-
-
-def _wait_for_slot(cluster: PostgresCluster, slot: str, worker: ConnectWorker, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    with cluster.connect() as connection:
-        while time.monotonic() < deadline:
-            if connection.execute("SELECT 1 FROM pg_replication_slots WHERE slot_name = %s AND active",
-                                  (slot,)).fetchone():
-                return
-            if (failure := worker.failure()) is not None:
-                raise RuntimeError(f"the connector failed before streaming: {failure}")
-            time.sleep(0.1)
-    raise RuntimeError(f"replication slot {slot} not active after {timeout}s:\n{worker.log_tail()}")
 
 
 def run(broker, history: History, replica_identity: str = "FULL",
         debezium_version: str = DEFAULT_DEBEZIUM_VERSION) -> RealRun:
     """The history through PostgreSQL and the connector; everything it started is stopped and removed."""
-    run_id = uuid.uuid4().hex[:10]
-    prefix = f"real{run_id}"
-    snapshot = any(tx.snapshot for tx in history.transactions)
+    run_id, prefix, snapshot = run_names(history)
     with PostgresCluster() as cluster:
         with cluster.connect() as connection:
             for statement in [*POSTGRES.create_table(history.table, replica_identity),
@@ -65,7 +45,10 @@ def run(broker, history: History, replica_identity: str = "FULL",
             _execute(connection, POSTGRES.transactions(history, snapshot=True))
         settings = connector_settings(run_id, cluster, history, prefix, snapshot, debezium_version)
         with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version) as worker:
-            _wait_for_slot(cluster, str(settings["slot.name"]), worker)
+            with cluster.connect() as connection:
+                wait_for_streaming(lambda: connection.execute(
+                    "SELECT 1 FROM pg_replication_slots WHERE slot_name = %s AND active", (settings["slot.name"],)
+                ).fetchone() is not None, worker, f"an active replication slot {settings['slot.name']}")
             with cluster.connect() as connection:
                 _execute(connection, POSTGRES.transactions(history, snapshot=False))
                 connection.execute(f"INSERT INTO {'.'.join(PROGRESS_TABLE)} VALUES (1)")

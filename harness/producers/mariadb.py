@@ -2,8 +2,6 @@
 binary log on in ROW format (the image FULL or MINIMAL), one loopback port, removed on stop."""
 from __future__ import annotations
 
-import os
-import pwd
 import shutil
 import subprocess
 import tempfile
@@ -13,7 +11,7 @@ from pathlib import Path
 
 from harness.broker.base import free_port
 from harness.processes import log_tail, started, stop_group
-from harness.producers.postgres import ProducerUnavailable
+from harness.producers.postgres import ProducerUnavailable, run_as
 
 USER, PASSWORD = "debezium", "debezium"  # the connector's account: replication and select, nothing else
 
@@ -23,17 +21,6 @@ def _binary(name: str) -> str:
     if found is None:
         raise ProducerUnavailable(f"no MariaDB server here ({name} not found; Debian: apt-get install mariadb-server)")
     return found
-
-
-def _run_as() -> str | None:
-    """The server refuses to run as root: as root, it runs as the `mysql` system user the package creates."""
-    if os.geteuid() != 0:
-        return None
-    try:
-        pwd.getpwnam("mysql")
-    except KeyError as error:
-        raise ProducerUnavailable("running as root without a `mysql` user to run the server as") from error
-    return "mysql"
 
 
 @dataclass
@@ -72,7 +59,7 @@ class MariaDbServer:
         return "[mariadbd]\n" + "".join(key + ("" if value is None else f"={value}") + "\n" for key, value in lines.items())
 
     def start(self) -> MariaDbServer:
-        user = _run_as()
+        user = run_as("mysql")
         install = _binary("mariadb-install-db")
         self.workdir = Path(tempfile.mkdtemp(prefix="cdc-mariadb-"))
         if user:

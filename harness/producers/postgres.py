@@ -31,15 +31,15 @@ def _bin_dir() -> Path:
     return Path(initdb).parent
 
 
-def _run_as() -> str | None:
-    """initdb and the server refuse to run as root: as root, they run as the `postgres` system user."""
+def run_as(user: str) -> str | None:
+    """Database servers refuse to run as root: as root, they run as their package's system user (`user`)."""
     if os.geteuid() != 0:
         return None
     try:
-        pwd.getpwnam("postgres")
+        pwd.getpwnam(user)
     except KeyError as error:
-        raise ProducerUnavailable("running as root without a `postgres` user to run the server as") from error
-    return "postgres"
+        raise ProducerUnavailable(f"running as root without a `{user}` user to run the server as") from error
+    return user
 
 
 @dataclass
@@ -69,7 +69,7 @@ class PostgresCluster:
         return self.workdir / "data"
 
     def start(self) -> PostgresCluster:
-        self._user = _run_as()
+        self._user = run_as("postgres")
         self.workdir = Path(tempfile.mkdtemp(prefix="cdc-postgres-"))
         if self._user:
             shutil.chown(self.workdir, self._user)

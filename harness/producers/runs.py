@@ -8,12 +8,25 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from generators.history import History
 from generators.records import KafkaRecord
 
 PROGRESS_TABLE = ("cdc_harness", "progress")  # no drawn schema is called cdc_harness (generators.history.tables)
+
+
+# what every real run's connector is told: TRUNCATE too (skipped by default, "t"), and the topics it writes are made
+# by Connect (the embedded broker creates no topic on first use, and the connector would wait silently)
+CONNECTOR_SETTINGS = {"skipped.operations": "none", "topic.creation.default.replication.factor": 1,
+                      "topic.creation.default.partitions": 1}
+
+
+def run_names(history: History) -> tuple[str, str, bool]:
+    """A run's id, its topic prefix (unique: runs share the broker), and whether the history has a snapshot."""
+    run_id = uuid.uuid4().hex[:10]
+    return run_id, f"real{run_id}", any(tx.snapshot for tx in history.transactions)
 
 
 @dataclass
@@ -26,6 +39,19 @@ class RealRun:
     records: list[KafkaRecord]           # the connector's records on the history's topic, in offset order
     final_rows: list[dict]               # the table after the history: column -> Python value, by key
     versions: dict[str, str]             # {"debezium": ..., "postgresql" | "mariadb": ...}
+
+
+def wait_for_streaming(streaming: Callable[[], bool], worker, waited_for: str, timeout: float = 60.0) -> None:
+    """Until `streaming()` says the connector reads the log (PostgreSQL: its slot is active; MariaDB: its binlog dump
+    runs): a change made before that would be in no snapshot and in no stream."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if streaming():
+            return
+        if (failure := worker.failure()) is not None:
+            raise RuntimeError(f"the connector failed before streaming: {failure}")
+        time.sleep(0.1)
+    raise RuntimeError(f"{waited_for} not there after {timeout}s:\n{worker.log_tail()}")
 
 
 def wait_for_progress(broker, topic: str, worker, timeout: float = 60.0) -> None:
