@@ -28,8 +28,8 @@ $(INSTALLED): pyproject.toml | $(BIN)/uv
 	$(BIN)/uv pip install -q --python $(BIN)/python -e ".[test]" || $(BIN)/python -m pip install -q -e ".[test]"
 	touch $@
 
-# Maven resolves the Kafka broker, Spark's connectors (at the installed PySpark's version) and Kafka Connect with
-# Debezium's PostgreSQL and MariaDB connectors (the real-producer tier) once, and compiles the normalizer's JVM classes (normalizer/java).
+# Maven resolves the Kafka broker and Spark's connectors (at the installed PySpark's version) once (Kafka Connect with
+# Debezium's connectors, for the real-producer tier, on first use), and compiles the normalizer's JVM classes (normalizer/java).
 $(JVM_READY): $(INSTALLED) jvm/kafka-broker/pom.xml jvm/spark-connectors/pom.xml jvm/kafka-connect/pom.xml jvm/settings.xml $(wildcard normalizer/java/io/cdcconformance/*.java)
 	$(BIN)/cdc-conformance jvm
 	touch $@

@@ -146,9 +146,10 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
         "TIMESTAMP": ("int64", {3: "io.debezium.time.Timestamp", 9: "io.debezium.time.NanoTimestamp"}.get(
             logical.precision, "io.debezium.time.MicroTimestamp")),
         "TIMESTAMP_TZ": ("string", "io.debezium.time.ZonedTimestamp"),
+        "YEAR": ("int32", "io.debezium.time.Year"),
     }
     plain = {"INT16": "int16", "INT32": "int32", "INT64": "int64", "BOOLEAN": "boolean", "STRING": "string",
-             "FLOAT64": "double", "BYTES": "bytes"}
+             "FLOAT64": "double", "BYTES": "bytes", "JSON": "string"}  # JSON: MariaDB's, a LONGTEXT
     if kind in ("ENUM", "SET"):  # MySQL's and MariaDB's, with the declared labels (the binlog connectors' converters)
         return {"type": "string", "optional": optional,
                 "name": "io.debezium.data.Enum" if kind == "ENUM" else "io.debezium.data.EnumSet", "version": 1,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import json
 import math
 from dataclasses import dataclass
 from decimal import Context, Decimal, localcontext
@@ -25,15 +26,18 @@ class LogicalType:
     """A column type as the canonical model names it (`logical_type`)."""
 
     kind: str          # INT16, INT32, INT64, BOOLEAN, STRING, DECIMAL, FLOAT64, DATE, TIME, TIMESTAMP, TIMESTAMP_TZ, BYTES,
-    #                    ENUM, SET (MySQL's, with their declared labels)
+    #                    ENUM, SET (MySQL's, with their declared labels), YEAR, JSON (MySQL's and MariaDB's)
     precision: int | None = None
     scale: int | None = None
     labels: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
-        if self.kind == "SET":
-            return "STRING"  # the canonical model has no SET type: its text is the comma-joined labels
+        if self.kind in ("SET", "JSON"):
+            return "STRING"  # the canonical model has no SET type (its text is the comma-joined labels), nor JSON here:
+            #                 MariaDB's JSON is LONGTEXT, which its connector writes as a plain string
+        if self.kind == "YEAR":
+            return "INT32"  # io.debezium.time.Year: an int32 the canonical model knows no name for
         if self.kind == "DECIMAL":
             return f"DECIMAL({self.precision},{self.scale})"
         if self.kind in ("TIME", "TIMESTAMP"):
@@ -74,7 +78,7 @@ def canonical_text(logical: LogicalType, value) -> str | None:
     if value is None:
         return None
     kind = logical.kind
-    if kind in ("INT16", "INT32", "INT64"):
+    if kind in ("INT16", "INT32", "INT64", "YEAR"):
         return str(value)
     if kind == "BOOLEAN":
         return "true" if value else "false"
@@ -186,6 +190,12 @@ def value_strategy(logical: LogicalType):
             lambda members: ",".join(logical.labels[i] for i in sorted(members)))
     if kind == "DECIMAL":
         return _decimals(logical.precision, logical.scale)
+    if kind == "YEAR":  # MySQL's YEAR: 1901 to 2155, and 0000
+        return st.one_of(st.sampled_from([1901, 2155, 0]), st.integers(1901, 2155))
+    if kind == "JSON":  # a document as an application writes it: any JSON value, text with escapes and non-BMP
+        return st.recursive(st.none() | st.booleans() | st.integers(-(2 ** 63), 2 ** 63 - 1) | _SHORT_TEXTS[0],
+                            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_SHORT_TEXTS[0], inner, max_size=3),
+                            max_leaves=6).map(lambda document: json.dumps(document, ensure_ascii=False))
     if kind == "FLOAT64":
         return _floats()
     if kind == "DATE":

@@ -83,8 +83,8 @@ def soak(records, formats, seed, normalizer_spec) -> None:
 
 @click.command()
 def jvm() -> None:
-    """Resolve the JVM artifacts (Kafka broker, Spark connectors, Kafka Connect) with Maven and compile the normalizer's
-    JVM classes (normalizer/java) into .cache/jvm."""
+    """Resolve the JVM artifacts (Kafka broker, Spark connectors; Kafka Connect resolves on first use) with Maven and
+    compile the normalizer's JVM classes (normalizer/java) into .cache/jvm."""
     from harness import jvm as artifacts
 
     artifacts.main()

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from generators.canal import ENUM_SET_TYPES
 from generators.history import ColumnSpec, History, histories, tables
-from generators.values import ALL_TYPES, KEY_TYPES
+from generators.values import ALL_TYPES, KEY_TYPES, LogicalType
 from harness.producers.statements import MARIADB, MARIADB_KEY_CHARS, POSTGRES
 
 # PostgreSQL's text cannot hold U+0000 ("invalid byte sequence for encoding UTF8: 0x00"); bytea can
@@ -51,7 +51,8 @@ def _postgres_value(column: ColumnSpec, value):
 
 def _mariadb_value(column: ColumnSpec, value):
     """MariaDB has no NaN or infinity in DOUBLE (`Infinity` is refused), and its TIMESTAMP ends in 2038: such values
-    become the nearest it holds. A text key is a VARCHAR of 250 characters."""
+    become the nearest it holds. A text key is a VARCHAR of 250 characters. YEAR 0000 breaks the connector (the
+    fidelity table): it becomes 1901."""
     kind = column.logical.kind
     if kind == "FLOAT64" and not math.isfinite(value):
         return 0.0 if math.isnan(value) else math.copysign(1.7976931348623157e308, value)
@@ -59,6 +60,8 @@ def _mariadb_value(column: ColumnSpec, value):
         return min(max(value, _MARIADB_INSTANTS[0]), _MARIADB_INSTANTS[1])
     if kind == "STRING" and column.pk_position:
         return value[:MARIADB_KEY_CHARS]
+    if kind == "YEAR" and value == 0:  # YEAR 0000: the connector fails its snapshot on it, and streams it as 1900
+        return 1901
     return value
 
 
@@ -94,8 +97,9 @@ def _bmp_labels(logical):
 
 
 def mariadb_histories(max_changes: int = 8, max_columns: int = 5):
-    """... with MySQL's ENUM and SET (canal's labels: quotes, spaces, accents, a SET of 64 members)."""
-    value_types = [t for t in ALL_TYPES if MARIADB.holds(t)] + [_bmp_labels(t) for t in ENUM_SET_TYPES]
+    """... with MySQL's ENUM and SET (canal's labels: quotes, spaces, accents, a SET of 64 members), YEAR and JSON."""
+    value_types = [t for t in ALL_TYPES if MARIADB.holds(t)] + [_bmp_labels(t) for t in ENUM_SET_TYPES] \
+        + [LogicalType("YEAR"), LogicalType("JSON")]
     return histories(tables(KEY_TYPES, value_types, max_columns=max_columns), max_changes=max_changes) \
         .map(lambda history: _with_values(history, _mariadb_value)).filter(_keys_distinct)
 

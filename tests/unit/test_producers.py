@@ -34,6 +34,9 @@ def test_every_mariadb_kind_has_a_column_type_and_a_text_key_is_a_varchar():
     assert rendered["DECIMAL(65,30)"] == "decimal(65,30)" and len(rendered) == len(ALL_TYPES) - 2
     assert MARIADB.column_type(LogicalType("STRING"), key=True) == "varchar(250)"
     assert not MARIADB.holds(LogicalType("DECIMAL", 66, 0)) and not MARIADB.holds(LogicalType("DECIMAL", 40, 31))
+    assert MARIADB.column_type(LogicalType("ENUM", labels=("it's", "a b"))) == "enum('it''s','a b')"
+    assert (MARIADB.column_type(LogicalType("YEAR")), MARIADB.column_type(LogicalType("JSON"))) == ("year", "json")
+    assert not POSTGRES.holds(LogicalType("YEAR")) and not POSTGRES.holds(LogicalType("SET", labels=("x",)))
 
 
 def test_an_update_sets_only_its_columns_and_finds_the_row_by_its_old_key():
