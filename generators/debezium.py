@@ -149,7 +149,8 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
         "YEAR": ("int32", "io.debezium.time.Year"),
     }
     plain = {"INT16": "int16", "INT32": "int32", "INT64": "int64", "BOOLEAN": "boolean", "STRING": "string",
-             "FLOAT64": "double", "BYTES": "bytes", "JSON": "string"}  # JSON: MariaDB's, a LONGTEXT
+             "FLOAT64": "double", "BYTES": "bytes", "JSON": "string",  # JSON: MariaDB's, a LONGTEXT
+             "UINT32": "int64", "UINT64": "int64"}  # unsigned INT and BIGINT (bigint.unsigned.handling.mode=long)
     if kind in ("ENUM", "SET"):  # MySQL's and MariaDB's, with the declared labels (the binlog connectors' converters)
         return {"type": "string", "optional": optional,
                 "name": "io.debezium.data.Enum" if kind == "ENUM" else "io.debezium.data.EnumSet", "version": 1,

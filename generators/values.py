@@ -26,7 +26,8 @@ class LogicalType:
     """A column type as the canonical model names it (`logical_type`)."""
 
     kind: str          # INT16, INT32, INT64, BOOLEAN, STRING, DECIMAL, FLOAT64, DATE, TIME, TIMESTAMP, TIMESTAMP_TZ, BYTES,
-    #                    ENUM, SET (MySQL's, with their declared labels), YEAR, JSON (MySQL's and MariaDB's)
+    #                    ENUM, SET (MySQL's, with their declared labels), YEAR, JSON, UINT32, UINT64 (MySQL's and
+    #                    MariaDB's; an unsigned INT is an INT64 to the binlog connectors)
     precision: int | None = None
     scale: int | None = None
     labels: tuple[str, ...] = ()
@@ -38,6 +39,8 @@ class LogicalType:
             #                 MariaDB's JSON is LONGTEXT, which its connector writes as a plain string
         if self.kind == "YEAR":
             return "INT32"  # io.debezium.time.Year: an int32 the canonical model knows no name for
+        if self.kind in ("UINT32", "UINT64"):
+            return "INT64"  # INT UNSIGNED and BIGINT UNSIGNED: Debezium writes both as int64
         if self.kind == "DECIMAL":
             return f"DECIMAL({self.precision},{self.scale})"
         if self.kind in ("TIME", "TIMESTAMP"):
@@ -78,7 +81,7 @@ def canonical_text(logical: LogicalType, value) -> str | None:
     if value is None:
         return None
     kind = logical.kind
-    if kind in ("INT16", "INT32", "INT64", "YEAR"):
+    if kind in ("INT16", "INT32", "INT64", "YEAR", "UINT32", "UINT64"):
         return str(value)
     if kind == "BOOLEAN":
         return "true" if value else "false"
@@ -190,6 +193,10 @@ def value_strategy(logical: LogicalType):
             lambda members: ",".join(logical.labels[i] for i in sorted(members)))
     if kind == "DECIMAL":
         return _decimals(logical.precision, logical.scale)
+    if kind == "UINT32":
+        return st.integers(0, 2 ** 32 - 1)
+    if kind == "UINT64":  # to 2^64 - 1 in the database; past 2^63 - 1 Debezium's default `long` mode writes it negative
+        return st.integers(0, 2 ** 64 - 1)
     if kind == "YEAR":  # MySQL's YEAR: 1901 to 2155, and 0000
         return st.one_of(st.sampled_from([1901, 2155, 0]), st.integers(1901, 2155))
     if kind == "JSON":  # a document as an application writes it: any JSON value, text with escapes and non-BMP

@@ -52,7 +52,8 @@ def _postgres_value(column: ColumnSpec, value):
 def _mariadb_value(column: ColumnSpec, value):
     """MariaDB has no NaN or infinity in DOUBLE (`Infinity` is refused), and its TIMESTAMP ends in 2038: such values
     become the nearest it holds. A text key is a VARCHAR of 250 characters. YEAR 0000 breaks the connector (the
-    fidelity table): it becomes 1901."""
+    fidelity table): it becomes 1901, and a BIGINT UNSIGNED past 2^63 - 1, which the connector writes negative,
+    loses its top bit."""
     kind = column.logical.kind
     if kind == "FLOAT64" and not math.isfinite(value):
         return 0.0 if math.isnan(value) else math.copysign(1.7976931348623157e308, value)
@@ -62,6 +63,8 @@ def _mariadb_value(column: ColumnSpec, value):
         return value[:MARIADB_KEY_CHARS]
     if kind == "YEAR" and value == 0:  # YEAR 0000: the connector fails its snapshot on it, and streams it as 1900
         return 1901
+    if kind == "UINT64" and value >= 2 ** 63:  # the connector's `long` mode writes it as a negative int64
+        return value - 2 ** 63
     return value
 
 
@@ -97,9 +100,10 @@ def _bmp_labels(logical):
 
 
 def mariadb_histories(max_changes: int = 8, max_columns: int = 5):
-    """... with MySQL's ENUM and SET (canal's labels: quotes, spaces, accents, a SET of 64 members), YEAR and JSON."""
+    """... with MySQL's ENUM and SET (canal's labels: quotes, spaces, accents, a SET of 64 members), YEAR, JSON,
+    INT UNSIGNED and BIGINT UNSIGNED."""
     value_types = [t for t in ALL_TYPES if MARIADB.holds(t)] + [_bmp_labels(t) for t in ENUM_SET_TYPES] \
-        + [LogicalType("YEAR"), LogicalType("JSON")]
+        + [LogicalType("YEAR"), LogicalType("JSON"), LogicalType("UINT32"), LogicalType("UINT64")]
     return histories(tables(KEY_TYPES, value_types, max_columns=max_columns), max_changes=max_changes) \
         .map(lambda history: _with_values(history, _mariadb_value)).filter(_keys_distinct)
 

@@ -21,7 +21,8 @@ _POSTGRES = {"INT16": "smallint", "INT32": "integer", "INT64": "bigint", "BOOLEA
 _MARIADB = {"INT16": "smallint", "INT32": "int", "INT64": "bigint", "BOOLEAN": "bit(1)", "STRING": "longtext",
             "FLOAT64": "double", "DATE": "date", "TIMESTAMP_TZ": "timestamp({p6}) NULL", "BYTES": "longblob",
             "TIME": "time({p})", "TIMESTAMP": "datetime({p})", "DECIMAL": "decimal({p},{s})",
-            "ENUM": "enum({labels})", "SET": "set({labels})", "YEAR": "year", "JSON": "json"}
+            "ENUM": "enum({labels})", "SET": "set({labels})", "YEAR": "year", "JSON": "json",
+            "UINT32": "int unsigned", "UINT64": "bigint unsigned"}
 # InnoDB keys: at most 3,072 bytes, so a text key is a VARCHAR (4 bytes a character in utf8mb4)
 MARIADB_KEY_CHARS = 250
 

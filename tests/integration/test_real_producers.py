@@ -49,14 +49,16 @@ def _leftovers() -> list[str]:
 MYSQL_KINDS = ((LogicalType("ENUM", labels=("small", "it's", "a b", "\u00e9t\u00e9")), ""),  # '': the invalid-value member
                (LogicalType("SET", labels=tuple(f"m{i}" for i in range(64))), "m0,m63"),  # 64 members: a full bitmask
                (LogicalType("YEAR"), 1901), (LogicalType("YEAR"), 2155),  # the first and the last year
-               (LogicalType("JSON"), '{"a": [1, "\u00e9\\t\U0001f600"], "b": null}'))  # kept as written
+               (LogicalType("JSON"), '{"a": [1, "\u00e9\\t\U0001f600"], "b": null}'),  # kept as written
+               (LogicalType("UINT32"), 2 ** 32 - 1), (LogicalType("UINT64"), 2 ** 63 - 1))  # unsigned: as int64
 
 
 def _key_change_history(mysql_kinds: bool = False) -> History:
     """What the drawn histories reach only sometimes: a snapshot, a key holding a tab that changes (Connect writes
     the partner header with the tab raw), a REPLICA IDENTITY DEFAULT delete over NOT NULL columns of every kind
     the connector fills with fallbacks, a TRUNCATE; for MariaDB, an ENUM holding its invalid-value member, a SET of
-    64 members holding the first and the last, YEAR 0000 and 2155, a JSON document."""
+    64 members holding the first and the last, YEAR 1901 and 2155, a JSON document, the largest INT UNSIGNED and the
+    largest BIGINT UNSIGNED an int64 holds."""
     kinds = [LogicalType("INT16"), LogicalType("BOOLEAN"), LogicalType("STRING"), LogicalType("DECIMAL", 10, 2),
              LogicalType("FLOAT64"), LogicalType("DATE"), LogicalType("TIME", 6), LogicalType("TIMESTAMP", 3),
              LogicalType("TIMESTAMP", 6), LogicalType("TIMESTAMP_TZ"), LogicalType("BYTES")]

@@ -36,6 +36,7 @@ def test_every_mariadb_kind_has_a_column_type_and_a_text_key_is_a_varchar():
     assert not MARIADB.holds(LogicalType("DECIMAL", 66, 0)) and not MARIADB.holds(LogicalType("DECIMAL", 40, 31))
     assert MARIADB.column_type(LogicalType("ENUM", labels=("it's", "a b"))) == "enum('it''s','a b')"
     assert (MARIADB.column_type(LogicalType("YEAR")), MARIADB.column_type(LogicalType("JSON"))) == ("year", "json")
+    assert MARIADB.column_type(LogicalType("UINT64")) == "bigint unsigned" and LogicalType("UINT32").name == "INT64"
     assert not POSTGRES.holds(LogicalType("YEAR")) and not POSTGRES.holds(LogicalType("SET", labels=("x",)))
 
 
