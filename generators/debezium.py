@@ -63,6 +63,12 @@ class Profile:
     def database_of(self, table: Table) -> str:
         return table.schema if self.binlog else self.database
 
+    def canonical_source(self, table: Table) -> dict:
+        """The canonical `source` of this deployment's events for `table` (the decoder's, and the key-change group's
+        parts): a binlog connector's schema is its database, so it has none of its own."""
+        return {"system": self.connector, "server": self.prefix, "database": self.database_of(table),
+                "schema": None if self.binlog else table.schema, "table": table.name}
+
     @property
     def has_sub_millis(self) -> bool:
         return self.release >= (2, 6)  # ts_us / ts_ns in source and envelope (DBZ-7107)
@@ -231,20 +237,21 @@ def schemaless_text(logical: LogicalType, value, zoned_fixed_width: bool, decima
 
 @dataclass
 class _SourceClock:
-    """LSNs / transaction ids as the database hands them out, in commit order."""
+    """Log positions and transaction ids as the database hands them out, in commit order (PostgreSQL LSNs and
+    binlog offsets alike; SQL Server's LSNs count on their own)."""
 
     counter: int = 0x758
-    pg_lsn: int = 24_023_128
-    pg_tx: int = 555
+    log_position: int = 24_023_128
+    tx_count: int = 555
     pg_last_commit: int | None = None
 
     def sqlserver_lsn(self) -> str:
         self.counter += 1
         return f"{0x27:08x}:{self.counter:08x}:{self.counter % 0x10000:04x}"
 
-    def next_pg_lsn(self) -> int:
-        self.pg_lsn += 40
-        return self.pg_lsn
+    def next_log_position(self) -> int:
+        self.log_position += 40
+        return self.log_position
 
     def binlog(self, snapshot: bool, changes: int) -> list[dict]:
         """A transaction's row events' coordinates, one statement per change (row 0). The snapshot's rows carry the
@@ -253,8 +260,8 @@ class _SourceClock:
         if snapshot:
             return [{"server_id": 0, "gtid": None, "file": "binlog.000001", "pos": 2481, "row": 0, "thread": None,
                      "query": None, "tx_id": None} for _ in range(changes)]
-        self.pg_tx += 1
-        return [{"server_id": 1, "gtid": f"0-1-{self.pg_tx}", "file": "binlog.000001", "pos": self.next_pg_lsn(),
+        self.tx_count += 1
+        return [{"server_id": 1, "gtid": f"0-1-{self.tx_count}", "file": "binlog.000001", "pos": self.next_log_position(),
                  "row": 0, "thread": None, "query": None, "tx_id": None} for _ in range(changes)]
 
 
@@ -466,8 +473,7 @@ class DebeziumEncoder:
             return CanonicalEvent(**base, **fields)
         return CanonicalEvent(
             **base, format_version=p.format_version,
-            source={"system": p.connector, "server": p.prefix, "database": p.database_of(self.table),
-                    "schema": None if p.binlog else self.table.schema, "table": self.table.name},
+            source=p.canonical_source(self.table),
             position=self._canonical_position(position),
             tx_id=str(position["tx_id"]) if p.connector == "postgresql" and position["tx_id"] is not None else None,
             commit_ts=tx.commit_time.replace(microsecond=tx.commit_time.microsecond // 1000 * 1000),
@@ -515,15 +521,15 @@ class DebeziumEncoder:
             commit = c.sqlserver_lsn()
             return [{"change_lsn": lsn, "commit_lsn": commit, "serial": None if tx.snapshot else 1, "tx_id": None}
                     for lsn in changes]
-        c.pg_tx += 1
+        c.tx_count += 1
         positions = []
         for _ in tx.changes:
-            lsn = c.next_pg_lsn()
+            lsn = c.next_log_position()
             last_commit = None if tx.snapshot else c.pg_last_commit
-            positions.append({"lsn": lsn, "last_commit": last_commit, "tx_id": c.pg_tx,
+            positions.append({"lsn": lsn, "last_commit": last_commit, "tx_id": c.tx_count,
                               "sequence": f'[{_quoted(last_commit)},"{lsn}"]'})
         if not tx.snapshot:
-            c.pg_last_commit = c.next_pg_lsn()
+            c.pg_last_commit = c.next_log_position()
         return positions
 
     def encode(self, history: History) -> list[Expected]:
@@ -662,9 +668,8 @@ def _quoted(value) -> str:
 
 def pk_change_group(profile: Profile, table: Table, position: dict, old_key: dict, new_key: dict) -> str:
     """The group id both halves of a key change compute (normalizer.keys, the decoder's own definition)."""
-    return keys.group({"system": profile.connector, "server": profile.prefix, "database": profile.database_of(table),
-                       "schema": None if profile.binlog else table.schema, "table": table.name, "commit": position["commit"],
-                       "event": position["event"]}, old_key, new_key)
+    return keys.group({**profile.canonical_source(table), "commit": position["commit"], "event": position["event"]},
+                      old_key, new_key)
 
 
 def encode(history: History, profile: Profile) -> list[Expected]:
