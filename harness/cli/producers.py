@@ -51,7 +51,9 @@ def producers(histories, databases, versions, replica_identity, seed, print_tabl
     from harness.property import session_seed
 
     seed = session_seed() if seed is None else seed
-    results = _run(histories, databases or ("postgresql", "mariadb"), versions, replica_identity, seed,
+    from harness.producers.checks import DATABASES
+
+    results = _run(histories, databases or tuple(DATABASES), versions, replica_identity, seed,
                    normalizer_under_test(normalizer_spec))
     click.echo(summary(results))
     from harness.producers import checks
@@ -65,12 +67,10 @@ def producers(histories, databases, versions, replica_identity, seed, print_tabl
 
 def _run(histories, databases, versions, replica_identity, seed, under_test):
     from harness.broker import EmbeddedKafka
-    from harness.jvm import DEFAULT_DEBEZIUM_VERSION, DEFAULT_MARIADB_DEBEZIUM_VERSION
     from harness.producers import checks
     from harness.producers.postgres import ProducerUnavailable
     from harness.spark import spark_session
 
-    defaults = {"postgresql": DEFAULT_DEBEZIUM_VERSION, "mariadb": DEFAULT_MARIADB_DEBEZIUM_VERSION}
     progress, results = Progress(), []
     click.echo(f"seed {seed} (again: --seed {seed})", err=True)
     try:
@@ -78,7 +78,7 @@ def _run(histories, databases, versions, replica_identity, seed, under_test):
             for database in databases:
                 identities = (None if database != "postgresql" or replica_identity == "both"
                               else (replica_identity,))
-                for version in versions or [defaults[database]]:
+                for version in versions or [checks.DATABASES[database].default_version]:
                     with progress.phase(f"Debezium {version} on {database}: {histories} histories", total=histories) as done:
                         results += checks.drawn_checks(spark_session(), broker, under_test, version, histories, seed,
                                                        identities, done, database)

@@ -1,20 +1,33 @@
 """One history through the real producer, and the three comparisons of its output (harness.producers.compare)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from generators.history import History
-from harness.producers import compare, fidelity
-from harness.producers.connect import DEFAULT_DEBEZIUM_VERSION
+from harness.jvm import DEFAULT_DEBEZIUM_VERSION, DEFAULT_MARIADB_DEBEZIUM_VERSION
+from harness.producers import compare, debezium_mariadb, debezium_postgres, fidelity
+from harness.producers import histories as drawable
 
 FORMAT = "debezium-json"
 
 
-def _run(database: str):
-    """The module that runs a history through `database` and its Debezium connector."""
-    from harness.producers import debezium_mariadb, debezium_postgres
+@dataclass(frozen=True)
+class Database:
+    """What the tier knows of one database: how a history runs through it and its Debezium connector, the
+    histories it holds, its replica identities (PostgreSQL) or binlog row images (MariaDB), and the connector
+    release run by default."""
 
-    return {"postgresql": debezium_postgres, "mariadb": debezium_mariadb}[database].run
+    run: Callable                 # (broker, history, identity, debezium_version) -> RealRun
+    histories: Callable           # () -> the Hypothesis strategy of histories it holds
+    identities: tuple[str, ...]
+    default_version: str
+
+
+DATABASES = {
+    "postgresql": Database(debezium_postgres.run, drawable.postgres_histories, ("FULL", "DEFAULT"), DEFAULT_DEBEZIUM_VERSION),
+    "mariadb": Database(debezium_mariadb.run, drawable.mariadb_histories, ("FULL",), DEFAULT_MARIADB_DEBEZIUM_VERSION),
+}
 
 
 @dataclass
@@ -43,7 +56,7 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
     """`replica_identity`: PostgreSQL's REPLICA IDENTITY, or MariaDB's binlog_row_image."""
     from normalizer.kafka_source import read_batch
 
-    run = _run(database)(broker, history, replica_identity, debezium_version)
+    run = DATABASES[database].run(broker, history, replica_identity, debezium_version)
     ranges = {run.topic: {p: (0, end) for p, end in broker.end_offsets(run.topic).items()}}
     events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT)
     generated = compare.generated(run)  # the generator's records and the oracle's events, for two comparisons
@@ -55,18 +68,14 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
         versions=run.versions)
 
 
-IDENTITIES = {"postgresql": ("FULL", "DEFAULT"), "mariadb": ("FULL",)}  # replica identities / binlog row images
-
-
 def drawn_checks(spark, broker, under_test, debezium_version: str, histories: int, seed: int,
                  identities: tuple[str, ...] | None = None, done=lambda: None,
                  database: str = "postgresql") -> list[HistoryCheck]:
     """`histories` drawn histories (seed `seed`) through the connector, replica identities alternating."""
-    from harness.producers.histories import HISTORIES
     from harness.property import draw_examples
 
-    identities = identities or IDENTITIES[database]
-    drawn = draw_examples(HISTORIES[database](), max(histories, 10), seed)[-histories:]
+    identities = identities or DATABASES[database].identities
+    drawn = draw_examples(DATABASES[database].histories(), max(histories, 10), seed)[-histories:]
     results = []
     for index, history in enumerate(drawn):
         results.append(check(spark, broker, under_test, history, identities[index % len(identities)], debezium_version,

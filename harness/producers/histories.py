@@ -107,5 +107,3 @@ def mariadb_histories(max_changes: int = 8, max_columns: int = 5):
     return histories(tables(KEY_TYPES, value_types, max_columns=max_columns), max_changes=max_changes) \
         .map(lambda history: _with_values(history, _mariadb_value)).filter(_keys_distinct)
 
-
-HISTORIES = {"postgresql": postgres_histories, "mariadb": mariadb_histories}
