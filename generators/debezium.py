@@ -18,11 +18,11 @@ from decimal import Decimal
 from hypothesis import strategies as st
 
 from generators.bench import history_bench
-from generators.history import Change, History, Row, Table, Transaction, histories
+from generators.history import Change, History, Row, Table, Transaction, histories, tables
 from generators.jsontext import dumps_bytes
 from generators.plugin import FormatGenerator, Hostile, Mutator, record_mutator
 from generators.records import Expected, KafkaRecord, default_partition
-from generators.values import ALL_TYPES, EPOCH, LogicalType, canonical_text, rescale
+from generators.values import ALL_TYPES, BITS_TYPES, EPOCH, LogicalType, canonical_text, rescale
 from normalizer import keys
 from normalizer.model import CanonicalEvent, Code, Column
 
@@ -161,6 +161,9 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
         return {"type": "string", "optional": optional,
                 "name": "io.debezium.data.Enum" if kind == "ENUM" else "io.debezium.data.EnumSet", "version": 1,
                 "parameters": {"allowed": ",".join(logical.labels)}, "field": name}
+    if kind == "BITS":  # BIT(n), n > 1 (JdbcValueConverters.schemaBuilder: Bits.builder(length))
+        return {"type": "bytes", "optional": optional, "name": "io.debezium.data.Bits", "version": 1,
+                "parameters": {"length": str(logical.precision)}, "field": name}
     if kind == "DECIMAL":
         return {"type": "bytes", "optional": optional, "name": "org.apache.kafka.connect.data.Decimal", "version": 1,
                 "parameters": {"scale": str(logical.scale), "connect.decimal.precision": str(logical.precision)},
@@ -189,8 +192,10 @@ def _micros(delta: dt.timedelta) -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
-def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_format: str = "base64"):
-    """A Python value as the JSON value Debezium + JsonConverter writes for it."""
+def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_format: str = "base64",
+                 padded_bits: bool = True):
+    """A Python value as the JSON value Debezium + JsonConverter writes for it. `padded_bits`: BIT(n) bytes padded to
+    ceil(n / 8) (MySQL's and MariaDB's connectors) or as few as the value needs (PostgreSQL's)."""
     if value is None:
         return None
     kind = logical.kind
@@ -214,12 +219,17 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
         return utc.strftime("%Y-%m-%dT%H:%M:%S") + (f".{fraction}" if fraction else "") + "Z"
     if kind == "BYTES":
         return base64.b64encode(value).decode()
+    if kind == "BITS":  # a BitSet's bytes, bit 0 first (BitSet.toByteArray: none for 0); JdbcValueConverters.convertBits
+        #                pads them to ceil(n / 8), PostgreSQL's connector does not (seen on 3.3.2, docs/producers.md)
+        size = (logical.precision + 7) // 8 if padded_bits else (value.bit_length() + 7) // 8
+        return base64.b64encode(value.to_bytes(size, "little")).decode()
     return value
 
 
-def schemaless_text(logical: LogicalType, value, zoned_fixed_width: bool, decimal_format: str = "base64") -> str | None:
+def schemaless_text(logical: LogicalType, value, zoned_fixed_width: bool, decimal_format: str = "base64",
+                    padded_bits: bool = True) -> str | None:
     """Without a schema the normalizer can only keep each value's JSON text (see the format doc)."""
-    encoded = encode_value(logical, value, zoned_fixed_width, decimal_format)
+    encoded = encode_value(logical, value, zoned_fixed_width, decimal_format, padded_bits)
     if encoded is None:
         return None
     if isinstance(encoded, bool):
@@ -380,11 +390,17 @@ class DebeziumEncoder:
             return not self._in_snapshot
         return self.profile.release >= (2, 2)
 
+    def _padded_bits(self) -> bool:
+        """BIT(n) bytes padded to ceil(n / 8): JdbcValueConverters.convertBits does it for the binlog connectors;
+        PostgreSQL's writes as few bytes as the value needs (seen on the real 3.3.2)."""
+        return self.profile.connector != "postgresql"
+
     def row_json(self, row: Row | None, columns=None) -> dict | None:
         if row is None:
             return None
         columns = columns if columns is not None else self.table.columns
-        return {c.name: encode_value(c.logical, row[c.name], self._zoned_fixed(), self.profile.decimal_format) for c in columns}
+        return {c.name: encode_value(c.logical, row[c.name], self._zoned_fixed(), self.profile.decimal_format,
+                                     self._padded_bits()) for c in columns}
 
     def key_payload(self, row: Row) -> dict:
         return self.row_json(row, self.table.key_columns)
@@ -442,7 +458,8 @@ class DebeziumEncoder:
         columns = columns if columns is not None else self.table.columns
         if self.profile.schemas_enable:
             return {c.name: canonical_text(c.logical, row[c.name]) for c in columns}
-        return {c.name: schemaless_text(c.logical, row[c.name], self._zoned_fixed(), self.profile.decimal_format) for c in columns}
+        return {c.name: schemaless_text(c.logical, row[c.name], self._zoned_fixed(), self.profile.decimal_format,
+                                        self._padded_bits()) for c in columns}
 
     def _canonical_key(self, row: Row) -> list[tuple[str, str | None]]:
         return [(c.name, canonical_text(c.logical, row[c.name])) for c in self.table.key_columns]
@@ -505,11 +522,12 @@ class DebeziumEncoder:
         old = {c.name: row[c.name] if c.pk_position else None if c.nullable else _fallback(c.logical)
                for c in self.table.columns}
         written = {c.name: encode_value(c.logical, old[c.name], self._zoned_fixed() and bool(c.pk_position),
-                                        self.profile.decimal_format) for c in self.table.columns}
+                                        self.profile.decimal_format, self._padded_bits()) for c in self.table.columns}
         if self.profile.schemas_enable:
             return written, self._canonical_image(old)
         return written, {c.name: schemaless_text(c.logical, old[c.name], self._zoned_fixed() and bool(c.pk_position),
-                                                 self.profile.decimal_format) for c in self.table.columns}
+                                                 self.profile.decimal_format, self._padded_bits())
+                         for c in self.table.columns}
 
     def _positions(self, tx: Transaction) -> list[dict]:
         """One position per change, as the database assigns them (commit LSN shared by the transaction)."""
@@ -650,7 +668,7 @@ def _placeholder(logical: LogicalType) -> str:
 # fallbacks), as the Python values the encoder renders: a zone-less epoch for the zoned timestamp
 _FALLBACKS = {"INT16": 0, "INT32": 0, "INT64": 0, "BOOLEAN": False, "STRING": "", "DECIMAL": Decimal(0),
               "FLOAT64": 0.0, "DATE": dt.date(1970, 1, 1), "TIME": dt.time(0), "TIMESTAMP": dt.datetime(1970, 1, 1),
-              "TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC), "BYTES": b""}
+              "TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC), "BYTES": b"", "BITS": 0}
 
 def _fallback(logical: LogicalType):
     """A NOT NULL column's fallback; a nanosecond type's epoch is the count 0."""
@@ -845,6 +863,12 @@ def _date_schema(after: str) -> bytes:
     return (b'{"schema":{"type":"struct","fields":[{"field":"after","fields":' + after.encode() + b'}]},')
 
 
+def _bits_record(length: str | None, value: str) -> bytes:
+    parameters = "" if length is None else f',"parameters":{{"length":"{length}"}}'
+    return (_date_schema(f'[{{"type":"bytes","name":"io.debezium.data.Bits"{parameters},"field":"b"}}]')
+            + b'"payload":{"op":"c","source":{"connector":"mariadb"},"after":{"b":"' + value.encode() + b'"}}}')
+
+
 HOSTILE: dict[str, Hostile] = {
     "empty value": Hostile(b"", Code.MALFORMED_JSON),
     "JSON null": Hostile(b"null", Code.MALFORMED_JSON),
@@ -894,6 +918,11 @@ HOSTILE: dict[str, Hostile] = {
         _date_schema('[{"type":"struct","name":"io.debezium.data.VariableScaleDecimal","field":"x"}]') +
         b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"x":{"scale":2147483647,"value":"AQ=="}}}}',
         Code.UNDECODABLE_VALUE),
+    # BIT(n): a set bit past n, a column past the longest read (its text is n digits from any value: bounded as a
+    # decimal's scale is), a Bits without a length: none is a value the column holds
+    "bits past the column's length": Hostile(_bits_record("3", "CA=="), Code.UNDECODABLE_VALUE),
+    "bits of a column past 16,384 bits": Hostile(_bits_record("16385", "AQ=="), Code.UNDECODABLE_VALUE),
+    "bits without a length": Hostile(_bits_record(None, "AQ=="), Code.UNDECODABLE_VALUE),
     "lsn of 21 digits": Hostile(b'{"op":"c","source":{"connector":"postgresql","lsn":123456789012345678901},"after":{"a":1}}',
                                 Code.UNDECODABLE_VALUE),
     "after names a member twice": Hostile(b'{"op":"c","source":{"connector":"postgresql"},"after":{"v":"first","v":"last"}}',
@@ -927,7 +956,16 @@ HOSTILE: dict[str, Hostile] = {
 @st.composite
 def examples(draw):
     profile = draw(profiles())
-    return profile, draw(histories(allow_truncate=profile.connector in ("postgresql", "mariadb")))
+    return profile, draw(histories(tables(value_types=value_types(profile)),
+                                   allow_truncate=profile.connector in ("postgresql", "mariadb")))
+
+
+def value_types(profile: Profile) -> list[LogicalType]:
+    """The column types a profile's connector writes: BIT(n) as Bits where the database has it (MySQL's stop at 64
+    bits; SQL Server's BIT is one bit, a boolean)."""
+    if profile.connector == "sqlserver":
+        return ALL_TYPES
+    return ALL_TYPES + [t for t in BITS_TYPES if profile.connector == "postgresql" or t.precision <= 64]
 
 
 def render(example, topic: str, index: int) -> list[Expected]:

@@ -27,7 +27,8 @@ class LogicalType:
 
     kind: str          # INT16, INT32, INT64, BOOLEAN, STRING, DECIMAL, FLOAT64, DATE, TIME, TIMESTAMP, TIMESTAMP_TZ, BYTES,
     #                    ENUM, SET (MySQL's, with their declared labels), YEAR, JSON, UINT32, UINT64 (MySQL's and
-    #                    MariaDB's; an unsigned INT is an INT64 to the binlog connectors)
+    #                    MariaDB's; an unsigned INT is an INT64 to the binlog connectors), BITS (BIT(n), n > 1: the
+    #                    value an int below 2^n, `precision` its n)
     precision: int | None = None
     scale: int | None = None
     labels: tuple[str, ...] = ()
@@ -43,7 +44,7 @@ class LogicalType:
             return "INT64"  # INT UNSIGNED and BIGINT UNSIGNED: Debezium writes both as int64
         if self.kind == "DECIMAL":
             return f"DECIMAL({self.precision},{self.scale})"
-        if self.kind in ("TIME", "TIMESTAMP"):
+        if self.kind in ("TIME", "TIMESTAMP", "BITS"):
             return f"{self.kind}({self.precision})"
         return self.kind
 
@@ -101,6 +102,8 @@ def canonical_text(logical: LogicalType, value) -> str | None:
         return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     if kind == "BYTES":
         return base64.b64encode(value).decode()
+    if kind == "BITS":  # the bit string as the database prints it: n digits, the most significant first
+        return format(value, f"0{logical.precision}b")
     return value
 
 
@@ -197,6 +200,9 @@ def value_strategy(logical: LogicalType):
         return st.integers(0, 2 ** 32 - 1)
     if kind == "UINT64":  # to 2^64 - 1 in the database; past 2^63 - 1 Debezium's default `long` mode writes it negative
         return st.integers(0, 2 ** 64 - 1)
+    if kind == "BITS":  # every bit pattern of BIT(n), all ones and the top bit alone among them
+        top = 2 ** logical.precision - 1
+        return st.one_of(st.sampled_from([0, top, 2 ** (logical.precision - 1), 1]), st.integers(0, top))
     if kind == "YEAR":  # MySQL's YEAR: 1901 to 2155, and 0000
         return st.one_of(st.sampled_from([1901, 2155, 0]), st.integers(1901, 2155))
     if kind == "JSON":  # a document as an application writes it: any JSON value, text with escapes and non-BMP
@@ -225,6 +231,9 @@ def value_strategy(logical: LogicalType):
 
 
 KEY_TYPES = [LogicalType("INT32"), LogicalType("INT64"), LogicalType("STRING")]
+# BIT(n) past one bit (BIT(1) is a boolean to Debezium): a partial byte, one bit past a byte, MySQL's longest (64) and,
+# PostgreSQL's only, one past it
+BITS_TYPES = [LogicalType("BITS", 3), LogicalType("BITS", 9), LogicalType("BITS", 64), LogicalType("BITS", 65)]
 ALL_TYPES = [
     LogicalType("INT16"), LogicalType("INT32"), LogicalType("INT64"), LogicalType("BOOLEAN"),
     LogicalType("STRING"), LogicalType("DECIMAL", 10, 2), LogicalType("DECIMAL", 38, 10), LogicalType("DECIMAL", 65, 30),

@@ -83,12 +83,14 @@ def _execute(connection, transactions) -> None:
 
 
 def _python_value(kind: str, value, labels: tuple[str, ...] = ()):
-    """A value as PyMySQL reads it, as the generators hold it: BIT(1) comes as bytes, TIME as a timedelta, and
-    TIMESTAMP as the zone-less time in the session's zone (UTC)."""
+    """A value as PyMySQL reads it, as the generators hold it: BIT(n) comes as bytes (big-endian), TIME as a
+    timedelta, and TIMESTAMP as the zone-less time in the session's zone (UTC)."""
     if value is None:
         return None
     if kind == "BOOLEAN":
         return value != b"\x00"
+    if kind == "BITS":
+        return int.from_bytes(value, "big")
     if kind == "TIME":
         return (dt.datetime.min + value).time()
     if kind == "TIMESTAMP_TZ":

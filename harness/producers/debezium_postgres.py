@@ -29,6 +29,8 @@ def connector_settings(run_id: str, cluster: PostgresCluster, history: History, 
         "table.include.list": f"{table.schema}\\.{table.name},cdc_harness\\.progress",
         "snapshot.mode": "initial" if snapshot else "never" if before_2 else "no_data",
         **CONNECTOR_SETTINGS,
+        # 1.x wrote TRUNCATE only under its own switch (`skipped.operations` took it over in 2.0)
+        **({"truncate.handling.mode": "include"} if before_2 else {}),
     }
 
 
@@ -73,4 +75,6 @@ def _final_rows(cluster: PostgresCluster, history: History) -> list[dict]:
         connection.execute("SET TIME ZONE 'UTC'")
         rows = connection.execute(f"SELECT {', '.join(map(POSTGRES.quoted, names))} FROM "
                                   f"{POSTGRES.table_name(table)} ORDER BY {order}").fetchall()
-    return [dict(zip(names, row)) for row in rows]
+    bits = {c.name for c in table.columns if c.logical.kind == "BITS"}  # psycopg reads BIT(n) as its digits
+    return [{name: int(value, 2) if name in bits and value is not None else value for name, value in zip(names, row)}
+            for row in rows]

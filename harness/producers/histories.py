@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from generators.canal import ENUM_SET_TYPES
 from generators.history import ColumnSpec, History, histories, tables
-from generators.values import ALL_TYPES, KEY_TYPES, LogicalType
+from generators.values import ALL_TYPES, BITS_TYPES, KEY_TYPES, LogicalType
 from harness.producers.statements import MARIADB, MARIADB_KEY_CHARS, POSTGRES
 
 # PostgreSQL's text cannot hold U+0000 ("invalid byte sequence for encoding UTF8: 0x00"); bytea can
@@ -86,7 +86,7 @@ def _keys_distinct(history: History) -> bool:
 
 
 def postgres_histories(max_changes: int = 8, max_columns: int = 5):
-    value_types = [t for t in ALL_TYPES if POSTGRES.holds(t)]
+    value_types = [t for t in ALL_TYPES + BITS_TYPES if POSTGRES.holds(t)]
     return histories(tables(KEY_TYPES, value_types, max_columns=max_columns), max_changes=max_changes) \
         .map(lambda history: _with_values(history, _postgres_value)).filter(_keys_distinct)
 
@@ -102,7 +102,7 @@ def _bmp_labels(logical):
 def mariadb_histories(max_changes: int = 8, max_columns: int = 5):
     """... with MySQL's ENUM and SET (canal's labels: quotes, spaces, accents, a SET of 64 members), YEAR, JSON,
     INT UNSIGNED and BIGINT UNSIGNED."""
-    value_types = [t for t in ALL_TYPES if MARIADB.holds(t)] + [_bmp_labels(t) for t in ENUM_SET_TYPES] \
+    value_types = [t for t in ALL_TYPES + BITS_TYPES if MARIADB.holds(t)] + [_bmp_labels(t) for t in ENUM_SET_TYPES] \
         + [LogicalType("YEAR"), LogicalType("JSON"), LogicalType("UINT32"), LogicalType("UINT64")]
     return histories(tables(KEY_TYPES, value_types, max_columns=max_columns), max_changes=max_changes) \
         .map(lambda history: _with_values(history, _mariadb_value)).filter(_keys_distinct)

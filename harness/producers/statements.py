@@ -15,14 +15,14 @@ from generators.values import LogicalType
 # TIMESTAMP(6) to MicroTimestamp, as the generator does, on both connectors
 _POSTGRES = {"INT16": "smallint", "INT32": "integer", "INT64": "bigint", "BOOLEAN": "boolean", "STRING": "text",
              "FLOAT64": "double precision", "DATE": "date", "TIMESTAMP_TZ": "timestamptz", "BYTES": "bytea",
-             "TIME": "time({p})", "TIMESTAMP": "timestamp({p})", "DECIMAL": "numeric({p},{s})"}
+             "TIME": "time({p})", "TIMESTAMP": "timestamp({p})", "DECIMAL": "numeric({p},{s})", "BITS": "bit({p})"}
 # MariaDB: BOOLEAN is TINYINT(1), which the connector writes as int16; BIT(1) is what it writes as a boolean.
 # DATETIME is the zone-less timestamp, TIMESTAMP the instant (kept in UTC, written as io.debezium.time.ZonedTimestamp)
 _MARIADB = {"INT16": "smallint", "INT32": "int", "INT64": "bigint", "BOOLEAN": "bit(1)", "STRING": "longtext",
             "FLOAT64": "double", "DATE": "date", "TIMESTAMP_TZ": "timestamp({p6}) NULL", "BYTES": "longblob",
             "TIME": "time({p})", "TIMESTAMP": "datetime({p})", "DECIMAL": "decimal({p},{s})",
             "ENUM": "enum({labels})", "SET": "set({labels})", "YEAR": "year", "JSON": "json",
-            "UINT32": "int unsigned", "UINT64": "bigint unsigned"}
+            "UINT32": "int unsigned", "UINT64": "bigint unsigned", "BITS": "bit({p})"}
 # InnoDB keys: at most 3,072 bytes, so a text key is a VARCHAR (4 bytes a character in utf8mb4)
 MARIADB_KEY_CHARS = 250
 
@@ -108,12 +108,21 @@ def _postgres_holds(logical: LogicalType) -> bool:
     return logical.kind in _POSTGRES and not (logical.kind in ("TIME", "TIMESTAMP") and logical.precision == 9)
 
 
+def _postgres_parameter(logical: LogicalType, value):
+    """A BIT(n) value as the bit string PostgreSQL reads (psycopg sends a str untyped: the column's type decides)."""
+    if logical.kind == "BITS" and value is not None:
+        return format(value, f"0{logical.precision}b")
+    return value
+
+
 def _mariadb_holds(logical: LogicalType) -> bool:
     """MariaDB's times stop at microseconds; DECIMAL at 65 digits, 30 of them after the point."""
     if logical.kind in ("TIME", "TIMESTAMP") and logical.precision == 9:
         return False
     if logical.kind == "DECIMAL":
         return logical.precision <= 65 and logical.scale <= 30
+    if logical.kind == "BITS":
+        return logical.precision <= 64
     return logical.kind in _MARIADB
 
 
@@ -126,7 +135,7 @@ def _mariadb_parameter(logical: LogicalType, value):
 
 
 POSTGRES = Dialect("PostgreSQL", _POSTGRES, '"', _postgres_holds, "CREATE SCHEMA IF NOT EXISTS {schema}", {},
-                   replica_identity=True)
+                   replica_identity=True, parameter=_postgres_parameter)
 # a MariaDB schema is a database; its binary no-pad collation keeps 'a' and 'a ' two keys, as the generator has them
 MARIADB = Dialect("MariaDB", _MARIADB, "`", _mariadb_holds,
                   "CREATE DATABASE IF NOT EXISTS {schema} CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin",

@@ -50,19 +50,23 @@ MYSQL_KINDS = ((LogicalType("ENUM", labels=("small", "it's", "a b", "\u00e9t\u00
                (LogicalType("SET", labels=tuple(f"m{i}" for i in range(64))), "m0,m63"),  # 64 members: a full bitmask
                (LogicalType("YEAR"), 1901), (LogicalType("YEAR"), 2155),  # the first and the last year
                (LogicalType("JSON"), '{"a": [1, "\u00e9\\t\U0001f600"], "b": null}'),  # kept as written
-               (LogicalType("UINT32"), 2 ** 32 - 1), (LogicalType("UINT64"), 2 ** 63 - 1))  # unsigned: as int64
+               (LogicalType("UINT32"), 2 ** 32 - 1), (LogicalType("UINT64"), 2 ** 63 - 1),  # unsigned: as int64
+               (LogicalType("BITS", 64), 2 ** 64 - 1))  # MySQL's widest BIT, every bit set
+# BIT(n) in both: one bit past a byte with the first and the last set, and PostgreSQL's past 64 bits
+BITS_KINDS = {"postgresql": ((LogicalType("BITS", 9), 0b100000001), (LogicalType("BITS", 65), 2 ** 64)),
+              "mariadb": ((LogicalType("BITS", 9), 0b100000001),)}
 
 
-def _key_change_history(mysql_kinds: bool = False) -> History:
+def _key_change_history(database: str = "postgresql") -> History:
     """What the drawn histories reach only sometimes: a snapshot, a key holding a tab that changes (Connect writes
     the partner header with the tab raw), a REPLICA IDENTITY DEFAULT delete over NOT NULL columns of every kind
     the connector fills with fallbacks, a TRUNCATE; for MariaDB, an ENUM holding its invalid-value member, a SET of
-    64 members holding the first and the last, YEAR 1901 and 2155, a JSON document, the largest INT UNSIGNED and the
-    largest BIGINT UNSIGNED an int64 holds."""
+    64 members holding the first and the last, YEAR 1901 and 2155, a JSON document, the largest INT UNSIGNED, the
+    largest BIGINT UNSIGNED an int64 holds and a BIT(64) of ones; BIT(n) columns in both (BITS_KINDS)."""
     kinds = [LogicalType("INT16"), LogicalType("BOOLEAN"), LogicalType("STRING"), LogicalType("DECIMAL", 10, 2),
              LogicalType("FLOAT64"), LogicalType("DATE"), LogicalType("TIME", 6), LogicalType("TIMESTAMP", 3),
              LogicalType("TIMESTAMP", 6), LogicalType("TIMESTAMP_TZ"), LogicalType("BYTES")]
-    extra = MYSQL_KINDS if mysql_kinds else ()
+    extra = BITS_KINDS[database] + (MYSQL_KINDS if database == "mariadb" else ())
     kinds += [kind for kind, _ in extra]
     table = Table("public", "accounts", (ColumnSpec("k_name", LogicalType("STRING"), False, 1),
                                          *(ColumnSpec(f"c_{i}", kind, False) for i, kind in enumerate(kinds)),
@@ -105,6 +109,6 @@ def test_a_crafted_history_through_the_real_connector(postgres_available, spark,
 def test_a_crafted_history_through_the_real_mariadb_connector(mariadb_available, spark, broker, request):
     from harness.jvm import DEFAULT_MARIADB_DEBEZIUM_VERSION
 
-    result = _checked(spark, broker, request, _key_change_history(mysql_kinds=True), "FULL", "mariadb",
+    result = _checked(spark, broker, request, _key_change_history("mariadb"), "FULL", "mariadb",
                       DEFAULT_MARIADB_DEBEZIUM_VERSION)
     assert (result.records, result.events) == (12, 12)

@@ -222,6 +222,44 @@ public final class Canonical {
         return Base64.getEncoder().encodeToString(bytes).equals(b64) ? bytes : null;
     }
 
+    /** The longest BIT(n) read: its text is n digits whatever the value's size (PostgreSQL writes 1 as one byte in any
+     * BIT(n)), so, as for a decimal's scale, n is bounded. PostgreSQL allows 83,886,080 bits; MySQL and MariaDB 64. */
+    public static final int MAX_BITS = 16_384;
+    private static final Pattern BITS_LENGTH = Pattern.compile("^BITS[(]([0-9]+)[)]$");
+
+    /** The n of a logical type {@code BITS(n)}: null when absent ({@code BITS(?)}) or beyond {@link #MAX_BITS}. */
+    public static Integer bitsLength(String logical) {
+        Matcher match = BITS_LENGTH.matcher(logical);
+        return match.matches() ? boundedInt(match.group(1), 1, MAX_BITS) : null;
+    }
+
+    /** A BIT(n) value as Debezium writes it, base64 of a BitSet's bytes (bit 0 is the lowest bit of the first byte;
+     * the MySQL and MariaDB connectors pad them to ceil(n / 8), PostgreSQL's do not, and no bytes at all is 0), as the
+     * n digits the database prints, the most significant first. Null (UNDECODABLE_VALUE) without a length, for text
+     * that is not canonical base64, and for a bit set at n or above: the value would not fit its column. */
+    public static String bitsFromLittleEndianBase64(String b64, Integer length) {
+        byte[] bytes = length == null ? null : bytesOfBase64(b64);
+        if (bytes == null) {
+            return null;
+        }
+        int n = length;
+        char[] digits = new char[n];
+        java.util.Arrays.fill(digits, '0');
+        for (int i = 0; i < bytes.length; i++) {
+            for (int bit = 0; bit < 8; bit++) {
+                if ((bytes[i] >> bit & 1) == 0) {
+                    continue;
+                }
+                long index = (long) i * 8 + bit;  // long: a byte array of 2^28 bytes has bit indexes past int
+                if (index >= n) {
+                    return null;
+                }
+                digits[n - 1 - (int) index] = '1';
+            }
+        }
+        return new String(digits);
+    }
+
     private static final Pattern SCALE = Pattern.compile(",([0-9]+)[)]$");
 
     /** The scale of a logical type {@code DECIMAL(p,s)}: null when absent or beyond {@link #MAX_DECIMAL_SCALE}. */

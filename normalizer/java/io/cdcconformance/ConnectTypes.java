@@ -24,6 +24,9 @@ public final class ConnectTypes {
             Map.entry("io.debezium.data.Xml", "XML"), Map.entry("io.debezium.data.Enum", "ENUM"),
             Map.entry("io.debezium.time.MicroDuration", "INTERVAL"));
     static final String DECIMAL = "org.apache.kafka.connect.data.Decimal";
+    /** BIT(n), n > 1: a BitSet's bytes, bit 0 first (JdbcValueConverters.convertBits), n in the {@code length}
+     * parameter. Canonical: the n digits the database prints (docs/canonical-model.md). */
+    static final String BITS = "io.debezium.data.Bits";
     static final Map<String, String> PRIMITIVE = Map.ofEntries(
             Map.entry("int8", "INT8"), Map.entry("int16", "INT16"), Map.entry("int32", "INT32"), Map.entry("int64", "INT64"),
             Map.entry("float", "FLOAT32"), Map.entry("float32", "FLOAT32"), Map.entry("double", "FLOAT64"),
@@ -46,6 +49,10 @@ public final class ConnectTypes {
             String precision = parameters == null ? null : parameters.get("connect.decimal.precision");
             String scale = parameters == null ? null : parameters.get("scale");
             return "DECIMAL(" + (precision == null ? "?" : precision) + "," + (scale == null ? "?" : scale) + ")";
+        }
+        if (BITS.equals(name)) {
+            Integer length = parameters == null ? null : Canonical.boundedInt(parameters.get("length"), 1, Canonical.MAX_BITS);
+            return "BITS(" + (length == null ? "?" : length) + ")";
         }
         if (type == null) {
             return null;
@@ -98,6 +105,9 @@ public final class ConnectTypes {
             default:
                 if (logical.startsWith("DECIMAL(")) {
                     return Canonical.decimalFromUnscaledBase64(raw, Canonical.scaleOf(logical));
+                }
+                if (logical.startsWith("BITS(")) {
+                    return Canonical.bitsFromLittleEndianBase64(raw, Canonical.bitsLength(logical));
                 }
                 return raw;  // STRUCT, ARRAY, MAP keep their JSON text (forward compatible)
         }
