@@ -131,8 +131,12 @@ def _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, director
     real = {}
     if histories:  # --producer real: the record names the producer it ran against
         from harness.producers.checks import certification_check
+        from harness.producers.postgres import ProducerUnavailable
 
-        described, run = certification_check(roundtrip, registry.generator(fv.format), fv.version)
+        try:
+            described, run = certification_check(roundtrip, registry.generator(fv.format), fv.version)
+        except ProducerUnavailable as error:
+            raise click.ClickException(f"the real producers cannot run here: {error}") from error
         facts, real = {**facts, "producer": described}, {"real_producer": run, "histories": histories}
     record, problems = certification.certify(roundtrip, registry, cases, fv, examples, seed, load_known_failures(),
                                              golden_root, facts, progress, **real)

@@ -8,6 +8,7 @@ from generators.history import History
 from harness.jvm import DEFAULT_DEBEZIUM_VERSION, DEFAULT_MARIADB_DEBEZIUM_VERSION
 from harness.producers import compare, debezium_mariadb, debezium_postgres, fidelity
 from harness.producers import histories as drawable
+from harness.producers.postgres import ProducerUnavailable
 
 FORMAT = "debezium-json"
 
@@ -92,18 +93,53 @@ def failures(results: list[HistoryCheck], seed: int) -> list[str]:
 
 REAL_PRODUCER_FORMATS = (FORMAT,)  # formats whose certification can run a real producer
 
+# The MariaDB connector's release for a registry line (its own releases: Maven Central's metadata, read 2026-11-26,
+# lists 2.7.0, 3.0.0-3.0.1, 3.1.0, 3.2.0, 3.3.0, 3.4.0, 3.5.0.Final), or why the line has none that runs here
+MARIADB_RELEASES = {"3.2": "3.2.0.Final", "3.3": "3.3.0.Final", "3.4": "3.4.0.Final", "3.5": "3.5.0.Final"}
+MARIADB_NOT_RUN = {
+    "1.9": "Debezium 1.9 has no MariaDB connector (its MySQL connector read MariaDB; MySQL is not in Debian)",
+    "2.7": "2.7.0.Final, the line's only MariaDB connector, fails its snapshot on a NOT NULL LONGBLOB (docs/producers.md)",
+}
+
+
+def certification_releases(line: str, postgres_release: str) -> tuple[dict[str, str], dict[str, str]]:
+    """({database: the connector release certified against}, {database: why it is not run}) for a registry line:
+    PostgreSQL's connector at the generator profile's release, MariaDB's at its own release of the line."""
+    releases, not_run = {"postgresql": postgres_release}, {}
+    if line in MARIADB_RELEASES:
+        releases["mariadb"] = MARIADB_RELEASES[line]
+    else:
+        not_run["mariadb"] = MARIADB_NOT_RUN.get(line, f"no MariaDB connector release of line {line} is known here")
+    return releases, not_run
+
 
 def certification_check(roundtrip, generator, version: str):
-    """(what the producer is, run(histories, seed) -> failures) for `certify --producer real`: the connector release
-    the generator's profile names for `version`, against this machine's PostgreSQL."""
+    """(what the producers are, run(histories, seed) -> failures) for `certify --producer real`: each database's
+    connector of the version's line (certification_releases), `histories` drawn histories through each."""
     from harness.jvm import kafka_version
+    from harness.producers.mariadb import MariaDbServer
     from harness.producers.postgres import PostgresCluster
 
-    release = generator.version_profile(version)["version"]
-    described = (f"Debezium {release} PostgreSQL connector (Kafka Connect {kafka_version()}) "
-                 f"on PostgreSQL {PostgresCluster().version}")
+    releases, not_run = certification_releases(version, generator.version_profile(version)["version"])
+    servers = {"postgresql": lambda: f"PostgreSQL {PostgresCluster().version}",
+               "mariadb": lambda: f"MariaDB {MariaDbServer().version}"}
+    found = {}
+    for database in list(releases):
+        try:  # finds the server's binaries, starts nothing
+            found[database] = servers[database]()
+        except ProducerUnavailable as missing:
+            not_run[database] = str(missing)
+            del releases[database]
+    if not releases:
+        raise ProducerUnavailable("; ".join(not_run.values()))
+    described = "; ".join(f"Debezium {release} {database} connector on {found[database]}"
+                          for database, release in releases.items())
+    described += f" (Kafka Connect {kafka_version()})" + "".join(
+        f"; not run: {database}: {why}" for database, why in not_run.items())
 
     def run(histories: int, seed: int) -> list[str]:
-        return failures(drawn_checks(roundtrip.spark, roundtrip.broker, roundtrip.normalizer, release, histories, seed), seed)
+        return [f"{database}: {failure}" for database, release in releases.items()
+                for failure in failures(drawn_checks(roundtrip.spark, roundtrip.broker, roundtrip.normalizer, release,
+                                                     histories, seed, database=database), seed)]
 
     return described, run

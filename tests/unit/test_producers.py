@@ -99,3 +99,14 @@ def test_a_fixed_difference_seen_again_is_not_accepted():
     run_value = Difference("value.payload.source.lsn", "type", "1", '"x"')
     assert fidelity.explained(regression).resolution == fidelity.FIXED and not fidelity.accepted(regression)
     assert fidelity.accepted(run_value)
+
+
+def test_certifying_a_line_runs_each_database_whose_connector_has_a_release_of_it():
+    """`certify --producer real`: MariaDB's connector has releases of its own (none before 2.7; 2.7.0's snapshot
+    fails on a NOT NULL LONGBLOB), and a line it cannot run says why in the record."""
+    from harness.producers.checks import certification_releases
+
+    assert certification_releases("3.2", "3.2.0.Final") == ({"postgresql": "3.2.0.Final", "mariadb": "3.2.0.Final"}, {})
+    releases, not_run = certification_releases("2.7", "2.7.3.Final")
+    assert releases == {"postgresql": "2.7.3.Final"} and "LONGBLOB" in not_run["mariadb"]
+    assert "no MariaDB connector" in certification_releases("1.9", "1.9.7.Final")[1]["mariadb"]
