@@ -161,6 +161,12 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
         return {"type": "string", "optional": optional,
                 "name": "io.debezium.data.Enum" if kind == "ENUM" else "io.debezium.data.EnumSet", "version": 1,
                 "parameters": {"allowed": ",".join(logical.labels)}, "field": name}
+    if kind == "GEOMETRY":  # io.debezium.data.geometry.Geometry.builder(): a struct of the WKB and the SRID, optional
+        #                    even for a NOT NULL column (seen on the real MariaDB 3.3.0 connector)
+        return {"type": "struct", "fields": [{"type": "bytes", "optional": False, "field": "wkb"},
+                                             {"type": "int32", "optional": True, "field": "srid"}],
+                "optional": True, "name": "io.debezium.data.geometry.Geometry", "version": 1, "doc": "Geometry",
+                "field": name}
     if kind == "BITS":  # BIT(n), n > 1 (JdbcValueConverters.schemaBuilder: Bits.builder(length))
         return {"type": "bytes", "optional": optional, "name": "io.debezium.data.Bits", "version": 1,
                 "parameters": {"length": str(logical.precision)}, "field": name}
@@ -219,6 +225,9 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
         return utc.strftime("%Y-%m-%dT%H:%M:%S") + (f".{fraction}" if fraction else "") + "Z"
     if kind == "BYTES":
         return base64.b64encode(value).decode()
+    if kind == "GEOMETRY":  # Geometry.createValue(schema, wkb, srid): the struct's members in the schema's order
+        srid, wkb = value
+        return {"wkb": base64.b64encode(wkb).decode(), "srid": srid}
     if kind == "BITS":  # a BitSet's bytes, bit 0 first (BitSet.toByteArray: none for 0); JdbcValueConverters.convertBits
         #                pads them to ceil(n / 8), PostgreSQL's connector does not (seen on 3.3.2, docs/producers.md)
         size = (logical.precision + 7) // 8 if padded_bits else (value.bit_length() + 7) // 8
@@ -238,6 +247,8 @@ def schemaless_text(logical: LogicalType, value, zoned_fixed_width: bool, decima
         return canonical_text(logical, encoded)
     if isinstance(encoded, Decimal):  # a NUMERIC decimal: its JSON token, exactly as written
         return format(encoded, "f")
+    if isinstance(encoded, dict):  # a struct: its JSON text, members in name order (no spelling changes it)
+        return json.dumps(encoded, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
     return str(encoded)
 
 
@@ -467,8 +478,9 @@ class DebeziumEncoder:
     def _columns(self) -> list[Column] | None:
         if not self.profile.schemas_enable:
             return None
-        return [Column(c.name, i + 1, source_type(c.logical), c.logical.name, c.nullable, c.pk_position)
-                for i, c in enumerate(self.table.columns)]
+        # nullable is what the schema says (optional), which is not always the column's NOT NULL (a geometry)
+        return [Column(c.name, i + 1, source_type(c.logical), c.logical.name, descriptor["optional"], c.pk_position)
+                for i, (c, descriptor) in enumerate(zip(self.table.columns, self.row_fields()))]
 
     def _canonical_position(self, position: dict) -> dict:
         if self.profile.binlog:
@@ -869,6 +881,12 @@ def _bits_record(length: str | None, value: str) -> bytes:
             + b'"payload":{"op":"c","source":{"connector":"mariadb"},"after":{"b":"' + value.encode() + b'"}}}')
 
 
+def _geometry_record(value: str) -> bytes:
+    field = connect_field("g", LogicalType("GEOMETRY"), True)
+    return (_date_schema(json.dumps([field])) + b'"payload":{"op":"c","source":{"connector":"mariadb"},"after":{"g":'
+            + value.encode() + b'}}}')
+
+
 HOSTILE: dict[str, Hostile] = {
     "empty value": Hostile(b"", Code.MALFORMED_JSON),
     "JSON null": Hostile(b"null", Code.MALFORMED_JSON),
@@ -923,6 +941,10 @@ HOSTILE: dict[str, Hostile] = {
     "bits past the column's length": Hostile(_bits_record("3", "CA=="), Code.UNDECODABLE_VALUE),
     "bits of a column past 16,384 bits": Hostile(_bits_record("16385", "AQ=="), Code.UNDECODABLE_VALUE),
     "bits without a length": Hostile(_bits_record(None, "AQ=="), Code.UNDECODABLE_VALUE),
+    # a geometry's WKB must be a string of canonical base64 (1234 as a number reads as base64), its SRID an int32
+    "geometry with a number for its wkb": Hostile(_geometry_record('{"wkb":1234,"srid":0}'), Code.UNDECODABLE_VALUE),
+    "geometry with an srid past int32": Hostile(_geometry_record('{"wkb":"AQ==","srid":2147483648}'),
+                                                Code.UNDECODABLE_VALUE),
     "lsn of 21 digits": Hostile(b'{"op":"c","source":{"connector":"postgresql","lsn":123456789012345678901},"after":{"a":1}}',
                                 Code.UNDECODABLE_VALUE),
     "after names a member twice": Hostile(b'{"op":"c","source":{"connector":"postgresql"},"after":{"v":"first","v":"last"}}',
@@ -962,10 +984,12 @@ def examples(draw):
 
 def value_types(profile: Profile) -> list[LogicalType]:
     """The column types a profile's connector writes: BIT(n) as Bits where the database has it (MySQL's stop at 64
-    bits; SQL Server's BIT is one bit, a boolean)."""
+    bits; SQL Server's BIT is one bit, a boolean), MariaDB's GEOMETRY as a Geometry struct."""
     if profile.connector == "sqlserver":
         return ALL_TYPES
-    return ALL_TYPES + [t for t in BITS_TYPES if profile.connector == "postgresql" or t.precision <= 64]
+    if profile.connector == "postgresql":
+        return ALL_TYPES + BITS_TYPES
+    return ALL_TYPES + [t for t in BITS_TYPES if t.precision <= 64] + [LogicalType("GEOMETRY")]
 
 
 def render(example, topic: str, index: int) -> list[Expected]:

@@ -77,14 +77,18 @@ _IDENT = st.from_regex(r"[a-z][a-z0-9_]{0,11}", fullmatch=True)
 
 
 @st.composite
-def tables(draw, key_types=KEY_TYPES, value_types=ALL_TYPES, max_columns: int = 6) -> Table:
-    """Key columns are named k_*, value columns c_*: names never collide, whatever is drawn."""
+def tables(draw, key_types=KEY_TYPES, value_types=ALL_TYPES, max_columns: int = 6, required_types=()) -> Table:
+    """Key columns are named k_*, value columns c_*: names never collide, whatever is drawn. `required_types`: value
+    columns the table has whatever else is drawn (a tier that runs few tables chooses which types they cover)."""
     key_count = draw(st.integers(1, 2))
-    names = draw(st.lists(_IDENT, min_size=key_count + max_columns, max_size=key_count + max_columns, unique=True))
+    size = key_count + max_columns + len(required_types)
+    names = draw(st.lists(_IDENT, min_size=size, max_size=size, unique=True))
     keys = [ColumnSpec(f"k_{names[i]}", draw(st.sampled_from(key_types)), False, i + 1) for i in range(key_count)]
     value_count = draw(st.integers(0, max_columns))
     values = [ColumnSpec(f"c_{names[key_count + i]}", draw(st.sampled_from(value_types)), draw(st.booleans()))
               for i in range(value_count)]
+    values += [ColumnSpec(f"c_{names[key_count + value_count + i]}", logical, draw(st.booleans()))
+               for i, logical in enumerate(required_types)]
     ordered = draw(st.permutations(keys + values))
     return Table(schema=draw(st.sampled_from(["dbo", "public", "sales"])), name=draw(_IDENT),
                  columns=tuple(ordered))

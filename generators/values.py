@@ -9,6 +9,7 @@ import base64
 import datetime as dt
 import json
 import math
+import struct
 from dataclasses import dataclass
 from decimal import Context, Decimal, localcontext
 
@@ -28,7 +29,7 @@ class LogicalType:
     kind: str          # INT16, INT32, INT64, BOOLEAN, STRING, DECIMAL, FLOAT64, DATE, TIME, TIMESTAMP, TIMESTAMP_TZ, BYTES,
     #                    ENUM, SET (MySQL's, with their declared labels), YEAR, JSON, UINT32, UINT64 (MySQL's and
     #                    MariaDB's; an unsigned INT is an INT64 to the binlog connectors), BITS (BIT(n), n > 1: the
-    #                    value an int below 2^n, `precision` its n)
+    #                    value an int below 2^n, `precision` its n), GEOMETRY (the value (srid, OGC WKB bytes))
     precision: int | None = None
     scale: int | None = None
     labels: tuple[str, ...] = ()
@@ -104,7 +105,15 @@ def canonical_text(logical: LogicalType, value) -> str | None:
         return base64.b64encode(value).decode()
     if kind == "BITS":  # the bit string as the database prints it: n digits, the most significant first
         return format(value, f"0{logical.precision}b")
+    if kind == "GEOMETRY":
+        return geometry_text(*value)
     return value
+
+
+def geometry_text(srid: int | None, wkb: bytes) -> str:
+    """A geometry's canonical text: a JSON object of its SRID (null when unset) and its WKB in base64, members by name
+    and no whitespace, so that no spelling of the record changes it."""
+    return json.dumps({"srid": srid, "wkb": base64.b64encode(wkb).decode()}, separators=(",", ":"), sort_keys=True)
 
 
 NANOS = 10 ** 9
@@ -144,6 +153,21 @@ def rescale(value: Decimal, scale: int) -> Decimal:
 def _decimals(precision: int, scale: int):
     bound = 10 ** precision - 1
     return st.integers(-bound, bound).map(lambda unscaled: exact_decimal(unscaled, scale))
+
+
+# a coordinate: any finite double, its extremes and both zeros among them (MySQL's and MariaDB's WKB hold no NaN)
+_COORDINATES = st.one_of(st.sampled_from([0.0, -0.0, 1.7976931348623157e308, -1.7976931348623157e308, 5e-324]),
+                         st.floats(allow_nan=False, allow_infinity=False))
+
+
+def _geometries():
+    """(SRID, WKB) of a POINT or a LINESTRING (little-endian WKB, as MySQL and MariaDB store it) under SRID 0, the
+    default, or another the server takes without checking it."""
+    point = st.tuples(_COORDINATES, _COORDINATES)
+    wkb = st.one_of(point.map(lambda p: struct.pack("<BIdd", 1, 1, *p)),
+                    st.lists(point, min_size=2, max_size=4).map(
+                        lambda ps: struct.pack("<BII", 1, 2, len(ps)) + b"".join(struct.pack("<dd", *p) for p in ps)))
+    return st.tuples(st.sampled_from([0, 4326, 3857]), wkb)
 
 
 def _floats():
@@ -203,6 +227,8 @@ def value_strategy(logical: LogicalType):
     if kind == "BITS":  # every bit pattern of BIT(n), all ones and the top bit alone among them
         top = 2 ** logical.precision - 1
         return st.one_of(st.sampled_from([0, top, 2 ** (logical.precision - 1), 1]), st.integers(0, top))
+    if kind == "GEOMETRY":
+        return _geometries()
     if kind == "YEAR":  # MySQL's YEAR: 1901 to 2155, and 0000
         return st.one_of(st.sampled_from([1901, 2155, 0]), st.integers(1901, 2155))
     if kind == "JSON":  # a document as an application writes it: any JSON value, text with escapes and non-BMP

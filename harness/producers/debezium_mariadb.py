@@ -83,14 +83,16 @@ def _execute(connection, transactions) -> None:
 
 
 def _python_value(kind: str, value, labels: tuple[str, ...] = ()):
-    """A value as PyMySQL reads it, as the generators hold it: BIT(n) comes as bytes (big-endian), TIME as a
-    timedelta, and TIMESTAMP as the zone-less time in the session's zone (UTC)."""
+    """A value as PyMySQL reads it, as the generators hold it: BIT(n) comes as bytes (big-endian), a geometry in the
+    server's own form, TIME as a timedelta, and TIMESTAMP as the zone-less time in the session's zone (UTC)."""
     if value is None:
         return None
     if kind == "BOOLEAN":
         return value != b"\x00"
     if kind == "BITS":
         return int.from_bytes(value, "big")
+    if kind == "GEOMETRY":  # MariaDB's own form: the SRID (4 bytes, little-endian), then the WKB
+        return int.from_bytes(value[:4], "little"), value[4:]
     if kind == "TIME":
         return (dt.datetime.min + value).time()
     if kind == "TIMESTAMP_TZ":

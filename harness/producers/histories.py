@@ -85,9 +85,13 @@ def _keys_distinct(history: History) -> bool:
     return True
 
 
-def postgres_histories(max_changes: int = 8, max_columns: int = 5):
-    value_types = [t for t in ALL_TYPES + BITS_TYPES if POSTGRES.holds(t)]
-    return histories(tables(KEY_TYPES, value_types, max_columns=max_columns), max_changes=max_changes) \
+def postgres_types() -> list[LogicalType]:
+    return [t for t in ALL_TYPES + BITS_TYPES if POSTGRES.holds(t)]
+
+
+def postgres_histories(max_changes: int = 8, max_columns: int = 5, required_types=()):
+    """`required_types`: value columns every drawn table has (generators.history.tables)."""
+    return histories(tables(KEY_TYPES, postgres_types(), max_columns, required_types), max_changes=max_changes) \
         .map(lambda history: _with_values(history, _postgres_value)).filter(_keys_distinct)
 
 
@@ -99,11 +103,14 @@ def _bmp_labels(logical):
     return replace(logical, labels=labels)
 
 
-def mariadb_histories(max_changes: int = 8, max_columns: int = 5):
+def mariadb_types() -> list[LogicalType]:
     """... with MySQL's ENUM and SET (canal's labels: quotes, spaces, accents, a SET of 64 members), YEAR, JSON,
-    INT UNSIGNED and BIGINT UNSIGNED."""
-    value_types = [t for t in ALL_TYPES + BITS_TYPES if MARIADB.holds(t)] + [_bmp_labels(t) for t in ENUM_SET_TYPES] \
-        + [LogicalType("YEAR"), LogicalType("JSON"), LogicalType("UINT32"), LogicalType("UINT64")]
-    return histories(tables(KEY_TYPES, value_types, max_columns=max_columns), max_changes=max_changes) \
+    INT UNSIGNED, BIGINT UNSIGNED and GEOMETRY (points and line strings)."""
+    return [t for t in ALL_TYPES + BITS_TYPES if MARIADB.holds(t)] + [_bmp_labels(t) for t in ENUM_SET_TYPES] \
+        + [LogicalType("YEAR"), LogicalType("JSON"), LogicalType("UINT32"), LogicalType("UINT64"), LogicalType("GEOMETRY")]
+
+
+def mariadb_histories(max_changes: int = 8, max_columns: int = 5, required_types=()):
+    return histories(tables(KEY_TYPES, mariadb_types(), max_columns, required_types), max_changes=max_changes) \
         .map(lambda history: _with_values(history, _mariadb_value)).filter(_keys_distinct)
 

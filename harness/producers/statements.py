@@ -22,7 +22,8 @@ _MARIADB = {"INT16": "smallint", "INT32": "int", "INT64": "bigint", "BOOLEAN": "
             "FLOAT64": "double", "DATE": "date", "TIMESTAMP_TZ": "timestamp({p6}) NULL", "BYTES": "longblob",
             "TIME": "time({p})", "TIMESTAMP": "datetime({p})", "DECIMAL": "decimal({p},{s})",
             "ENUM": "enum({labels})", "SET": "set({labels})", "YEAR": "year", "JSON": "json",
-            "UINT32": "int unsigned", "UINT64": "bigint unsigned", "BITS": "bit({p})"}
+            "UINT32": "int unsigned", "UINT64": "bigint unsigned", "BITS": "bit({p})",
+            "GEOMETRY": "geometry"}
 # InnoDB keys: at most 3,072 bytes, so a text key is a VARCHAR (4 bytes a character in utf8mb4)
 MARIADB_KEY_CHARS = 250
 
@@ -37,6 +38,8 @@ class Dialect:
     key_types: dict[str, str]               # column types a key column takes instead
     replica_identity: bool = False          # PostgreSQL's ALTER TABLE ... REPLICA IDENTITY
     parameter: Callable[[LogicalType, object], object] = lambda logical, value: value
+    # the SQL that takes a column's value: one %s, or an expression of several (its parameter is then a tuple)
+    placeholder: Callable[[LogicalType], str] = lambda logical: "%s"
 
     def quoted(self, name: str) -> str:
         q = self.quote_char
@@ -64,7 +67,15 @@ class Dialect:
 
     def _values(self, table: Table, row: dict, names: list[str]) -> tuple:
         kinds = {c.name: c.logical for c in table.columns}
-        return tuple(self.parameter(kinds[n], row[n]) for n in names)
+        values = []
+        for name in names:
+            value = self.parameter(kinds[name], row[name])
+            values += value if self.placeholder(kinds[name]).count("%s") > 1 else [value]
+        return tuple(values)
+
+    def _placeholders(self, table: Table, names: list[str]) -> list[str]:
+        kinds = {c.name: c.logical for c in table.columns}
+        return [self.placeholder(kinds[name]) for name in names]
 
     def _where_key(self, table: Table, row: dict) -> tuple[str, tuple]:
         names = [c.name for c in table.key_columns]
@@ -75,14 +86,15 @@ class Dialect:
         if change.kind in ("INSERT", "READ"):
             names = [c.name for c in table.columns]
             return Statement(f"INSERT INTO {name} ({', '.join(map(self.quoted, names))}) "
-                             f"VALUES ({', '.join(['%s'] * len(names))})", self._values(table, change.after, names))
+                             f"VALUES ({', '.join(self._placeholders(table, names))})",
+                             self._values(table, change.after, names))
         if change.kind == "UPDATE":
             assigned = [c.name for c in table.columns if c.name in change.columns_set(table)]
             if not assigned:  # a statement sets at least one column: the key, to the value it has
                 assigned = [table.key_columns[0].name]
             where, key = self._where_key(table, change.before)
-            return Statement(f"UPDATE {name} SET {', '.join(f'{self.quoted(n)} = %s' for n in assigned)} WHERE {where}",
-                             self._values(table, change.after, assigned) + key)
+            sets = ", ".join(f"{self.quoted(n)} = {p}" for n, p in zip(assigned, self._placeholders(table, assigned)))
+            return Statement(f"UPDATE {name} SET {sets} WHERE {where}", self._values(table, change.after, assigned) + key)
         if change.kind == "DELETE":
             where, key = self._where_key(table, change.before)
             return Statement(f"DELETE FROM {name} WHERE {where}", key)
@@ -128,10 +140,16 @@ def _mariadb_holds(logical: LogicalType) -> bool:
 
 def _mariadb_parameter(logical: LogicalType, value):
     """PyMySQL writes an aware datetime without its offset: a TIMESTAMP column takes the instant in the session's
-    zone, which the server's connections set to UTC (harness.producers.mariadb)."""
+    zone, which the server's connections set to UTC (harness.producers.mariadb). A geometry is its WKB and SRID."""
+    if logical.kind == "GEOMETRY":
+        return (None, None) if value is None else (value[1], value[0])
     if isinstance(value, dt.datetime) and value.tzinfo is not None:
         return value.astimezone(dt.UTC).replace(tzinfo=None)
     return value
+
+
+def _mariadb_placeholder(logical: LogicalType) -> str:
+    return "ST_GeomFromWKB(%s, %s)" if logical.kind == "GEOMETRY" else "%s"
 
 
 POSTGRES = Dialect("PostgreSQL", _POSTGRES, '"', _postgres_holds, "CREATE SCHEMA IF NOT EXISTS {schema}", {},
@@ -139,4 +157,5 @@ POSTGRES = Dialect("PostgreSQL", _POSTGRES, '"', _postgres_holds, "CREATE SCHEMA
 # a MariaDB schema is a database; its binary no-pad collation keeps 'a' and 'a ' two keys, as the generator has them
 MARIADB = Dialect("MariaDB", _MARIADB, "`", _mariadb_holds,
                   "CREATE DATABASE IF NOT EXISTS {schema} CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin",
-                  {"STRING": f"varchar({MARIADB_KEY_CHARS})"}, parameter=_mariadb_parameter)
+                  {"STRING": f"varchar({MARIADB_KEY_CHARS})"}, parameter=_mariadb_parameter,
+                  placeholder=_mariadb_placeholder)

@@ -22,7 +22,8 @@ public final class ConnectTypes {
             Map.entry("io.debezium.time.ZonedTimestamp", "TIMESTAMP_TZ"), Map.entry("io.debezium.time.ZonedTime", "TIME_TZ"),
             Map.entry("io.debezium.data.Json", "JSON"), Map.entry("io.debezium.data.Uuid", "UUID"),
             Map.entry("io.debezium.data.Xml", "XML"), Map.entry("io.debezium.data.Enum", "ENUM"),
-            Map.entry("io.debezium.time.MicroDuration", "INTERVAL"));
+            Map.entry("io.debezium.time.MicroDuration", "INTERVAL"),
+            Map.entry("io.debezium.data.geometry.Geometry", "GEOMETRY"));
     static final String DECIMAL = "org.apache.kafka.connect.data.Decimal";
     /** BIT(n), n > 1: a BitSet's bytes, bit 0 first (JdbcValueConverters.convertBits), n in the {@code length}
      * parameter. Canonical: the n digits the database prints (docs/canonical-model.md). */
@@ -84,6 +85,8 @@ public final class ConnectTypes {
                 return Canonical.float32Text(raw);
             case "DECIMAL":  // VariableScaleDecimal: a struct {scale, value} of its own per value
                 return variableScaleDecimal(raw);
+            case "GEOMETRY":
+                return geometry(raw);
             case "DATE":
                 return Canonical.dateFromEpochDays(raw);
             case "TIMESTAMP_TZ":
@@ -109,8 +112,29 @@ public final class ConnectTypes {
                 if (logical.startsWith("BITS(")) {
                     return Canonical.bitsFromLittleEndianBase64(raw, Canonical.bitsLength(logical));
                 }
-                return raw;  // STRUCT, ARRAY, MAP keep their JSON text (forward compatible)
+                // STRUCT, ARRAY, MAP keep their JSON text (forward compatible), members in name order
+                return raw.startsWith("{") || raw.startsWith("[") ? Json.canonicalText(Json.read(raw).root) : raw;
         }
+    }
+
+    /** io.debezium.data.geometry.Geometry, a struct {wkb, srid}: {@code {"srid":N,"wkb":"<base64>"}} (srid null when
+     * unset), the members in name order; null unless wkb is a string of canonical base64 and srid an int32 number
+     * or null (the text of "1234" as a number would pass for base64). */
+    private static String geometry(String raw) {
+        Map<String, Object> struct = Json.read(raw).object();
+        Object wkb = struct == null ? null : struct.get("wkb");
+        if (!(wkb instanceof String) || Canonical.strictBase64((String) wkb) == null) {
+            return null;
+        }
+        Object srid = struct.get("srid");
+        String sridText = srid instanceof Json.Number ? Canonical.integerText(srid.toString(), "INT32") : null;
+        if (Json.present(srid) && sridText == null) {
+            return null;
+        }
+        Map<String, Object> canonical = new java.util.TreeMap<>();
+        canonical.put("srid", sridText == null ? Json.NULL : new Json.Number(sridText));
+        canonical.put("wkb", wkb);
+        return Json.text(canonical);
     }
 
     private static String variableScaleDecimal(String raw) {

@@ -158,9 +158,10 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
     }
 
     /** Without a schema a value keeps its JSON text: a number its own token, except one beyond a double's range
-     * (nothing it could mean is known: UNDECODABLE_VALUE). */
+     * (nothing it could mean is known: UNDECODABLE_VALUE); an object (a struct: a geometry, a variable-scale
+     * decimal) its members in name order, which no spelling of the record changes. */
     static String schemaless(Object json) {
-        String raw = Json.text(json);
+        String raw = Json.canonicalText(json);
         return json instanceof Json.Number && Canonical.beyondDoubleRange(raw) ? null : raw;
     }
 

@@ -183,6 +183,33 @@ public final class Json {
         return out.toString();
     }
 
+    /** {@link #text}, but an object's members in name order at every level: the text of a value that no spelling of
+     * its record changes (a struct or object kept as JSON, whose member order is no data). */
+    public static String canonicalText(Object value) {
+        if (!(value instanceof Map) && !(value instanceof List)) {
+            return text(value);
+        }
+        return text(sorted(value));
+    }
+
+    private static Object sorted(Object value) {
+        if (value instanceof Map) {
+            Map<String, Object> members = new java.util.TreeMap<>();
+            for (Map.Entry<?, ?> member : ((Map<?, ?>) value).entrySet()) {
+                members.put((String) member.getKey(), sorted(member.getValue()));
+            }
+            return members;
+        }
+        if (value instanceof List) {
+            List<Object> items = new java.util.ArrayList<>(((List<?>) value).size());
+            for (Object item : (List<?>) value) {
+                items.add(sorted(item));
+            }
+            return items;
+        }
+        return value;
+    }
+
     private static void write(JsonGenerator generator, Object value) throws IOException {
         if (value == NULL) {
             generator.writeNull();
