@@ -225,9 +225,10 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
         return utc.strftime("%Y-%m-%dT%H:%M:%S") + (f".{fraction}" if fraction else "") + "Z"
     if kind == "BYTES":
         return base64.b64encode(value).decode()
-    if kind == "GEOMETRY":  # Geometry.createValue(schema, wkb, srid): the struct's members in the schema's order
+    if kind == "GEOMETRY":  # Geometry.createValue(schema, wkb, srid): the struct's members in the schema's order; the
+        #                    binlog connectors write SRID 0 as null (seen on the real MariaDB 3.3.0 and 3.5.0)
         srid, wkb = value
-        return {"wkb": base64.b64encode(wkb).decode(), "srid": srid}
+        return {"wkb": base64.b64encode(wkb).decode(), "srid": srid or None}
     if kind == "BITS":  # a BitSet's bytes, bit 0 first (BitSet.toByteArray: none for 0); JdbcValueConverters.convertBits
         #                pads them to ceil(n / 8), PostgreSQL's connector does not (seen on 3.3.2, docs/producers.md)
         size = (logical.precision + 7) // 8 if padded_bits else (value.bit_length() + 7) // 8

@@ -111,9 +111,11 @@ def canonical_text(logical: LogicalType, value) -> str | None:
 
 
 def geometry_text(srid: int | None, wkb: bytes) -> str:
-    """A geometry's canonical text: a JSON object of its SRID (null when unset) and its WKB in base64, members by name
-    and no whitespace, so that no spelling of the record changes it."""
-    return json.dumps({"srid": srid, "wkb": base64.b64encode(wkb).decode()}, separators=(",", ":"), sort_keys=True)
+    """A geometry's canonical text: a JSON object of its SRID (null when unset: SRID 0, MySQL's "no spatial reference
+    system", is null too, as Debezium writes it) and its WKB in base64, members by name and no whitespace, so that no
+    spelling of the record changes it."""
+    return json.dumps({"srid": srid or None, "wkb": base64.b64encode(wkb).decode()}, separators=(",", ":"),
+                      sort_keys=True)
 
 
 NANOS = 10 ** 9

@@ -110,3 +110,17 @@ def test_certifying_a_line_runs_each_database_whose_connector_has_a_release_of_i
     releases, not_run = certification_releases("2.7", "2.7.3.Final")
     assert releases == {"postgresql": "2.7.3.Final"} and "LONGBLOB" in not_run["mariadb"]
     assert "no MariaDB connector" in certification_releases("1.9", "1.9.7.Final")[1]["mariadb"]
+
+
+def test_a_few_real_producer_histories_hold_every_type_of_their_database():
+    """Drawn freely, 100 MariaDB histories held no YEAR, JSON or unsigned column: each history holds the next
+    TYPES_PER_HISTORY of its database's types for sure, so any ceil(types / TYPES_PER_HISTORY) in a row hold them all."""
+    import math
+
+    from harness.producers.checks import DATABASES, TYPES_PER_HISTORY, required_types
+
+    for database in DATABASES:
+        types = DATABASES[database].types()
+        histories = math.ceil(len(types) / TYPES_PER_HISTORY)
+        held = {t for index in range(3, 3 + histories) for t in required_types(database, index)}
+        assert held == set(types), database

@@ -118,7 +118,7 @@ public final class ConnectTypes {
     }
 
     /** io.debezium.data.geometry.Geometry, a struct {wkb, srid}: {@code {"srid":N,"wkb":"<base64>"}} (srid null when
-     * unset), the members in name order; null unless wkb is a string of canonical base64 and srid an int32 number
+     * unset or 0, as the binlog connectors write 0), the members in name order; null unless wkb is a string of canonical base64 and srid an int32 number
      * or null (the text of "1234" as a number would pass for base64). */
     private static String geometry(String raw) {
         Map<String, Object> struct = Json.read(raw).object();
@@ -131,8 +131,8 @@ public final class ConnectTypes {
         if (Json.present(srid) && sridText == null) {
             return null;
         }
-        Map<String, Object> canonical = new java.util.TreeMap<>();
-        canonical.put("srid", sridText == null ? Json.NULL : new Json.Number(sridText));
+        Map<String, Object> canonical = new java.util.TreeMap<>();  // SRID 0, "no reference system", is unset too
+        canonical.put("srid", sridText == null || sridText.equals("0") ? Json.NULL : new Json.Number(sridText));
         canonical.put("wkb", wkb);
         return Json.text(canonical);
     }
