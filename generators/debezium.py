@@ -275,16 +275,20 @@ class _SourceClock:
         self.log_position += 40
         return self.log_position
 
-    def binlog(self, snapshot: bool, changes: int) -> list[dict]:
-        """A transaction's row events' coordinates, one statement per change (row 0). The snapshot's rows carry the
-        binlog position it started at, server id 0 and no GTID; streamed ones the server's id and the transaction's
-        GTID (domain-server-sequence)."""
-        if snapshot:
+    def binlog(self, tx: Transaction) -> list[dict]:
+        """A transaction's row events' coordinates: a Rows event per statement, its rows numbered from 0 (a
+        multi-row INSERT's share the event's position). The snapshot's rows carry the binlog position it started
+        at, server id 0 and no GTID; streamed ones the server's id and the transaction's GTID (domain-server-sequence)."""
+        if tx.snapshot:
             return [{"server_id": 0, "gtid": None, "file": "binlog.000001", "pos": 2481, "row": 0, "thread": None,
-                     "query": None, "tx_id": None} for _ in range(changes)]
+                     "query": None, "tx_id": None} for _ in tx.changes]
         self.tx_count += 1
-        return [{"server_id": 1, "gtid": f"0-1-{self.tx_count}", "file": "binlog.000001", "pos": self.next_log_position(),
-                 "row": 0, "thread": None, "query": None, "tx_id": None} for _ in range(changes)]
+        coordinates = []
+        for statement in tx.statements():
+            position = self.next_log_position()
+            coordinates += [{"server_id": 1, "gtid": f"0-1-{self.tx_count}", "file": "binlog.000001", "pos": position,
+                             "row": row, "thread": None, "query": None, "tx_id": None} for row in range(len(statement))]
+        return coordinates
 
 
 def _same_image(before: Row, after: Row) -> bool:
@@ -546,7 +550,7 @@ class DebeziumEncoder:
         """One position per change, as the database assigns them (commit LSN shared by the transaction)."""
         c = self.clock
         if self.profile.binlog:
-            return c.binlog(tx.snapshot, len(tx.changes))
+            return c.binlog(tx)
         if self.profile.connector == "sqlserver":
             changes = [None if tx.snapshot else c.sqlserver_lsn() for _ in tx.changes]
             commit = c.sqlserver_lsn()

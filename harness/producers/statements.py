@@ -84,10 +84,7 @@ class Dialect:
     def change_statement(self, table: Table, change: Change) -> Statement:
         name = self.table_name(table)
         if change.kind in ("INSERT", "READ"):
-            names = [c.name for c in table.columns]
-            return Statement(f"INSERT INTO {name} ({', '.join(map(self.quoted, names))}) "
-                             f"VALUES ({', '.join(self._placeholders(table, names))})",
-                             self._values(table, change.after, names))
+            return self.insert_statement(table, (change,))
         if change.kind == "UPDATE":
             assigned = [c.name for c in table.columns if c.name in change.columns_set(table)]
             if not assigned:  # a statement sets at least one column: the key, to the value it has
@@ -102,11 +99,20 @@ class Dialect:
             return Statement(f"TRUNCATE {name}")
         raise ValueError(f"no statement for a {change.kind}")
 
+    def insert_statement(self, table: Table, changes: tuple[Change, ...]) -> Statement:
+        """One INSERT of the changes' rows, in their order (the order a binlog keeps them in)."""
+        names = [c.name for c in table.columns]
+        row = f"({', '.join(self._placeholders(table, names))})"
+        return Statement(f"INSERT INTO {self.table_name(table)} ({', '.join(map(self.quoted, names))}) "
+                         f"VALUES {', '.join([row] * len(changes))}",
+                         sum((self._values(table, change.after, names) for change in changes), ()))
+
     def transactions(self, history: History, snapshot: bool) -> Iterator[list[Statement]]:
         """The statements of each transaction, the snapshot's (`snapshot`) or the streamed ones."""
         for transaction in history.transactions:
             if transaction.snapshot == snapshot:
-                yield [self.change_statement(history.table, change) for change in transaction.changes]
+                yield [self.insert_statement(history.table, statement) if len(statement) > 1
+                       else self.change_statement(history.table, statement[0]) for statement in transaction.statements()]
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,8 @@ BITS_KINDS = {"postgresql": ((LogicalType("BITS", 9), 0b100000001), (LogicalType
 
 
 def _key_change_history(database: str = "postgresql") -> History:
-    """What the drawn histories reach only sometimes: a snapshot, a key holding a tab that changes (Connect writes
+    """What the drawn histories reach only sometimes: a snapshot, a multi-row INSERT (one binlog event, rows 0 and 1),
+    a key holding a tab that changes (Connect writes
     the partner header with the tab raw), a REPLICA IDENTITY DEFAULT delete over NOT NULL columns of every kind
     the connector fills with fallbacks, a TRUNCATE; for MariaDB, an ENUM holding its invalid-value member, a SET of
     64 members holding the first and the last, YEAR 1901 and 2155, a JSON document, the largest INT UNSIGNED, the
@@ -84,7 +85,7 @@ def _key_change_history(database: str = "postgresql") -> History:
     updated = {**first, "c_0": 8}
     return History(table, (
         Transaction((Change("READ", after=row("snap-1")), Change("READ", after=row("snap-2"))), at, 0, snapshot=True),
-        Transaction((Change("INSERT", after=first), Change("INSERT", after=second)), at, 0),
+        Transaction((Change("INSERT", after=first), Change("INSERT", after=second)), at, 0, multi_row_inserts=True),
         Transaction((Change("UPDATE", before=first, after=updated, set_columns=frozenset({"c_0"})),), at, 0),
         Transaction((Change("UPDATE", before=second, after={**second, "k_name": moved["k_name"]},
                             set_columns=frozenset({"k_name"})),), at, 0),
