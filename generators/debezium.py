@@ -63,6 +63,12 @@ class Profile:
     def database_of(self, table: Table) -> str:
         return table.schema if self.binlog else self.database
 
+    @property
+    def padded_bits(self) -> bool:
+        """BIT(n) bytes padded to ceil(n / 8): JdbcValueConverters.convertBits does it for the binlog connectors;
+        PostgreSQL's writes as few bytes as the value needs (seen on the real 3.3.2)."""
+        return self.connector != "postgresql"
+
     def canonical_source(self, table: Table) -> dict:
         """The canonical `source` of this deployment's events for `table` (the decoder's, and the key-change group's
         parts): a binlog connector's schema is its database, so it has none of its own."""
@@ -406,17 +412,19 @@ class DebeziumEncoder:
             return not self._in_snapshot
         return self.profile.release >= (2, 2)
 
-    def _padded_bits(self) -> bool:
-        """BIT(n) bytes padded to ceil(n / 8): JdbcValueConverters.convertBits does it for the binlog connectors;
-        PostgreSQL's writes as few bytes as the value needs (seen on the real 3.3.2)."""
-        return self.profile.connector != "postgresql"
+    def _written(self, logical: LogicalType, value, zoned_fixed: bool):
+        """`encode_value` with this profile's encodings."""
+        return encode_value(logical, value, zoned_fixed, self.profile.decimal_format, self.profile.padded_bits)
+
+    def _schemaless(self, logical: LogicalType, value, zoned_fixed: bool) -> str | None:
+        """`schemaless_text` with this profile's encodings."""
+        return schemaless_text(logical, value, zoned_fixed, self.profile.decimal_format, self.profile.padded_bits)
 
     def row_json(self, row: Row | None, columns=None) -> dict | None:
         if row is None:
             return None
         columns = columns if columns is not None else self.table.columns
-        return {c.name: encode_value(c.logical, row[c.name], self._zoned_fixed(), self.profile.decimal_format,
-                                     self._padded_bits()) for c in columns}
+        return {c.name: self._written(c.logical, row[c.name], self._zoned_fixed()) for c in columns}
 
     def key_payload(self, row: Row) -> dict:
         return self.row_json(row, self.table.key_columns)
@@ -474,8 +482,7 @@ class DebeziumEncoder:
         columns = columns if columns is not None else self.table.columns
         if self.profile.schemas_enable:
             return {c.name: canonical_text(c.logical, row[c.name]) for c in columns}
-        return {c.name: schemaless_text(c.logical, row[c.name], self._zoned_fixed(), self.profile.decimal_format,
-                                        self._padded_bits()) for c in columns}
+        return {c.name: self._schemaless(c.logical, row[c.name], self._zoned_fixed()) for c in columns}
 
     def _canonical_key(self, row: Row) -> list[tuple[str, str | None]]:
         return [(c.name, canonical_text(c.logical, row[c.name])) for c in self.table.key_columns]
@@ -538,12 +545,11 @@ class DebeziumEncoder:
             return self.row_json(row), self._canonical_image(row)
         old = {c.name: row[c.name] if c.pk_position else None if c.nullable else _fallback(c.logical)
                for c in self.table.columns}
-        written = {c.name: encode_value(c.logical, old[c.name], self._zoned_fixed() and bool(c.pk_position),
-                                        self.profile.decimal_format, self._padded_bits()) for c in self.table.columns}
+        written = {c.name: self._written(c.logical, old[c.name], self._zoned_fixed() and bool(c.pk_position))
+                   for c in self.table.columns}
         if self.profile.schemas_enable:
             return written, self._canonical_image(old)
-        return written, {c.name: schemaless_text(c.logical, old[c.name], self._zoned_fixed() and bool(c.pk_position),
-                                                 self.profile.decimal_format, self._padded_bits())
+        return written, {c.name: self._schemaless(c.logical, old[c.name], self._zoned_fixed() and bool(c.pk_position))
                          for c in self.table.columns}
 
     def _positions(self, tx: Transaction) -> list[dict]:

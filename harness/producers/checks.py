@@ -24,13 +24,26 @@ class Database:
     types: Callable               # () -> the value column types it holds
     identities: tuple[str, ...]
     default_version: str
+    server: Callable              # () -> the server here ("PostgreSQL 15.18"); ProducerUnavailable without one
+
+
+def _postgres_server() -> str:
+    from harness.producers.postgres import PostgresCluster
+
+    return f"PostgreSQL {PostgresCluster().version}"  # finds the server's binaries, starts nothing
+
+
+def _mariadb_server() -> str:
+    from harness.producers.mariadb import MariaDbServer
+
+    return f"MariaDB {MariaDbServer().version}"
 
 
 DATABASES = {
     "postgresql": Database(debezium_postgres.run, drawable.postgres_histories, drawable.postgres_types, ("FULL", "DEFAULT"),
-                           DEFAULT_DEBEZIUM_VERSION),
+                           DEFAULT_DEBEZIUM_VERSION, _postgres_server),
     "mariadb": Database(debezium_mariadb.run, drawable.mariadb_histories, drawable.mariadb_types, ("FULL",),
-                        DEFAULT_MARIADB_DEBEZIUM_VERSION),
+                        DEFAULT_MARIADB_DEBEZIUM_VERSION, _mariadb_server),
 }
 
 # Each drawn history has this many of its database's types for sure, the next ones in turn (Hypothesis favours the
@@ -133,16 +146,12 @@ def certification_check(roundtrip, generator, version: str):
     """(what the producers are, run(histories, seed) -> failures) for `certify --producer real`: each database's
     connector of the version's line (certification_releases), `histories` drawn histories through each."""
     from harness.jvm import kafka_version
-    from harness.producers.mariadb import MariaDbServer
-    from harness.producers.postgres import PostgresCluster
 
     releases, not_run = certification_releases(version, generator.version_profile(version)["version"])
-    servers = {"postgresql": lambda: f"PostgreSQL {PostgresCluster().version}",
-               "mariadb": lambda: f"MariaDB {MariaDbServer().version}"}
     found = {}
     for database in list(releases):
-        try:  # finds the server's binaries, starts nothing
-            found[database] = servers[database]()
+        try:
+            found[database] = DATABASES[database].server()
         except ProducerUnavailable as missing:
             not_run[database] = str(missing)
             del releases[database]

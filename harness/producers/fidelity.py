@@ -86,7 +86,7 @@ KNOWN = (
         r"value\.payload\.(after|before)\..*", "PostgreSQL BIT(n) (`io.debezium.data.Bits`): the BitSet's bytes "
         "padded to ceil(n / 8) / as few as the value needs (178 in a BIT(9): `sgA=` / `sg==`; 0: `AAA=` / `\"\"`)",
         "3.3.2, 1.9.7, 2.7.3", FIXED, "`JdbcValueConverters.convertBits` pads, PostgreSQL's converter hands it the "
-        "value's own bytes; the MariaDB connector pads. `DebeziumEncoder._padded_bits`; the normalizer reads both "
+        "value's own bytes; the MariaDB connector pads. `Profile.padded_bits`; the normalizer reads both "
         "as the database's digits (`BITS(n)`)"),
     KnownDifference(
         r"value\.schema\.fields\.(before|after)\.fields\..*\.optional", "MariaDB GEOMETRY in a NOT NULL column: "

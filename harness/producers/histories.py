@@ -7,6 +7,8 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 
+from hypothesis import strategies as st
+
 from generators.canal import ENUM_SET_TYPES
 from generators.history import ColumnSpec, History, histories, tables
 from generators.values import ALL_TYPES, BITS_TYPES, KEY_TYPES, LogicalType
@@ -89,10 +91,16 @@ def postgres_types() -> list[LogicalType]:
     return [t for t in ALL_TYPES + BITS_TYPES if POSTGRES.holds(t)]
 
 
+def _histories(value_types, value: Callable[[ColumnSpec, object], object], max_changes: int, max_columns: int,
+               required_types) -> st.SearchStrategy:
+    """Histories over `value_types` with every value passed through `value`; `required_types`: value columns every
+    drawn table has (generators.history.tables)."""
+    return histories(tables(KEY_TYPES, value_types, max_columns, required_types), max_changes=max_changes) \
+        .map(lambda history: _with_values(history, value)).filter(_keys_distinct)
+
+
 def postgres_histories(max_changes: int = 8, max_columns: int = 5, required_types=()):
-    """`required_types`: value columns every drawn table has (generators.history.tables)."""
-    return histories(tables(KEY_TYPES, postgres_types(), max_columns, required_types), max_changes=max_changes) \
-        .map(lambda history: _with_values(history, _postgres_value)).filter(_keys_distinct)
+    return _histories(postgres_types(), _postgres_value, max_changes, max_columns, required_types)
 
 
 def _bmp_labels(logical):
@@ -111,6 +119,5 @@ def mariadb_types() -> list[LogicalType]:
 
 
 def mariadb_histories(max_changes: int = 8, max_columns: int = 5, required_types=()):
-    return histories(tables(KEY_TYPES, mariadb_types(), max_columns, required_types), max_changes=max_changes) \
-        .map(lambda history: _with_values(history, _mariadb_value)).filter(_keys_distinct)
+    return _histories(mariadb_types(), _mariadb_value, max_changes, max_columns, required_types)
 

@@ -118,8 +118,8 @@ public final class ConnectTypes {
     }
 
     /** io.debezium.data.geometry.Geometry, a struct {wkb, srid}: {@code {"srid":N,"wkb":"<base64>"}} (srid null when
-     * unset or 0, as the binlog connectors write 0), the members in name order; null unless wkb is a string of canonical base64 and srid an int32 number
-     * or null (the text of "1234" as a number would pass for base64). */
+     * unset or 0, as the binlog connectors write 0), the members in name order; null unless wkb is a string of
+     * canonical base64 and srid an int32 number or null (the text of "1234" as a number would pass for base64). */
     private static String geometry(String raw) {
         Map<String, Object> struct = Json.read(raw).object();
         Object wkb = struct == null ? null : struct.get("wkb");
@@ -131,10 +131,9 @@ public final class ConnectTypes {
         if (Json.present(srid) && sridText == null) {
             return null;
         }
-        Map<String, Object> canonical = new java.util.TreeMap<>();  // SRID 0, "no reference system", is unset too
-        canonical.put("srid", sridText == null || sridText.equals("0") ? Json.NULL : new Json.Number(sridText));
-        canonical.put("wkb", wkb);
-        return Json.text(canonical);
+        // SRID 0, "no reference system", is unset too
+        Object canonicalSrid = sridText == null || sridText.equals("0") ? Json.NULL : new Json.Number(sridText);
+        return Json.canonicalText(Map.of("srid", canonicalSrid, "wkb", wkb));
     }
 
     private static String variableScaleDecimal(String raw) {
