@@ -30,7 +30,7 @@ $(INSTALLED): pyproject.toml | $(BIN)/uv
 
 # Maven resolves the Kafka broker and Spark's connectors (at the installed PySpark's version) once (Kafka Connect with
 # Debezium's connectors, for the real-producer tier, on first use), and compiles the normalizer's JVM classes (normalizer/java).
-$(JVM_READY): $(INSTALLED) jvm/kafka-broker/pom.xml jvm/spark-connectors/pom.xml jvm/kafka-connect/pom.xml jvm/settings.xml $(wildcard normalizer/java/io/cdcconformance/*.java)
+$(JVM_READY): $(INSTALLED) $(wildcard harness/maven/*/pom.xml) harness/maven/settings.xml $(wildcard normalizer/java/io/cdcconformance/*.java)
 	$(BIN)/cdc-conformance jvm
 	touch $@
 

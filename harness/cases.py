@@ -10,15 +10,20 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from generators.records import KafkaRecord, predict_offsets
+from harness import suite_files
+from harness.suite_files import CONFORMANCE_DIR
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-CONFORMANCE_DIR = REPO_ROOT / "conformance"
 CASES_DIR = CONFORMANCE_DIR / "cases"
 SCHEMA_FILE = CONFORMANCE_DIR / "case.schema.json"
 
 
 class CaseError(ValueError):
     """A case file that is invalid; the message names the file."""
+
+
+class EmptySelection(ValueError):
+    """A selection (case ids, formats) that names what does not exist or matches no case: a usage error, never a
+    run of nothing that passes."""
 
 
 @dataclass
@@ -52,7 +57,7 @@ class Case:
 
     @property
     def relative_path(self) -> str:
-        return str(self.path.relative_to(REPO_ROOT)) if self.path.is_relative_to(REPO_ROOT) else str(self.path)
+        return suite_files.shown(self.path)
 
 
 def _bytes(item: dict, name: str) -> bytes | None:
@@ -84,6 +89,22 @@ def load_case(path: Path, validator: Draft202012Validator | None = None) -> Case
 def load_cases(directory: Path = CASES_DIR) -> list[Case]:
     validator = _validator()
     return [load_case(path, validator) for path in sorted(directory.rglob("*.yaml"))]
+
+
+def select(cases: list[Case], case_ids=(), formats=(), known_formats=()) -> list[Case]:
+    """The cases a run is asked for, in their order; EmptySelection naming an unknown case or format, or a selection
+    that matches no case (the CLI's `run` and the pytest plugin alike)."""
+    case_ids, formats = set(case_ids), set(formats)
+    unknown = sorted(c for c in case_ids if c not in {case.id for case in cases})
+    if unknown:
+        raise EmptySelection(f"no such case: {', '.join(unknown)}")
+    unknown = sorted(f for f in formats if f not in set(known_formats))
+    if known_formats and unknown:
+        raise EmptySelection(f"no such format: {', '.join(unknown)} (one of {', '.join(sorted(known_formats))})")
+    selected = [c for c in cases if (not case_ids or c.id in case_ids) and (not formats or c.format in formats)]
+    if not selected:
+        raise EmptySelection("the selection matches no case" + (f" (formats: {', '.join(sorted(formats))})" if formats else ""))
+    return selected
 
 
 def parse_shard(text: str) -> tuple[int, int]:

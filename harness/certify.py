@@ -14,8 +14,8 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from harness import golden
-from harness.cases import REPO_ROOT, Case
+from harness import golden, suite_files
+from harness.cases import Case
 from harness.generic import check_mutators, check_property, check_streaming
 from harness.progress import Progress, quiet
 from harness.registry import FormatVersion, Registry
@@ -23,7 +23,7 @@ from harness.roundtrip import RoundTrip
 from harness.runner import PASS, Runner
 from harness.under_test import DEFAULT_NORMALIZER
 
-CERTIFICATIONS_DIR = REPO_ROOT / "reports" / "certifications"
+CERTIFICATIONS_DIR = suite_files.CERTIFICATIONS_DIR
 DEFAULT_EXAMPLES = 2000
 # a real producer's history takes seconds (a cluster, a Connect worker): its check counts histories
 REAL_PRODUCER_CHECK, DEFAULT_HISTORIES = "real-producer", 20
@@ -44,7 +44,7 @@ def _sha256(path: Path) -> str | None:
 
 
 def _shown(path: Path) -> str:
-    return str(path.relative_to(REPO_ROOT)) if path.is_relative_to(REPO_ROOT) else str(path)
+    return suite_files.shown(path)
 
 
 def fingerprint(cases: list[Case], golden_root: Path) -> dict[str, dict]:

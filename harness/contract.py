@@ -13,7 +13,8 @@ from normalizer.model import EVENT_SCHEMA, MODEL_VERSION, QUARANTINE_SCHEMA
 
 
 class ContractViolation(AssertionError):
-    """The normalizer's output does not have the model's schema; the message names the field."""
+    """The normalizer's output does not have the model's schema; the message, one line (a run's error detail, a
+    report's problem, the plugin's failure all show it whole), names every field."""
 
 
 def _problems(actual: DataType, expected: DataType, path: str, nulls: bool = True) -> list[str]:
@@ -66,7 +67,7 @@ def check(result, name: str = "the normalizer") -> None:
                                 "DataFrames (docs/normalizer-contract.md)")
     found = problems(result.events.schema, result.quarantine.schema)
     if found:
-        raise ContractViolation(f"{name}: the output is not the canonical model:\n  " + "\n  ".join(found))
+        raise ContractViolation(f"{name}: the output is not the canonical model: " + "; ".join(found))
 
 
 def check_rows(rows, name: str) -> None:
@@ -82,4 +83,4 @@ def check_rows(rows, name: str) -> None:
             # and the batch entry's frames, checked with NOT NULL, come from the same decode
             found += _problems(columns[column], ArrayType(model), column, nulls=False)
     if found:
-        raise ContractViolation(f"{name}: the streaming output rows are not the canonical model:\n  " + "\n  ".join(found))
+        raise ContractViolation(f"{name}: the streaming output rows are not the canonical model: " + "; ".join(found))

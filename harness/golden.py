@@ -11,8 +11,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-GOLDEN_DIR = REPO_ROOT / "golden"
+from harness.suite_files import GOLDEN_DIR
 
 
 def golden_path(format_id: str, case_id: str, root: Path = GOLDEN_DIR) -> Path:

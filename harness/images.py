@@ -1,7 +1,7 @@
 """The Kafka broker image for the testcontainers backend.
 
 Users run the official `apache/kafka` image (pulled by Testcontainers like any image). Where no registry
-is reachable (CI here), `local` builds docker/kafka/Dockerfile from the Maven-resolved broker jars on a
+is reachable (CI here), `local` builds harness/docker/kafka/Dockerfile from the Maven-resolved broker jars on a
 base given by CDC_KAFKA_BASE_IMAGE (scripts/docker-engine.sh makes one from Debian packages). The tag
 carries a hash of everything that goes in, so an unchanged image is built once and then reused.
 """
@@ -17,16 +17,16 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from harness import jvm
+from harness import jvm, suite_files
 from harness.processes import log_tail
 
-IMAGE_DIR = jvm.REPO_ROOT / "docker" / "kafka"
+IMAGE_DIR = suite_files.package_dir("harness") / "docker" / "kafka"
 OFFICIAL = "official"
 LOCAL = "local"
 DEFAULT_BASE = "eclipse-temurin:17-jre"
 # scripts/docker-engine.sh builds the images in the background while the first tests run, holding this lock;
 # a test that needs the image waits on it instead of building a second copy
-BUILD_LOCK = jvm.REPO_ROOT / ".cache" / "docker" / "images.lock"
+BUILD_LOCK = suite_files.cache_dir() / "docker" / "images.lock"
 BUILD_LOG = BUILD_LOCK.with_name("images.log")
 
 

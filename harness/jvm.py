@@ -1,8 +1,9 @@
-"""JVM artifacts resolved by Maven from the poms under jvm/ into a gitignored cache.
+"""JVM artifacts resolved by Maven from the poms under harness/maven/ into the cache (harness.suite_files.cache_dir:
+the checkout's .cache/, or the user's cache directory for an installed suite; never site-packages).
 
 Two classpaths are needed and they must never mix: the Apache Kafka broker (its own JVM process) and
 Spark's Kafka source + Avro support (added to PySpark's JVM). Spark's connector version is derived from
-the installed ``pyspark.__version__``; the Kafka version lives only in jvm/kafka-broker/pom.xml.
+the installed ``pyspark.__version__``; the Kafka version lives only in harness/maven/kafka-broker/pom.xml.
 """
 from __future__ import annotations
 
@@ -15,10 +16,16 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-JVM_DIR = REPO_ROOT / "jvm"
-CACHE_DIR = Path(os.environ.get("CDC_CONFORMANCE_JVM_CACHE", REPO_ROOT / ".cache" / "jvm"))
+from harness import suite_files
+
+JVM_DIR = suite_files.MAVEN_DIR
 _COMPLETE_MARKER = ".complete"
+
+
+def cache_dir() -> Path:
+    """Resolved and compiled JVM artifacts [env: CDC_CONFORMANCE_JVM_CACHE]."""
+    given = os.environ.get("CDC_CONFORMANCE_JVM_CACHE")
+    return Path(given) if given else suite_files.cache_dir() / "jvm"
 
 
 class ArtifactError(RuntimeError):
@@ -34,7 +41,7 @@ class ArtifactSet:
 
     @property
     def directory(self) -> Path:
-        return CACHE_DIR / f"{self.name}-{self.version}"
+        return cache_dir() / f"{self.name}-{self.version}"
 
     def jars(self) -> list[Path]:
         return sorted(self.directory.glob("*.jar"))
@@ -44,7 +51,7 @@ def kafka_version() -> str:
     pom = (JVM_DIR / "kafka-broker" / "pom.xml").read_text()
     match = re.search(r"<kafka\.version>([^<]+)</kafka\.version>", pom)
     if not match:
-        raise ArtifactError("jvm/kafka-broker/pom.xml has no <kafka.version> property")
+        raise ArtifactError(f"{JVM_DIR / 'kafka-broker' / 'pom.xml'} has no <kafka.version> property")
     return match.group(1)
 
 
@@ -84,8 +91,8 @@ def ensure(artifacts: ArtifactSet) -> list[Path]:
     marker = artifacts.directory / _COMPLETE_MARKER
     if marker.exists() and marker.read_text().startswith(digest):
         return artifacts.jars()
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    with open(CACHE_DIR / f"{artifacts.name}-{artifacts.version}.lock", "w") as lock:
+    cache_dir().mkdir(parents=True, exist_ok=True)
+    with open(cache_dir() / f"{artifacts.name}-{artifacts.version}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one resolution at a time per set; a second caller finds it done
         if marker.exists() and marker.read_text().startswith(digest):
             return artifacts.jars()
@@ -112,7 +119,7 @@ def _resolve(artifacts: ArtifactSet, marker: Path, digest: str) -> list[Path]:
 
 # The normalizer's own JVM code (normalizer/java): the Avro guard, CharsetText, JsonText and the decoders' record
 # readers, called from SQL (`java_method`) or registered as Java UDFs (normalizer/jvm_functions.py).
-NORMALIZER_JAVA_DIR = REPO_ROOT / "normalizer" / "java"
+NORMALIZER_JAVA_DIR = suite_files.package_dir("normalizer") / "java"
 NORMALIZER_JAR_NAME = "cdc-conformance-normalizer.jar"
 
 
@@ -127,8 +134,8 @@ def normalizer_jar() -> Path:
     the classpath is the installed PySpark's own jars, so the classes are compiled against exactly the Spark,
     Jackson and Avro that run them, and nothing is downloaded. Built in the cache, never in the tree; one process
     at a time (two test workers starting after an edit would each remove the other's build)."""
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    with open(CACHE_DIR / "normalizer.lock", "w") as lock:
+    cache_dir().mkdir(parents=True, exist_ok=True)
+    with open(cache_dir() / "normalizer.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         return _normalizer_jar()
 
@@ -139,7 +146,8 @@ def _normalizer_jar() -> Path:
     resources = sorted(p for p in NORMALIZER_JAVA_DIR.rglob("*") if p.is_file() and p.suffix != ".java")
     digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources + resources)
                             + jvm_tool("javac").encode() + str(_pyspark_jars()).encode()).hexdigest()
-    directory = CACHE_DIR / "normalizer"
+    # one jar per Spark version: classes compiled against one Spark's jars are not reused under another's
+    directory = cache_dir() / f"normalizer-{spark_version()}"
     jar, marker = directory / NORMALIZER_JAR_NAME, directory / _COMPLETE_MARKER
     if jar.exists() and marker.exists() and marker.read_text() == digest:
         return jar

@@ -4,6 +4,10 @@
 
 adds one test per conformance case (and one for the suite's integrity), run on the embedded broker and
 Spark against that normalizer. Without --cdc-normalizer the plugin does nothing.
+
+It is the CLI's `run` inside pytest, not a second mechanism: the same selection (a selection that matches nothing,
+an unknown format or a normalizer that cannot be loaded is a usage error, never a green run of nothing), the same
+known-failures rule, the same replay command (with every option the run was given), the same default paths.
 """
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-_RESULT = pytest.StashKey[object]()
+_RUN = pytest.StashKey[object]()
 
 
 def pytest_addoption(parser):
@@ -19,76 +23,130 @@ def pytest_addoption(parser):
     group.addoption("--cdc-normalizer", metavar="MODULE:FUNCTION", default=None,
                     help="run the CDC conformance suite against this normalizer")
     group.addoption("--cdc-format", action="append", default=[], metavar="FORMAT", help="only cases of this format (repeatable)")
+    group.addoption("--cdc-case", action="append", default=[], metavar="ID", help="only this case (repeatable)")
     group.addoption("--cdc-cases", default=None, metavar="DIR", help="case files [default: the suite's own]")
     group.addoption("--cdc-golden", default=None, metavar="DIR", help="golden files [default: the suite's own]")
+    group.addoption("--cdc-known-failures", default=None, metavar="FILE",
+                    help="known failures [default: the suite's own for the suite's cases, none for --cdc-cases]")
     group.addoption("--cdc-obtained", default=None, metavar="DIR",
                     help="where outputs that differ from their golden files go [default: beside your --cdc-golden files, "
                          "or .cdc-obtained/ in the rootdir when the golden files are the suite's own]")
+    group.addoption("--cdc-reports", default=None, metavar="DIR",
+                    help="also write the run's reports here (results.jsonl for `cdc-conformance gate`, JUnit, matrix)")
 
 
 def pytest_collection_modifyitems(session, config, items):
     if not config.getoption("--cdc-normalizer"):
         return
+    run = PluginRun.of(config)  # a usage error here, before any broker or Spark starts
+    config.stash[_RUN] = run
     suite = ConformanceSuite.from_parent(session, name="cdc-conformance")
     items.extend(suite.collect())
 
 
-def _obtained_root(config) -> Path | None:
-    """Never into the installed suite: beside the user's own golden files, or a directory of the user's."""
-    given = config.getoption("--cdc-obtained")
-    if given:
-        return Path(given)
-    return None if config.getoption("--cdc-golden") else Path(config.rootpath) / ".cdc-obtained"
+def pytest_sessionfinish(session, exitstatus):
+    run = session.config.stash.get(_RUN, None)
+    if run is not None and run.result is not None and run.reports_dir is not None:
+        run.write_reports()
 
 
-class ConformanceSuite(pytest.Collector):
-    def _cases(self):
-        from harness.cases import CASES_DIR, load_cases
+class CaseFailed(AssertionError):
+    """A case's own verdict: shown as its message alone (the case, its problems, the replay command), not as a
+    traceback through pytest's and the plugin's frames."""
 
-        config = self.config
-        given = config.getoption("--cdc-cases")
-        cases = load_cases(Path(given) if given else CASES_DIR)
-        formats = set(config.getoption("--cdc-format"))
-        return cases, [c for c in cases if not formats or c.format in formats]
 
-    def collect(self):
-        _, selected = self._cases()
-        yield SuiteIntegrity.from_parent(self, name="suite-integrity")
-        for case in selected:
-            yield ConformanceCase.from_parent(self, name=case.id, case_id=case.id)
+class PluginRun:
+    """What the options ask for, checked once; the whole selection runs once, in one broker and Spark session, the
+    first time an item asks."""
 
-    def result(self):
-        """The whole selection runs once, in one broker and Spark session, the first time an item asks."""
-        if _RESULT not in self.config.stash:
-            from harness import golden
+    def __init__(self, config, under_test, cases, selected, known_failures, golden_root: Path, obtained_root,
+                 replay_options: str, reports_dir: Path | None, check_orphans: bool):
+        self.config, self.under_test, self.cases, self.selected = config, under_test, cases, selected
+        self.known_failures, self.golden_root, self.obtained_root = known_failures, golden_root, obtained_root
+        self.replay_options, self.reports_dir, self.check_orphans = replay_options, reports_dir, check_orphans
+        self.result = None
+
+    @classmethod
+    def of(cls, config) -> PluginRun:
+        from harness import golden, suite_files
+        from harness.cases import CASES_DIR, CaseError, EmptySelection, load_cases, select
+        from harness.registry import Registry
+        from harness.runner import known_failures_for, replay_options
+        from harness.under_test import NormalizerNotLoadable, NormalizerUnderTest
+
+        option = config.getoption
+        here = Path(config.invocation_params.dir)
+        given = {name: (here / option(name) if option(name) else None)
+                 for name in ("--cdc-cases", "--cdc-golden", "--cdc-known-failures", "--cdc-obtained", "--cdc-reports")}
+        for name in ("--cdc-cases", "--cdc-known-failures"):
+            if given[name] is not None and not given[name].exists():
+                raise pytest.UsageError(f"{name} {option(name)}: no such {'directory' if name == '--cdc-cases' else 'file'}")
+        try:
+            under_test = NormalizerUnderTest.load(option("--cdc-normalizer"))
+        except NormalizerNotLoadable as error:
+            raise pytest.UsageError(f"--cdc-normalizer {error}") from error
+        try:
+            cases = load_cases(given["--cdc-cases"] or CASES_DIR)
+            selected = select(cases, option("--cdc-case"), option("--cdc-format"), Registry.load().decoded_formats())
+        except (CaseError, EmptySelection) as error:
+            raise pytest.UsageError(f"cdc-conformance: {error}") from error
+        golden_root = given["--cdc-golden"] or golden.GOLDEN_DIR
+        replay = replay_options(under_test.spec, option("--cdc-cases"), option("--cdc-golden"), option("--cdc-known-failures"))
+        return cls(config, under_test, cases, selected, known_failures_for(given["--cdc-cases"], given["--cdc-known-failures"]),
+                   golden_root, suite_files.obtained_root(golden_root, given["--cdc-obtained"], Path(config.rootpath)),
+                   replay, given["--cdc-reports"], check_orphans=bool(given["--cdc-golden"]) or not given["--cdc-cases"])
+
+    def outcome(self):
+        if self.result is None:
             from harness.broker import EmbeddedKafka
             from harness.registry import Registry
             from harness.roundtrip import RoundTrip
-            from harness.runner import Runner, load_known_failures
+            from harness.runner import Runner
             from harness.spark import spark_session
-            from harness.under_test import NormalizerUnderTest
 
-            cases, selected = self._cases()
-            function = NormalizerUnderTest.load(self.config.getoption("--cdc-normalizer"))
-            golden_root = Path(self.config.getoption("--cdc-golden") or golden.GOLDEN_DIR)
             with EmbeddedKafka() as broker:
-                runner = Runner(RoundTrip(spark_session(), broker, function), Registry.load(), load_known_failures(),
-                                golden_root=golden_root, obtained_root=_obtained_root(self.config),
-                                check_orphans=bool(self.config.getoption("--cdc-golden")) or not self.config.getoption("--cdc-cases"))
-                self.config.stash[_RESULT] = runner.run(selected, cases)
-        return self.config.stash[_RESULT]
+                runner = Runner(RoundTrip(spark_session(), broker, self.under_test), Registry.load(), self.known_failures,
+                                golden_root=self.golden_root, obtained_root=self.obtained_root,
+                                replay_options=self.replay_options, check_orphans=self.check_orphans)
+                self.result = runner.run(self.selected, self.cases)
+        return self.result
+
+    def write_reports(self) -> None:
+        from harness.reports import Report, run_facts, write_all
+
+        facts = run_facts({"normalizer": self.under_test.spec, "normalizer_version": self.under_test.version,
+                           "runner": "pytest plugin"})
+        write_all(Report.of(self.result, facts), self.reports_dir)
 
 
-class SuiteIntegrity(pytest.Item):
+class ConformanceSuite(pytest.Collector):
+    def collect(self):
+        yield SuiteIntegrity.from_parent(self, name="suite-integrity")
+        for case in self.config.stash[_RUN].selected:
+            yield ConformanceCase.from_parent(self, name=case.id, case_id=case.id)
+
+
+class _SuiteItem(pytest.Item):
+    def outcome(self):
+        return self.config.stash[_RUN].outcome()
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CaseFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style)
+
+
+class SuiteIntegrity(_SuiteItem):
     def runtest(self):
-        problems = self.parent.result().suite_problems
-        assert not problems, "\n".join(problems)
+        problems = self.outcome().suite_problems
+        if problems:
+            raise CaseFailed("\n".join(problems))
 
     def reportinfo(self):
         return "cdc-conformance", None, "suite integrity"
 
 
-class ConformanceCase(pytest.Item):
+class ConformanceCase(_SuiteItem):
     def __init__(self, *, case_id: str, **kwargs):
         super().__init__(**kwargs)
         self.case_id = case_id
@@ -96,11 +154,12 @@ class ConformanceCase(pytest.Item):
     def runtest(self):
         from harness.runner import PASS, XFAIL
 
-        result = next(r for r in self.parent.result().results if r.case.id == self.case_id)
+        result = next(r for r in self.outcome().results if r.case.id == self.case_id)
         if result.status == XFAIL:
             pytest.xfail(result.known_failure_reason)
-        assert result.status == PASS, "\n".join([f"{result.status} {self.case_id}", *result.problems,
-                                                 f"replay: {result.replay}"])
+        if result.status != PASS:
+            raise CaseFailed("\n".join([f"{result.status} {self.case_id} ({result.case.relative_path})",
+                                        *result.problems, f"replay: {result.replay}"]))
 
     def reportinfo(self):
         return "cdc-conformance", None, f"case {self.case_id}"

@@ -15,9 +15,11 @@ import yaml
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-REGISTRY_FILE = REPO_ROOT / "conformance" / "registry.yaml"
-FEATURES_FILE = REPO_ROOT / "conformance" / "features.yaml"
+from harness.suite_files import CONFORMANCE_DIR, SUITE_ROOT
+
+REPO_ROOT = SUITE_ROOT  # doc pages and certification records are relative to it (present in the checkout)
+REGISTRY_FILE = CONFORMANCE_DIR / "registry.yaml"
+FEATURES_FILE = CONFORMANCE_DIR / "features.yaml"
 # certified: supported, and a certification record matches the suite; supported: decoded, cases pass;
 # experimental: decoder in progress; planned: no decoder yet, its cases are expected failures.
 STATUSES = ("certified", "supported", "experimental", "planned")

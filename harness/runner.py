@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from harness import accounting, golden
+from harness import accounting, golden, suite_files
 from harness.cases import CONFORMANCE_DIR, Case
 from harness.diff import deep_diff, describe
 from harness.registry import FormatVersion, Registry
@@ -61,9 +61,34 @@ class SuiteResult:
 
 
 def load_known_failures(path: Path = KNOWN_FAILURES_FILE) -> dict[str, str]:
-    """case id -> why it fails today (with its bug's link when the entry has one)."""
-    entries = (yaml.safe_load(path.read_text()) or {}).get("known_failures") or []
+    """case id -> why it fails today (with its bug's link when the entry has one); a file not made yet lists none."""
+    if not path.is_file():
+        return {}
+    entries = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("known_failures") or []
     return {entry["case"]: entry["reason"] + (f" (bug: {entry['bug']})" if entry.get("bug") else "") for entry in entries}
+
+
+def known_failures_for(cases_dir: Path | None, known_failures_file: Path | None) -> dict[str, str]:
+    """The known failures a run uses: the file given; else the suite's own list for the suite's own cases, and none
+    for a user's cases (the suite's entries name none of them). The CLI's `run` and the pytest plugin alike."""
+    if known_failures_file is not None:
+        return load_known_failures(known_failures_file)
+    return load_known_failures() if cases_dir is None else {}
+
+
+def replay_options(normalizer_spec: str | None = None, cases_dir=None, golden_dir=None, known_failures_file=None,
+                   broker: str | None = None, bootstrap_servers=None, kafka_image=None) -> str:
+    """The options a replay command needs to run a case exactly as this run did (the defaults left out), for the
+    CLI's `run` and the pytest plugin alike: a replayed failure must run the same normalizer on the same files."""
+    import shlex
+
+    from harness.under_test import DEFAULT_NORMALIZER
+
+    given = [("--normalizer", None if normalizer_spec in (None, DEFAULT_NORMALIZER) else normalizer_spec),
+             ("--cases-dir", cases_dir), ("--golden-dir", golden_dir), ("--known-failures", known_failures_file),
+             ("--broker", None if broker in (None, "embedded") else broker), ("--bootstrap-servers", bootstrap_servers),
+             ("--kafka-image", kafka_image)]
+    return "".join(f" {option} {shlex.quote(str(value))}" for option, value in given if value is not None)
 
 
 def add_known_failure(case_id: str, reason: str, bug: str | None, path: Path = KNOWN_FAILURES_FILE) -> None:
@@ -140,7 +165,7 @@ def check_accounting(case: Case, output: dict) -> list[str]:
 
 
 def check_golden(case: Case, output: dict, update: bool, root: Path = golden.GOLDEN_DIR,
-                 tally: golden.Tally | None = None, obtained_root: Path | None = None) -> list[str]:
+                 tally: golden.Tally | None = None, obtained_root: Path | None = None, replay: str | None = None) -> list[str]:
     """Compare with the golden file; a mismatch writes the obtained output beside it, or under `obtained_root`
     (a user's directory, when the golden files are the installed suite's own)."""
     tally = tally if tally is not None else golden.Tally()
@@ -162,14 +187,23 @@ def check_golden(case: Case, output: dict, update: bool, root: Path = golden.GOL
     obtained.write_text(rendered, encoding="utf-8")
     if approved is None:
         return [f"no golden file {_shown(path)}; obtained output written to {_shown(obtained)} "
-                f"(approve with: cdc-conformance run --case {case.id} --update-golden)"]
+                f"(approve with: {approve_command(case, root, replay)})"]
     lines = describe(deep_diff(approved, json.loads(rendered)))
     return [f"differs from {_shown(path)} (obtained: {_shown(obtained)}):",
             *[f"  {line}" for line in lines]]
 
 
+def approve_command(case: Case, root: Path, replay: str | None = None) -> str:
+    """The command that approves a case's output: the run's own replay command, into the user's golden files when
+    the run's are the suite's own and read-only here."""
+    command = f"{replay or f'cdc-conformance run --case {case.id}'} --update-golden"
+    if suite_files.is_suite_path(root) and not suite_files.editing_the_suite():
+        command += f" --golden-dir {suite_files.USER_GOLDEN}"
+    return command
+
+
 def _shown(path: Path) -> str:
-    return str(path.relative_to(golden.REPO_ROOT)) if path.is_relative_to(golden.REPO_ROOT) else str(path)
+    return suite_files.shown(path)
 
 
 def orphan_golden_files(cases: list[Case], root: Path = golden.GOLDEN_DIR) -> list[Path]:
@@ -206,6 +240,11 @@ class Runner:
     # golden files of no case are reported only when the golden files belong to the cases run (a user's own
     # cases against the suite's golden files would make every other golden file an "orphan")
     check_orphans: bool = True
+
+    def __post_init__(self):
+        # never into the installed suite: mismatching outputs of the suite's golden files go to .cdc-obtained/
+        # unless the run is inside the suite's checkout (harness/suite_files.py), whoever made the Runner
+        self.obtained_root = suite_files.obtained_root(self.golden_root, self.obtained_root)
 
     def run(self, cases: list[Case], all_cases: list[Case] | None = None) -> SuiteResult:
         started = time.monotonic()
@@ -270,7 +309,7 @@ class Runner:
             # a failing case is never approved: --update-golden only writes what meets the expectation
             unmet = bool(problems)
             problems += check_golden(case, rendered, self.update_golden and not problems, self.golden_root, tally,
-                                     self.obtained_root)
+                                     self.obtained_root, f"cdc-conformance run --case {case.id}{self.replay_options}")
             if not unmet and self.expected_failure(case) and not golden.golden_path(case.format, case.id, self.golden_root).exists():
                 # a known failure never had a golden file (none is written for a failing case): meeting its
                 # expectation is passing, or it would stay an expected failure for ever once fixed

@@ -17,6 +17,11 @@ from harness import accounting, contract
 DEFAULT_NORMALIZER = "normalizer.pipeline:normalize"
 
 
+class NormalizerNotLoadable(ValueError):
+    """The named normalizer cannot be had: a malformed name, a module that does not import (whatever it raised:
+    ImportError, SyntaxError, NameError, ...), no such function, or not a callable. One line, naming it."""
+
+
 class NoStreamingEntry(RuntimeError):
     """The normalizer under test has no streaming entry: a streaming check cannot run it."""
 
@@ -31,9 +36,18 @@ class NormalizerUnderTest:
     def load(cls, spec: str = DEFAULT_NORMALIZER) -> NormalizerUnderTest:
         module_name, _, function_name = spec.partition(":")
         if not module_name or not function_name:
-            raise ValueError(f"normalizer must be given as module:function, not {spec!r}")
-        module = import_module(module_name)
-        function = getattr(module, function_name)
+            raise NormalizerNotLoadable(f"{spec}: give the normalizer as MODULE:FUNCTION")
+        try:
+            module = import_module(module_name)
+        except (Exception, SystemExit) as error:  # anything the user's module raises at import is the user's to fix
+            where = f" ({error.filename}:{error.lineno})" if isinstance(error, SyntaxError) else ""
+            raise NormalizerNotLoadable(f"{spec}: module {module_name} does not import: "
+                                        f"{type(error).__name__}: {_first_line(error)}{where}") from error
+        function = getattr(module, function_name, None)
+        if function is None:
+            raise NormalizerNotLoadable(f"{spec}: module {module_name} has no {function_name}")
+        if not callable(function):
+            raise NormalizerNotLoadable(f"{spec}: {function_name} is a {type(function).__name__}, not a function")
         stream = getattr(module, f"{function_name}_stream", None)
         return cls(spec, function, stream if callable(stream) else None)
 
@@ -93,6 +107,11 @@ class NormalizerUnderTest:
         rows = self.normalize_stream(raw_stream, format_id, **options)
         contract.check_rows(rows, self.stream_spec)
         return rows
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error)
+    return text.splitlines()[0] if text else ""
 
 
 def _canonical(events, quarantine) -> tuple[list[dict], list[dict]]:

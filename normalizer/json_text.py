@@ -38,7 +38,7 @@ def json_record_rules(parsed: str, what: str = "value") -> list[QuarantineRule]:
     ]
 
 
-# Jackson, in the guard jar (jvm/avro-guard): one streaming pass over a JSON text sees every object level
+# Jackson, in the normalizer's jar (normalizer/java): one streaming pass over a JSON text sees every object level
 _JSON_TEXT_CLASS = "io.cdcconformance.JsonText"
 
 

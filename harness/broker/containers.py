@@ -11,7 +11,7 @@ from harness.broker.base import TEST_BROKER_SETTINGS, Broker, BrokerError, free_
 
 def kafka_env(settings: dict[str, str]) -> dict[str, str]:
     """Server properties as the official apache/kafka image reads them from the environment:
-    `KAFKA_` + upper case, '.' -> '_', '_' -> '__', '-' -> '___' (docker/kafka's run script reverses it)."""
+    `KAFKA_` + upper case, '.' -> '_', '_' -> '__', '-' -> '___' (harness/docker/kafka's run script reverses it)."""
     def name(prop: str) -> str:
         return "KAFKA_" + prop.replace("_", "__").replace("-", "___").replace(".", "_").upper()
     return {name(prop): value for prop, value in settings.items()}
@@ -40,7 +40,7 @@ STARTED_LINE = "Kafka Server started"  # KafkaRaftServer's last start-up line, i
 class TestcontainersKafka(Broker):
     """A Kafka node in a container, through Testcontainers' own lifecycle (create, wait strategy, ports,
     removal). `image`: `official` (apache/kafka at the pom's Kafka version, for users), `local` (built
-    here from docker/kafka on Maven-resolved jars) or any image following apache/kafka's conventions.
+    here from harness/docker/kafka on Maven-resolved jars) or any image following apache/kafka's conventions.
 
     The host port is chosen before the container starts and bound on 127.0.0.1 only, so the advertised
     address is right from the first start and stays right when the container is stopped and started again.
@@ -113,9 +113,8 @@ class TestcontainersKafka(Broker):
 def _use_reaper_only_if_available() -> None:
     """Testcontainers' reaper (Ryuk) removes containers of a process that died; it is itself an image.
     Where that image cannot be had (no registry), the reaper is disabled and `stop` is the only cleanup."""
-    from testcontainers.core.config import testcontainers_config as config
-
     import docker
+    from testcontainers.core.config import testcontainers_config as config
 
     if config.ryuk_disabled:
         return

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from harness.cli.common import UNDER_TEST_OPTION, Misuse, normalizer_under_test
+from harness.cli.common import UNDER_TEST_OPTION, Misuse, normalizer_under_test, written_path
 from harness.progress import Progress
 from harness.registry import Registry
 from harness.under_test import DEFAULT_NORMALIZER
@@ -25,8 +25,8 @@ from harness.under_test import DEFAULT_NORMALIZER
               help="Histories through the real producer (--producer real).")
 @UNDER_TEST_OPTION
 @click.option("--certifications-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Where records are [default: reports/certifications for the reference normalizer, "
-                   "./cdc-certifications for any other].")
+              help="Where records are [default: ./cdc-certifications; the suite's reports/certifications for the "
+                   "reference normalizer inside the suite's checkout].")
 @click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Golden files [default: golden].")
 def certify(target, every_version, check_records, examples, seed, producer, histories, normalizer_spec,
             certifications_dir, golden_dir) -> None:
@@ -85,21 +85,20 @@ def certify(target, every_version, check_records, examples, seed, producer, hist
     sys.exit(1 if failed else 0)
 
 
-USER_RECORDS = Path("cdc-certifications")
-
-
 def _records_directory(given: Path | None, normalizer_spec: str) -> Path:
-    """The suite's own records certify the reference normalizer; another normalizer's go to the user's directory
-    (./cdc-certifications unless given), never among the suite's, where they would stand for the reference."""
+    """The suite's own records certify the reference normalizer, inside the suite's checkout; every other record goes
+    to the user's directory (./cdc-certifications unless given), never among the suite's, where it would stand for
+    the reference (or land in an installed package)."""
     from harness import certify as certification
+    from harness import suite_files
 
     reference = normalizer_spec == DEFAULT_NORMALIZER
-    if given is None:
-        return certification.CERTIFICATIONS_DIR if reference else USER_RECORDS
-    if not reference and given.resolve() == certification.CERTIFICATIONS_DIR.resolve():
-        raise Misuse(f"{given} holds the suite's records of the reference normalizer; certify {normalizer_spec} "
+    directory = written_path(given, certification.CERTIFICATIONS_DIR if reference else suite_files.USER_CERTIFICATIONS,
+                             suite_files.USER_CERTIFICATIONS, "--certifications-dir")
+    if not reference and directory.resolve() == certification.CERTIFICATIONS_DIR.resolve():
+        raise Misuse(f"{directory} holds the suite's records of the reference normalizer; certify {normalizer_spec} "
                      "into a directory of your own (--certifications-dir)")
-    return given
+    return directory
 
 
 def _format_version(registry: Registry, target: str):
@@ -124,6 +123,8 @@ def _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, director
     """Certify one version and write its record (the registry says `certified` when the suite's own normalizer was
     certified into the suite's own directory); False, with its first problems printed, when it does not pass."""
     from harness import certify as certification
+    from harness import suite_files
+    from harness.contract import ContractViolation
     from harness.property import session_seed
     from harness.runner import load_known_failures
 
@@ -138,14 +139,17 @@ def _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, director
         except ProducerUnavailable as error:
             raise click.ClickException(f"the real producers cannot run here: {error}") from error
         facts, real = {**facts, "producer": described}, {"real_producer": run, "histories": histories}
-    record, problems = certification.certify(roundtrip, registry, cases, fv, examples, seed, load_known_failures(),
-                                             golden_root, facts, progress, **real)
+    try:
+        record, problems = certification.certify(roundtrip, registry, cases, fv, examples, seed, load_known_failures(),
+                                                 golden_root, facts, progress, **real)
+    except ContractViolation as error:  # the generic checks run the normalizer outside the runner, which reports it
+        record, problems = None, [str(error)]
     if problems:
         click.echo("\n".join([f"{fv.label} is not certified (seed {seed}):", *problems[:10]]))
         return False
     paths = certification.write(record, directory)
     if facts["normalizer"] == DEFAULT_NORMALIZER and directory.resolve() == certification.CERTIFICATIONS_DIR.resolve() \
-            and fv.status != "certified":
+            and fv.status != "certified" and suite_files.editing_the_suite():
         registry.mark_certified(fv, f"reports/certifications/{paths[0].name}")
     click.echo(f"{fv.label} certified: {len(record['cases'])} cases, {examples} examples per check, seed {seed}; "
                f"record: {', '.join(map(str, paths))}")

@@ -23,15 +23,25 @@ UNDER_TEST_OPTION = click.option("--normalizer", "normalizer_spec", default=DEFA
 
 
 def normalizer_under_test(spec: str):
-    """The normalizer under test, or misuse naming the --normalizer value."""
-    from harness.under_test import NormalizerUnderTest
+    """The normalizer under test, or misuse naming the --normalizer value (one line, whatever its import raised)."""
+    from harness.under_test import NormalizerNotLoadable, NormalizerUnderTest
 
     try:
         return NormalizerUnderTest.load(spec)
-    except (ValueError, ImportError, AttributeError) as error:
-        raise Misuse(f"--normalizer {spec}: {error}") from error
+    except NormalizerNotLoadable as error:
+        raise Misuse(f"--normalizer {error}") from error
 
 
+def written_path(given: Path | None, suite_default: Path, user_default: Path, option: str) -> Path:
+    """A path a command writes: as given; else the suite's own inside the suite's checkout, the user's (relative to the
+    working directory) anywhere else. The suite's own files are read-only from a user's repository."""
+    from harness import suite_files
+
+    if given is None:
+        return suite_default if suite_files.editing_the_suite() else user_default
+    if suite_files.is_suite_path(given) and not suite_files.editing_the_suite():
+        raise Misuse(f"{option} {given}: that is the suite's own data, read-only here; give a path in your repository")
+    return given
 
 
 class DecodedFormat(click.ParamType):

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 
 import click
 
+from harness import suite_files
 from harness.cli.common import UNDER_TEST_OPTION, Misuse, normalizer_under_test
 from harness.progress import Progress
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "producers.md"
+DOC = suite_files.SUITE_ROOT / "docs" / "producers.md"
 _TABLE_BLOCK = re.compile(r"(<!-- fidelity:begin -->\n).*?(<!-- fidelity:end -->)", re.S)
 
 
@@ -39,6 +39,8 @@ def producers(histories, databases, versions, replica_identity, seed, print_tabl
     the database's final state and the project's own generator."""
     from harness.producers import fidelity
 
+    if update_docs and not (suite_files.editing_the_suite() and DOC.is_file()):
+        raise Misuse("--update-docs writes the suite's own docs/producers.md: run it inside the suite's checkout")
     if print_table or update_docs:
         table = fidelity.markdown_table()
         if update_docs:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from harness.cli.common import DecodedFormat, Misuse, normalizer_under_test
+from harness.cli.common import DecodedFormat, Misuse, normalizer_under_test, written_path
 from harness.progress import Progress
 
 
@@ -131,15 +131,17 @@ def redact(capture_file, normalizer_spec, columns, all_strings, out_file) -> Non
 @click.option("--feature", "features", multiple=True, required=True, help="A registry feature the case is about (repeatable).")
 @click.option("--title", default=None, help="[default: from the capture's provenance]")
 @click.option("--versions", default="*", show_default=True, help="PEP 440 range of the format's versions.")
-@click.option("--cases-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="[default: conformance/cases]")
-@click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="[default: golden]")
+@click.option("--cases-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="[default: ./cdc-cases; the suite's conformance/cases inside its checkout]")
+@click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="[default: ./cdc-golden; the suite's golden inside its checkout]")
 @click.option("--known-failure", "reason", default=None,
               help="Behaviour not approved yet: list the case as a known failure, for this reason (needs --expect).")
 @click.option("--bug", default=None, help="Link to the bug, kept with the known failure.")
 @click.option("--expect", "expect_file", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
               help="YAML: the expectation (a case's `expect`: events, quarantine) the case must meet once fixed.")
 @click.option("--known-failures", "known_failures_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="[default: conformance/known_failures.yaml]")
+              help="[default: ./cdc-known-failures.yaml; the suite's inside its checkout]")
 @click.option("--normalizer", "normalizer_spec", default=None, metavar="MODULE:FUNCTION",
               help="With --known-failure: the normalizer that has the bug (the case must fail with it) [default: the reference].")
 @click.option("--unredacted", is_flag=True, help="Promote a capture that was never redacted (it is production data: "
@@ -148,10 +150,11 @@ def promote(capture_file, case_id, features, title, versions, cases_dir, golden_
             known_failures_file, normalizer_spec, unredacted) -> None:
     """Turn a capture into a case under <cases>/<format>/: approved behaviour takes its expectation and golden file from
     the reference normalizer and must pass; with --known-failure it takes --expect and is listed as a known failure."""
-    from harness import golden, reproduce
+    from harness import golden, reproduce, suite_files
     from harness.broker import EmbeddedKafka
     from harness.cases import CASES_DIR
     from harness.roundtrip import RoundTrip
+    from harness.runner import KNOWN_FAILURES_FILE
     from harness.spark import spark_session
 
     if (reason is None) != (expect_file is None) or (bug and reason is None):
@@ -160,7 +163,11 @@ def promote(capture_file, case_id, features, title, versions, cases_dir, golden_
         raise Misuse("--normalizer applies to a --known-failure (approved behaviour comes from the reference normalizer)")
     failing_normalizer = normalizer_under_test(normalizer_spec) if normalizer_spec else None
     document = _load_capture(capture_file)
-    cases_root, golden_root = cases_dir or CASES_DIR, golden_dir or golden.GOLDEN_DIR
+    # the suite's own directories only inside its checkout; from a user's repository, ./cdc-cases and ./cdc-golden
+    cases_root = written_path(cases_dir, CASES_DIR, suite_files.USER_CASES, "--cases-dir")
+    golden_root = written_path(golden_dir, golden.GOLDEN_DIR, suite_files.USER_GOLDEN, "--golden-dir")
+    known_failures_file = written_path(known_failures_file, KNOWN_FAILURES_FILE, suite_files.USER_KNOWN_FAILURES,
+                                       "--known-failures")
     if (cases_root / document["format"] / f"{case_id}.yaml").exists():
         raise Misuse(f"case {case_id} exists already under {cases_root}")
     _check_features(document["format"], versions, features)  # before any JVM starts: misuse is a one-line error

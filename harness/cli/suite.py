@@ -11,18 +11,15 @@ import click
 from harness.broker import BACKENDS
 from harness.cli.common import DEFAULT_REPORTS, UNDER_TEST_OPTION, Misuse, normalizer_under_test
 from harness.registry import Registry
-from harness.under_test import DEFAULT_NORMALIZER
 
 
-def _select(cases, case_ids, formats):
-    known = {c.id for c in cases}
-    unknown = [c for c in case_ids if c not in known]
-    if unknown:
-        raise Misuse(f"no such case: {', '.join(unknown)} (see conformance/cases/)")
-    selected = [c for c in cases if (not case_ids or c.id in case_ids) and (not formats or c.format in formats)]
-    if not selected:
-        raise Misuse("the selection matches no case")
-    return selected
+def _select(cases, case_ids, formats, registry):
+    from harness.cases import EmptySelection, select
+
+    try:
+        return select(cases, case_ids, formats, registry.decoded_formats())
+    except EmptySelection as error:
+        raise Misuse(str(error)) from error
 
 
 @click.command()
@@ -31,7 +28,7 @@ def _select(cases, case_ids, formats):
 @click.option("--broker", type=click.Choice(BACKENDS), default="embedded", show_default=True)
 @click.option("--bootstrap-servers", metavar="HOST:PORT", help="For --broker external.")
 @click.option("--kafka-image", metavar="IMAGE", help="For --broker testcontainers: 'official' (apache/kafka, the default), "
-              "'local' (built from docker/kafka on the Maven-resolved jars) or an image name [env: CDC_KAFKA_IMAGE].")
+              "'local' (built from harness/docker/kafka on the Maven-resolved jars) or an image name [env: CDC_KAFKA_IMAGE].")
 @UNDER_TEST_OPTION
 @click.option("--update-golden", is_flag=True, help="Rewrite the selected golden files (review with git diff); "
               "with every case selected, also remove golden files that belong to no case.")
@@ -44,57 +41,55 @@ def _select(cases, case_ids, formats):
 @click.option("--shard", metavar="I/N", help="Run only shard I of N (1-based; cases split by id, the same way every "
               "time): parallel CI jobs, combined by `cdc-conformance merge`.")
 @click.option("--known-failures", "known_failures_file", type=click.Path(path_type=Path, dir_okay=False, exists=True),
-              default=None, help="Known-failures list [default: conformance/known_failures.yaml].")
+              default=None, help="Known-failures list [default: the suite's own for the suite's cases, none for --cases-dir].")
+@click.option("--obtained-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Where outputs that differ from their golden files go [default: beside your --golden-dir files; "
+                   ".cdc-obtained/ for the suite's own golden files].")
 def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_spec, update_golden, keep_orphans, reports_dir,
-        cases_dir, golden_dir, shard, known_failures_file) -> None:
+        cases_dir, golden_dir, shard, known_failures_file, obtained_dir) -> None:
     """Run conformance cases through a real broker and Spark; print the summary; write reports."""
-    from harness import golden
+    from harness import golden, suite_files
     from harness.cases import CASES_DIR, CaseError, load_cases, parse_shard, shard_cases
     from harness.lint import lint
-    from harness.runner import KNOWN_FAILURES_FILE, load_known_failures
+    from harness.runner import known_failures_for, replay_options
 
     if broker == "external" and not bootstrap_servers:
         raise Misuse("--broker external needs --bootstrap-servers")
     if keep_orphans and not update_golden:
         raise Misuse("--keep-orphans applies only with --update-golden")
+    golden_root = golden_dir or golden.GOLDEN_DIR
+    if update_golden and suite_files.is_suite_path(golden_root) and not suite_files.editing_the_suite():
+        raise Misuse("--update-golden: the suite's own golden files are read-only here; approve into yours (--golden-dir)")
     registry = Registry.load()
     try:
         cases = load_cases(cases_dir or CASES_DIR)
     except CaseError as error:
         raise click.ClickException(str(error)) from error
-    known_failures = load_known_failures(known_failures_file or KNOWN_FAILURES_FILE)
+    known_failures = known_failures_for(cases_dir, known_failures_file)
     # orphaned known failures are reported by the run itself (a suite problem), like orphaned golden files
     problems = [p for p in lint(cases, registry, known_failures) if p.rule != "known-failure-orphan"]
     if problems:
         raise click.ClickException("the suite does not lint:\n" + "\n".join(map(str, problems)))
-    selected = _select(cases, set(case_ids), set(formats))
+    selected = _select(cases, case_ids, formats, registry)
     try:
         shard_of = parse_shard(shard) if shard else None
     except ValueError as error:
         raise Misuse(str(error)) from error
     if shard_of:
-        selected = shard_cases(selected, *shard_of)
         if update_golden:
             raise Misuse("--update-golden applies to whole runs, not to a shard")
+        selected = shard_cases(selected, *shard_of)
+        if not selected:
+            raise Misuse(f"--shard {shard}: the shard holds no case of the {len(cases)} selected")
     function = normalizer_under_test(normalizer_spec)
-    settings = dict(update_golden=update_golden, keep_orphans=keep_orphans, golden_root=golden_dir or golden.GOLDEN_DIR,
+    settings = dict(update_golden=update_golden, keep_orphans=keep_orphans, golden_root=golden_root,
                     known_failures=known_failures, kafka_image=kafka_image, check_orphans=bool(golden_dir) or not cases_dir,
+                    obtained_root=suite_files.obtained_root(golden_root, obtained_dir),
                     replay_options=replay_options(normalizer_spec, cases_dir, golden_dir, known_failures_file, broker,
                                                   bootstrap_servers, kafka_image))
     result = _run_cases(selected, cases, registry, broker, bootstrap_servers, function, settings)
-    _print_result(result, reports_dir, normalizer_spec, shard_of)
+    _print_result(result, reports_dir, function, shard_of)
     sys.exit(1 if result.failed else 0)
-
-
-def replay_options(normalizer_spec, cases_dir, golden_dir, known_failures_file, broker, bootstrap_servers, kafka_image) -> str:
-    """The options a replay command needs to run a case exactly as this run did (the defaults are left out)."""
-    import shlex
-
-    given = [("--normalizer", None if normalizer_spec == DEFAULT_NORMALIZER else normalizer_spec),
-             ("--cases-dir", cases_dir), ("--golden-dir", golden_dir), ("--known-failures", known_failures_file),
-             ("--broker", None if broker == "embedded" else broker), ("--bootstrap-servers", bootstrap_servers),
-             ("--kafka-image", kafka_image)]
-    return "".join(f" {option} {shlex.quote(str(value))}" for option, value in given if value is not None)
 
 
 @contextmanager
@@ -133,7 +128,7 @@ def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, 
             runner = Runner(RoundTrip(spark, broker, function), registry, settings["known_failures"],
                             update_golden=settings["update_golden"], keep_orphans=settings["keep_orphans"],
                             golden_root=settings["golden_root"], replay_options=settings["replay_options"],
-                            check_orphans=settings["check_orphans"])
+                            check_orphans=settings["check_orphans"], obtained_root=settings["obtained_root"])
             return runner.run(selected, cases)
         except Exception:
             if hasattr(broker, "log_tail"):
@@ -141,7 +136,7 @@ def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, 
             raise
 
 
-def _print_result(result, reports_dir: Path, normalizer_spec: str, shard: tuple[int, int] | None = None) -> None:
+def _print_result(result, reports_dir: Path, under_test, shard: tuple[int, int] | None = None) -> None:
     from harness.reports import Report, run_facts, summary_table, write_all
 
     for r in result.results:
@@ -152,7 +147,8 @@ def _print_result(result, reports_dir: Path, normalizer_spec: str, shard: tuple[
             click.echo(f"  replay: {r.replay}")
     for problem in result.suite_problems:
         click.echo(f"\nSUITE {problem}")
-    facts = run_facts({"normalizer": normalizer_spec, **({"shard": f"{shard[0]}/{shard[1]}"} if shard else {})})
+    facts = run_facts({"normalizer": under_test.spec, "normalizer_version": under_test.version,
+                       **({"shard": f"{shard[0]}/{shard[1]}"} if shard else {})})
     report = Report.of(result, facts)
     paths = write_all(report, reports_dir)
     click.echo("\n" + summary_table(report))
@@ -189,9 +185,12 @@ def merge(shards, reports_dir) -> None:
 @click.command()
 @click.argument("results", type=click.Path(path_type=Path, exists=True))
 @click.option("--baseline", required=True, type=click.Path(path_type=Path, exists=True),
-              help="The results.jsonl (or its folder) to compare with: a committed one, or one from another commit.")
-def gate(results, baseline) -> None:
-    """Fail on regressions only (a passing case that now fails or errors, a certified version that fails)."""
+              help="The same normalizer's results.jsonl (or its folder) to compare with: its last release's run.")
+@click.option("--allow-gone", is_flag=True, help="Rows of the baseline missing from the results do not fail the gate "
+              "(cases removed on purpose).")
+def gate(results, baseline, allow_gone) -> None:
+    """Fail on regressions: a row (case x format@version x mode) that passed in the baseline and now fails, errors or is
+    newly listed as a known failure; rows gone from the baseline; new suite problems."""
     from harness import gate as gating
     from harness.reports import Report
 
@@ -201,9 +200,10 @@ def gate(results, baseline) -> None:
         except (ValueError, OSError) as error:
             raise Misuse(str(error)) from error
 
-    registry = Registry.load()
-    certified = {fv.label for f in registry.formats for fv in registry.versions(f) if fv.status == "certified"}
-    result = gating.compare(load(baseline), load(results), certified)
+    try:
+        result = gating.compare(load(baseline), load(results), allow_gone)
+    except gating.GateMisuse as error:
+        raise Misuse(str(error)) from error
     click.echo(gating.table(result))
     sys.exit(0 if result.passed else 1)
 

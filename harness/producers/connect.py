@@ -1,4 +1,4 @@
-"""Kafka Connect standalone with a Debezium connector, from Maven-resolved jars (jvm/kafka-connect): one
+"""Kafka Connect standalone with a Debezium connector, from Maven-resolved jars (harness/maven/kafka-connect): one
 worker process per run, its configuration, offsets and log in a temporary directory removed on stop."""
 from __future__ import annotations
 

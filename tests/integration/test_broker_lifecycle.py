@@ -4,12 +4,12 @@ and removed by Testcontainers, which leaves no container behind even when the st
 import time
 from pathlib import Path
 
+import docker
 import pytest
 from confluent_kafka import Producer
 from testcontainers.core.config import testcontainers_config
 from testcontainers.core.labels import LABEL_SESSION_ID, SESSION_ID
 
-import docker
 from generators.records import KafkaRecord, default_partition
 from harness.broker import BrokerError, EmbeddedKafka, TestcontainersKafka, client_config
 

@@ -1,10 +1,13 @@
 """The pytest plugin in a throwaway project: its own normalizer module (which hands over to the reference
-normalizer), `pytest --cdc-normalizer mypkg.job:normalize`, one test per case, all passing."""
+normalizer), `pytest --cdc-normalizer mypkg.job:normalize`, one test per case; a misuse is pytest's usage error
+before any JVM starts, never a green run of nothing."""
+import json
 import os
 import subprocess
 import sys
 
 import pytest
+import yaml
 
 from harness.cases import load_cases
 
@@ -12,26 +15,85 @@ pytestmark = pytest.mark.integration
 FORMAT = "cloudcanal-json"
 
 
-def test_the_plugin_runs_the_suite_in_another_project_against_its_normalizer(tmp_path):
+def _user_project(tmp_path):
     package = tmp_path / "mypkg"
     package.mkdir()
-    (package / "__init__.py").write_text("")
+    (package / "__init__.py").write_text('__version__ = "1.4.0"\n')
     (package / "job.py").write_text("from normalizer.pipeline import normalize as reference\n\n\n"
                                     "def normalize(raw, format_id):\n    return reference(raw, format_id)\n")
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "mypkg"\nversion = "0"\n')
-    cases_dir = tmp_path / "cases" / FORMAT  # the user's own copy of the cases, given as a relative path
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "mypkg"\nversion = "1.4.0"\n')
+    return tmp_path
+
+
+def _pytest(project, *args, timeout=900):
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args], capture_output=True,
+                          text=True, cwd=project, timeout=timeout, env={**os.environ, "PYTHONPATH": str(project)})
+
+
+def _wrong_copy(case, new_id: str) -> dict:
+    """The case under another id, expecting an event kind it does not produce."""
+    document = yaml.safe_load(case.path.read_text(encoding="utf-8"))
+    document["id"] = new_id
+    document["expect"] = {"events": [{"kind": "DDL"}] * len(document["expect"].get("events", [{}]))}
+    return document
+
+
+def test_the_plugin_runs_the_suite_in_another_project_as_the_cli_would(tmp_path):
+    """Every case of one format passes against the user's normalizer; a case failing for a known reason is xfail
+    with the user's known-failures file; a failing case shows its own message (not pytest's frames) and a replay
+    command that runs the same normalizer on the same files; mismatching outputs go to the user's .cdc-obtained/;
+    the reports name the user's package's version."""
+    project = _user_project(tmp_path)
+    cases_dir = project / "cases" / FORMAT  # the user's own copy of the cases, given as a relative path
     cases_dir.mkdir(parents=True)
-    for case in load_cases():
-        if case.format == FORMAT:
-            (cases_dir / case.path.name).write_bytes(case.path.read_bytes())
-    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cdc-normalizer",
-                             "mypkg.job:normalize", "--cdc-format", FORMAT, "--cdc-cases", "cases"],
-                            capture_output=True, text=True, cwd=tmp_path, timeout=900,
-                            env={**os.environ, "PYTHONPATH": str(tmp_path)})
     cases = [c for c in load_cases() if c.format == FORMAT]
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
-    assert f"{len(cases) + 1} passed" in result.stdout
-    assert not (tmp_path / "artifacts").exists(), "Spark's artifacts/ left in the user's repository"
+    for case in cases:
+        (cases_dir / case.path.name).write_bytes(case.path.read_bytes())
+    for new_id in ("mine-wrong", "mine-known"):
+        (cases_dir / f"{new_id}.yaml").write_text(yaml.safe_dump(_wrong_copy(cases[0], new_id), sort_keys=False))
+    (project / "known.yaml").write_text(yaml.safe_dump({"known_failures": [{"case": "mine-known", "reason": "not yet"}]}))
+    result = _pytest(project, "--cdc-normalizer", "mypkg.job:normalize", "--cdc-format", FORMAT, "--cdc-cases", "cases",
+                     "--cdc-known-failures", "known.yaml", "--cdc-reports", "results")
+    out = result.stdout
+    assert result.returncode == 1, out[-3000:] + result.stderr[-2000:]
+    assert f"1 failed, {len(cases) + 1} passed, 1 xfailed" in out, out[-3000:]
+    failure = out[out.index("_ case mine-wrong _"):out.index("short test summary")]
+    assert len(failure.splitlines()) < 20 and "Traceback" not in failure and "harness/" not in failure, failure
+    assert "replay: cdc-conformance run --case mine-wrong --normalizer mypkg.job:normalize --cases-dir cases " \
+           "--known-failures known.yaml" in failure
+    assert (project / ".cdc-obtained" / FORMAT / "mine-wrong.obtained.json").is_file()
+    facts = json.loads((project / "results" / "results.jsonl").read_text().splitlines()[0])
+    assert facts["normalizer"] == "mypkg.job:normalize" and "1.4.0" in facts["normalizer_version"]
+    assert not (project / "artifacts").exists(), "Spark's artifacts/ left in the user's repository"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--cdc-format", "debezium-jsn"], "no such format: debezium-jsn"),
+    (["--cdc-case", "no-such-case"], "no such case: no-such-case"),
+    (["--cdc-format", "ces-avro", "--cdc-case", "canal-json-delete"], "the selection matches no case"),
+    (["--cdc-cases", "nowhere"], "--cdc-cases nowhere: no such directory"),
+])
+def test_a_selection_that_matches_nothing_is_a_usage_error_not_a_pass(tmp_path, args, message):
+    """`--cdc-format debezium-jsn` ran zero cases and reported "1 passed", exit 0."""
+    result = _pytest(_user_project(tmp_path), "--cdc-normalizer", "mypkg.job:normalize", *args, timeout=120)
+    errors = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode == pytest.ExitCode.USAGE_ERROR and "passed" not in result.stdout, result.stdout + result.stderr
+    assert len(errors) == 1 and message in errors[0], result.stderr
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mypkg.nothing:normalize", "module mypkg.nothing does not import: ModuleNotFoundError"),
+    ("mypkg.broken:normalize", "module mypkg.broken does not import: SyntaxError"),
+    ("mypkg.job:normalise", "module mypkg.job has no normalise"),
+])
+def test_a_normalizer_that_cannot_be_loaded_is_one_usage_error(tmp_path, spec, message):
+    """A module that did not import gave 148 failures and 129,940 lines."""
+    project = _user_project(tmp_path)
+    (project / "mypkg" / "broken.py").write_text("def normalize(raw, format_id)\n")
+    result = _pytest(project, "--cdc-normalizer", spec, timeout=120)
+    errors = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode == pytest.ExitCode.USAGE_ERROR and len(errors) == 1 and message in errors[0], result.stderr
+    assert len(result.stdout.splitlines()) < 10
 
 
 def test_without_the_option_the_plugin_adds_nothing(tmp_path):

@@ -7,9 +7,9 @@ import pytest
 from harness import images
 from harness.broker import TEST_BROKER_SETTINGS, BrokerError, ExternalKafka, TestcontainersKafka, make_broker
 from harness.broker.containers import kafka_env, kafka_node_settings
-from harness.jvm import REPO_ROOT
+from harness.suite_files import SUITE_ROOT as REPO_ROOT
 
-RUN_SCRIPT = REPO_ROOT / "docker" / "kafka" / "rootfs" / "etc" / "kafka" / "docker" / "run"
+RUN_SCRIPT = REPO_ROOT / "harness" / "docker" / "kafka" / "rootfs" / "etc" / "kafka" / "docker" / "run"
 
 
 def test_testcontainers_backend_defaults_to_the_official_image_at_the_pom_kafka_version(monkeypatch):

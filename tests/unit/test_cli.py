@@ -5,8 +5,8 @@ import sys
 import pytest
 
 
-def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, timeout=120)
+def _cli(*args, cwd=None, env=None):
+    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
 
 
 @pytest.mark.parametrize("args, message", [
@@ -14,7 +14,9 @@ def _cli(*args):
     (["run", "--case", "no-such-case"], "no such case: no-such-case"),
     (["run", "--broker", "zookeeper"], "Invalid value for '--broker'"),
     (["run", "--broker", "external"], "--broker external needs --bootstrap-servers"),
-    (["run", "--format", "nope"], "the selection matches no case"),
+    (["run", "--format", "nope"], "no such format: nope (one of canal-json,"),
+    (["run", "--format", "ces-avro", "--case", "canal-json-delete"], "the selection matches no case"),
+    (["run", "--case", "canal-json-delete", "--shard", "2/2"], "--shard 2/2: the shard holds no case"),
     (["frobnicate"], "No such command"),
     (["bench", "--all", "--format", "ces-json"], "give either --all or --format"),
     (["bench", "--messages", "10"], "Invalid value for '--messages'"),
@@ -30,6 +32,37 @@ def test_misuse_is_one_line_and_exit_2(args, message):
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], result.stderr
+
+
+UNLOADABLE = {
+    "missing_module:normalize": "module missing_module does not import: ModuleNotFoundError",
+    "syntax_error:normalize": "module syntax_error does not import: SyntaxError",
+    "name_error:normalize": "module name_error does not import: NameError: name 'undefined_name' is not defined",
+    "not_callable:normalize": "normalize is a str, not a function",
+    "not_callable:no_such_function": "module not_callable has no no_such_function",
+    "no_function_named": "give the normalizer as MODULE:FUNCTION",
+}
+
+
+@pytest.mark.parametrize("spec", UNLOADABLE)
+def test_a_normalizer_that_cannot_be_loaded_is_one_line_of_misuse_naming_why(tmp_path, spec):
+    """It was a traceback and exit 1 (SyntaxError, NameError), or accepted and then an error per case (not callable)."""
+    import os
+
+    (tmp_path / "syntax_error.py").write_text("def normalize(raw, format_id)\n    return raw\n")
+    (tmp_path / "name_error.py").write_text("undefined_name.attribute\n")
+    (tmp_path / "not_callable.py").write_text("normalize = 'a string'\n")
+    result = _cli("run", "--case", "canal-json-delete", "--normalizer", spec, cwd=tmp_path,
+                  env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2 and len(lines) == 1 and f"--normalizer {spec}" in lines[0], result.stderr
+    assert UNLOADABLE[spec] in lines[0]
+
+
+def test_the_suites_own_golden_files_are_read_only_outside_its_checkout(tmp_path):
+    result = _cli("run", "--case", "canal-json-delete", "--update-golden", cwd=tmp_path)
+    assert result.returncode == 2 and "the suite's own golden files are read-only here" in result.stderr
+    assert not list(tmp_path.iterdir())
 
 
 def test_lint_and_formats_succeed():
@@ -88,7 +121,7 @@ def test_readme_lists_every_code_under_its_phase():
 def test_the_replay_command_carries_what_the_run_was_given():
     from pathlib import Path
 
-    from harness.cli.suite import replay_options
+    from harness.runner import replay_options
 
     assert replay_options("normalizer.pipeline:normalize", None, None, None, "embedded", None, None) == ""
     options = replay_options("mypkg.job:normalize", Path("my cases"), Path("gold"), None, "external", "h:9092", None)

@@ -1,4 +1,5 @@
-"""`gate` fails on regressions only; shards split a selection the same way every time; merge adds up."""
+"""`gate` fails on regressions of the same normalizer (and on rows gone, unless allowed), never on a failure its
+baseline already had; shards split a selection the same way every time; merge adds up."""
 import json
 import subprocess
 import sys
@@ -10,8 +11,8 @@ from harness.reports import Report, merge
 FACTS = {"type": "run", "suite_commit": "abc"}
 
 
-def _row(case: str, status: str, version: str = "3.2") -> dict:
-    return {"type": "case", "case": case, "format": "debezium-json", "version": version,
+def _row(case: str, status: str, version: str = "3.2", normalizer: str = "mypkg.job:normalize") -> dict:
+    return {"type": "case", "normalizer": normalizer, "case": case, "format": "debezium-json", "version": version,
             "format_version": f"debezium-json@{version}", "mode": "batch", "status": status, "features": ["insert"],
             "events": 1, "quarantined": 0, "seconds": 0.1, "problems": [], "replay": f"cdc-conformance run --case {case}",
             "known_failure": None, "case_file": f"conformance/cases/debezium-json/{case}.yaml"}
@@ -22,19 +23,50 @@ def _write(path, rows):
     return path
 
 
-def test_a_passing_case_that_fails_is_a_regression_and_the_rest_is_reported_not_failed():
+def test_a_passing_case_that_fails_is_a_regression_and_the_rest_is_reported():
     baseline = Report(FACTS, [_row("a", "PASS"), _row("b", "FAIL"), _row("c", "PASS"), _row("d", "PASS")])
     current = Report(FACTS, [_row("a", "FAIL"), _row("b", "PASS"), _row("c", "PASS"), _row("e", "FAIL")])
-    result = compare(baseline, current)
+    result = compare(baseline, current, allow_gone=True)
     assert [row["case"] for _, row in result.regressions] == ["a"]
     assert [row["case"] for _, row in result.fixes] == ["b"]
     assert [row["case"] for row in result.new] == ["e"] and [row["case"] for row in result.gone] == ["d"]
     assert not result.passed and "gate: FAILED: 1 regression(s), 1 fix(es), 1 new, 1 gone" in table(result)
 
 
-def test_a_failing_row_of_a_certified_version_is_a_regression_even_when_new():
-    result = compare(Report(FACTS, []), Report(FACTS, [_row("new-case", "ERROR")]), {"debezium-json@3.2"})
-    assert [row["case"] for _, row in result.regressions] == ["new-case"]
+def test_a_failure_the_baseline_already_had_is_no_regression_whatever_the_registry_says():
+    """The registry's `certified` was earned by the reference normalizer: a user's bug already in their last
+    release must not fail every later gate (158 FAIL->FAIL "regressions" before)."""
+    rows = [_row("a", "FAIL"), _row("b", "ERROR"), _row("c", "PASS")]
+    result = compare(Report(FACTS, rows), Report(FACTS, rows))
+    assert result.passed and not result.regressions, table(result)
+
+
+def test_a_passing_case_newly_listed_as_a_known_failure_is_a_regression():
+    result = compare(Report(FACTS, [_row("a", "PASS")]), Report(FACTS, [_row("a", "XFAIL")]))
+    assert [row["case"] for _, row in result.regressions] == ["a"] and not result.passed
+
+
+def test_rows_gone_from_the_baseline_fail_the_gate_unless_allowed():
+    """One shard gated against a whole run passed with 125 rows "gone" before."""
+    baseline, shard = Report(FACTS, [_row("a", "PASS"), _row("b", "PASS")]), Report(FACTS, [_row("a", "PASS")])
+    assert not compare(baseline, shard).passed and "GONE" in table(compare(baseline, shard))
+    assert compare(baseline, shard, allow_gone=True).passed
+
+
+def test_a_new_suite_problem_fails_the_gate():
+    current = Report(FACTS, [_row("a", "PASS")], ["golden file golden/x.json belongs to no case"])
+    assert not compare(Report(FACTS, [_row("a", "PASS")]), current).passed
+
+
+def test_another_normalizers_baseline_or_an_empty_report_cannot_be_gated():
+    import pytest
+
+    from harness.gate import GateMisuse
+
+    with pytest.raises(GateMisuse, match="gate a normalizer against its own baseline"):
+        compare(Report(FACTS, [_row("a", "PASS", normalizer="normalizer.pipeline:normalize")]), Report(FACTS, [_row("a", "FAIL")]))
+    with pytest.raises(GateMisuse, match="no case row"):
+        compare(Report(FACTS, [_row("a", "PASS")]), Report(FACTS, []))
 
 
 def test_gate_command_fails_on_one_regression_and_passes_reporting_one_fix(tmp_path):
@@ -49,9 +81,10 @@ def test_gate_command_fails_on_one_regression_and_passes_reporting_one_fix(tmp_p
     failed, passed = gate(regressed), gate(fixed)
     assert failed.returncode == 1 and "REGRESSION  a " in failed.stdout
     assert passed.returncode == 0 and "fix         b " in passed.stdout and "gate: passed" in passed.stdout
-    misuse = subprocess.run([sys.executable, "-m", "harness", "gate", str(tmp_path / "baseline.jsonl"),
-                             "--baseline", str(_write(tmp_path / "junk.jsonl", []).with_name("junk.jsonl"))],
+    other = _write(tmp_path / "other.jsonl", [_row("a", "PASS", normalizer="normalizer.pipeline:normalize")])
+    misuse = subprocess.run([sys.executable, "-m", "harness", "gate", str(regressed), "--baseline", str(other)],
                             capture_output=True, text=True)
+    assert misuse.returncode == 2 and len(misuse.stderr.strip().splitlines()) == 1, misuse.stderr
     (tmp_path / "junk.jsonl").write_text("not json lines\n")
     misuse = subprocess.run([sys.executable, "-m", "harness", "gate", str(baseline), "--baseline", str(tmp_path / "junk.jsonl")],
                             capture_output=True, text=True)

@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from harness.cases import REPO_ROOT
+from harness.suite_files import SUITE_ROOT as REPO_ROOT
 
 DRAW = """
 import hashlib, sys
