@@ -129,6 +129,12 @@ def _pyspark_jars() -> Path:
     return Path(pyspark.__file__).parent / "jars"
 
 
+def _spark_jars_digest() -> bytes:
+    """What the classes are compiled against: the names of PySpark's jars (their versions), not where they lie, so
+    that two installs of one PySpark share the jar and another Spark compiles its own."""
+    return "\n".join(sorted(jar.name for jar in _pyspark_jars().glob("*.jar"))).encode()
+
+
 def normalizer_jar() -> Path:
     """The normalizer's JVM classes, compiled once per change of their sources. javac and jar come with the JDK;
     the classpath is the installed PySpark's own jars, so the classes are compiled against exactly the Spark,
@@ -145,7 +151,7 @@ def _normalizer_jar() -> Path:
     # everything else beside them (the DTS Avro schemas) goes into the jar as resources, where it lies
     resources = sorted(p for p in NORMALIZER_JAVA_DIR.rglob("*") if p.is_file() and p.suffix != ".java")
     digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources + resources)
-                            + jvm_tool("javac").encode() + str(_pyspark_jars()).encode()).hexdigest()
+                            + jvm_tool("javac").encode() + _spark_jars_digest()).hexdigest()
     # one jar per Spark version: classes compiled against one Spark's jars are not reused under another's
     directory = cache_dir() / f"normalizer-{spark_version()}"
     jar, marker = directory / NORMALIZER_JAR_NAME, directory / _COMPLETE_MARKER

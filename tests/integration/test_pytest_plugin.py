@@ -67,33 +67,35 @@ def test_the_plugin_runs_the_suite_in_another_project_as_the_cli_would(tmp_path)
     assert not (project / "artifacts").exists(), "Spark's artifacts/ left in the user's repository"
 
 
-@pytest.mark.parametrize("args, message", [
+MISUSES = [
+    # a selection that matches nothing: `--cdc-format debezium-jsn` ran zero cases and reported "1 passed", exit 0
     (["--cdc-format", "debezium-jsn"], "no such format: debezium-jsn"),
     (["--cdc-case", "no-such-case"], "no such case: no-such-case"),
     (["--cdc-format", "ces-avro", "--cdc-case", "canal-json-delete"], "the selection matches no case"),
     (["--cdc-cases", "nowhere"], "--cdc-cases nowhere: no such directory"),
-])
-def test_a_selection_that_matches_nothing_is_a_usage_error_not_a_pass(tmp_path, args, message):
-    """`--cdc-format debezium-jsn` ran zero cases and reported "1 passed", exit 0."""
-    result = _pytest(_user_project(tmp_path), "--cdc-normalizer", "mypkg.job:normalize", *args, timeout=120)
-    errors = [line for line in result.stderr.splitlines() if line.strip()]
-    assert result.returncode == pytest.ExitCode.USAGE_ERROR and "passed" not in result.stdout, result.stdout + result.stderr
-    assert len(errors) == 1 and message in errors[0], result.stderr
+    # a normalizer that cannot be loaded: a module that did not import gave 148 failures and 129,940 lines
+    (["--cdc-normalizer", "mypkg.nothing:normalize"], "module mypkg.nothing does not import: ModuleNotFoundError"),
+    (["--cdc-normalizer", "mypkg.broken:normalize"], "module mypkg.broken does not import: SyntaxError"),
+    (["--cdc-normalizer", "mypkg.job:normalise"], "module mypkg.job has no normalise"),
+]
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("mypkg.nothing:normalize", "module mypkg.nothing does not import: ModuleNotFoundError"),
-    ("mypkg.broken:normalize", "module mypkg.broken does not import: SyntaxError"),
-    ("mypkg.job:normalise", "module mypkg.job has no normalise"),
-])
-def test_a_normalizer_that_cannot_be_loaded_is_one_usage_error(tmp_path, spec, message):
-    """A module that did not import gave 148 failures and 129,940 lines."""
+def test_every_misuse_is_one_usage_error_before_any_jvm_starts(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
     project = _user_project(tmp_path)
     (project / "mypkg" / "broken.py").write_text("def normalize(raw, format_id)\n")
-    result = _pytest(project, "--cdc-normalizer", spec, timeout=120)
-    errors = [line for line in result.stderr.splitlines() if line.strip()]
-    assert result.returncode == pytest.ExitCode.USAGE_ERROR and len(errors) == 1 and message in errors[0], result.stderr
-    assert len(result.stdout.splitlines()) < 10
+
+    def attempt(args):  # the last --cdc-normalizer given wins
+        return _pytest(project, "--cdc-normalizer", "mypkg.job:normalize", *args, timeout=120)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:  # each is a Python process importing PySpark: a few seconds
+        results = list(pool.map(attempt, [args for args, _ in MISUSES]))
+    for (args, message), result in zip(MISUSES, results):
+        errors = [line for line in result.stderr.splitlines() if line.strip()]
+        assert result.returncode == pytest.ExitCode.USAGE_ERROR, (args, result.stdout + result.stderr)
+        assert len(errors) == 1 and message in errors[0] and "passed" not in result.stdout, (args, result.stderr)
+        assert len(result.stdout.splitlines()) < 10, (args, result.stdout)
 
 
 def test_without_the_option_the_plugin_adds_nothing(tmp_path):

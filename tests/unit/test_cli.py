@@ -44,19 +44,25 @@ UNLOADABLE = {
 }
 
 
-@pytest.mark.parametrize("spec", UNLOADABLE)
-def test_a_normalizer_that_cannot_be_loaded_is_one_line_of_misuse_naming_why(tmp_path, spec):
+def test_a_normalizer_that_cannot_be_loaded_is_one_line_of_misuse_naming_why(tmp_path):
     """It was a traceback and exit 1 (SyntaxError, NameError), or accepted and then an error per case (not callable)."""
     import os
+    from concurrent.futures import ThreadPoolExecutor
 
     (tmp_path / "syntax_error.py").write_text("def normalize(raw, format_id)\n    return raw\n")
     (tmp_path / "name_error.py").write_text("undefined_name.attribute\n")
     (tmp_path / "not_callable.py").write_text("normalize = 'a string'\n")
-    result = _cli("run", "--case", "canal-json-delete", "--normalizer", spec, cwd=tmp_path,
-                  env={**os.environ, "PYTHONPATH": str(tmp_path)})
-    lines = result.stderr.strip().splitlines()
-    assert result.returncode == 2 and len(lines) == 1 and f"--normalizer {spec}" in lines[0], result.stderr
-    assert UNLOADABLE[spec] in lines[0]
+
+    def attempt(spec):
+        return _cli("run", "--case", "canal-json-delete", "--normalizer", spec, cwd=tmp_path,
+                    env={**os.environ, "PYTHONPATH": str(tmp_path)})
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        results = dict(zip(UNLOADABLE, pool.map(attempt, UNLOADABLE)))
+    for spec, result in results.items():
+        lines = result.stderr.strip().splitlines()
+        assert result.returncode == 2 and len(lines) == 1 and f"--normalizer {spec}" in lines[0], result.stderr
+        assert UNLOADABLE[spec] in lines[0], result.stderr
 
 
 def test_the_suites_own_golden_files_are_read_only_outside_its_checkout(tmp_path):
