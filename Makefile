@@ -2,6 +2,8 @@
 #   make run   - bootstrap, then run the conformance suite on the embedded defaults and print the summary
 #   make test  - bootstrap, then the tests (unit tier, then integration against the real broker and Spark;
 #                the Testcontainers tests get a Docker engine from scripts/docker-engine.sh where none runs)
+#   make test-user - the three jobs (certify, reproduce, gate) from a throwaway user repository, the suite installed
+#                from its wheel (run by .ci/run after make test)
 #   make soak  - 10,000 mutated records per format through Kafka and Spark (make test runs a 500 slice)
 #   make producers - drawn histories through PostgreSQL and Debezium 1.9.7, 2.7.3, 3.3.2, and through MariaDB and
 #                    Debezium's MariaDB connector 3.3.0 and 3.5.0 (make test runs one crafted history per database)
@@ -11,7 +13,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 JVM_READY := .cache/jvm/.ready
 
-.PHONY: bootstrap system-packages browser run test test-unit test-integration lint bench soak producers docker-engine docker-engine-stop clean
+.PHONY: bootstrap system-packages browser run test test-unit test-integration test-user lint bench soak producers docker-engine docker-engine-stop clean
 
 bootstrap: $(INSTALLED) $(JVM_READY)
 
@@ -68,6 +70,11 @@ docker-engine:
 
 docker-engine-stop:
 	@scripts/docker-engine.sh stop
+
+# The three jobs from a user's own repository, with the suite installed from its wheel (tests/user/test_workflows.py;
+# .ci/run runs it after `make test`, outside the gate's 12 minutes)
+test-user: bootstrap
+	$(BIN)/python -m pytest tests/user -o addopts="-ra --strict-markers -p no:cacheprovider --durations=5"
 
 test-unit: bootstrap
 	$(BIN)/python -m pytest -m "not integration"

@@ -3,7 +3,7 @@
 - suite: run, merge, gate, lint, formats
 - certify: certify a format version, all of them, or re-check the records
 - reproduce: capture, minimize, redact, promote
-- tools: bench, soak, jvm
+- tools: bench, soak, jvm, broker
 
 Exit codes: 0 = every case passed or failed as known; 1 = a failure; 2 = misuse (one line on stderr).
 Nothing heavy is imported (or the registry read) until a command runs.
@@ -27,6 +27,7 @@ def cli() -> None:
 
 for command in (suite.run, suite.merge, suite.gate, suite.lint_command, suite.formats, certify.certify,
                 reproduce.capture, reproduce.minimize, reproduce.redact, reproduce.promote, tools.bench, tools.soak, tools.jvm,
+                tools.broker_command,
                 producers.producers):
     cli.add_command(command)
 

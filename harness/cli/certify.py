@@ -16,8 +16,9 @@ from harness.under_test import DEFAULT_NORMALIZER
 @click.argument("target", nargs=-1, metavar="[FORMAT@VERSION]...")
 @click.option("--all", "every_version", is_flag=True, help="Certify every supported version, one after another.")
 @click.option("--check", "check_records", is_flag=True, help="Re-verify every certification record instead.")
-@click.option("--examples", type=click.IntRange(10, 1_000_000), default=2000, show_default=True,
-              help="Examples per generic check (property, mutators, streaming).")
+@click.option("--examples", type=click.IntRange(10, 1_000_000), default=None,
+              help="Examples per generic check (property, mutators, streaming) [default: 2000]; with --check, the fewest "
+                   "a record may have been made with [default: 2000].")
 @click.option("--seed", type=int, default=None, help="Hypothesis seed [default: a fresh one per version, recorded].")
 @click.option("--producer", type=click.Choice(["generators", "real"]), default="generators", show_default=True,
               help="real: also run drawn histories through the version's real producer (docs/producers.md).")
@@ -44,6 +45,7 @@ def certify(target, every_version, check_records, examples, seed, producer, hist
 
     if [bool(target), every_version, check_records].count(True) != 1:
         raise Misuse("give one of FORMAT@VERSION, --all or --check")
+    examples = examples if examples is not None or check_records else certification.DEFAULT_EXAMPLES
     registry, cases = Registry.load(), load_cases()
     directory = _records_directory(certifications_dir, normalizer_spec)
     golden_root = golden_dir or golden.GOLDEN_DIR
@@ -65,7 +67,8 @@ def certify(target, every_version, check_records, examples, seed, producer, hist
         roundtrip = RoundTrip(spark_session(), broker, function)
         if check_records:
             with progress.phase(f"checking {len(records)} certification record(s)"):
-                problems = certification.check_all(roundtrip, registry, cases, records, load_known_failures(), golden_root)
+                problems = certification.check_all(roundtrip, registry, cases, records, load_known_failures(), golden_root,
+                                                   examples or certification.DEFAULT_EXAMPLES)
             for problem in problems:
                 click.echo(problem)
             click.echo(f"certifications: {len(records)} checked, {len(problems)} problem(s)")

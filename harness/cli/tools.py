@@ -90,3 +90,24 @@ def jvm() -> None:
     artifacts.main()
 
 
+
+
+@click.command("broker")
+@click.argument("command", nargs=-1, metavar="[-- COMMAND ...]")
+def broker_command(command) -> None:
+    """Start the embedded Kafka broker (a real Apache Kafka, KRaft, on a free loopback port) for your own producing and
+    capturing: with COMMAND, run it with CDC_BOOTSTRAP_SERVERS set and stop the broker after it (its exit code is
+    this command's); without, print the address and serve until interrupted."""
+    import os
+    import subprocess
+    import threading
+
+    from harness.broker import EmbeddedKafka
+
+    with EmbeddedKafka() as kafka:
+        if command:
+            result = subprocess.run(list(command), env={**os.environ, "CDC_BOOTSTRAP_SERVERS": kafka.bootstrap_servers})
+            sys.exit(result.returncode)
+        click.echo(f"CDC_BOOTSTRAP_SERVERS={kafka.bootstrap_servers}  (Ctrl-C stops the broker)", err=True)
+        click.echo(kafka.bootstrap_servers)
+        threading.Event().wait()  # until interrupted; leaving the block stops the broker

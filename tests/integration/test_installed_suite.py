@@ -44,13 +44,3 @@ def test_the_installed_suite_runs_its_cases_from_an_empty_directory_writing_only
     assert sorted(p.name for p in tmp_path.iterdir()) == ["reports"]
     facts = json.loads((tmp_path / "reports" / "latest" / "results.jsonl").read_text().splitlines()[0])
     assert facts["normalizer_version"].startswith("cdc-conformance ")
-
-
-def test_the_installed_suite_lints_lists_and_refuses_to_write_into_itself(suite, tmp_path):
-    python, site_packages = suite
-    assert _cli(python, tmp_path, "lint").returncode == 0
-    listed = _cli(python, tmp_path, "formats", "--markdown")
-    assert listed.returncode == 0 and "`debezium-json`" in listed.stdout
-    refused = _cli(python, tmp_path, "run", "--format", "ces-avro", "--update-golden")
-    assert refused.returncode == 2 and "read-only" in refused.stderr
-    assert not list(tmp_path.iterdir())

@@ -70,11 +70,8 @@ def test_the_plugin_runs_the_suite_in_another_project_as_the_cli_would(tmp_path)
 MISUSES = [
     # a selection that matches nothing: `--cdc-format debezium-jsn` ran zero cases and reported "1 passed", exit 0
     (["--cdc-format", "debezium-jsn"], "no such format: debezium-jsn"),
-    (["--cdc-case", "no-such-case"], "no such case: no-such-case"),
     (["--cdc-format", "ces-avro", "--cdc-case", "canal-json-delete"], "the selection matches no case"),
-    (["--cdc-cases", "nowhere"], "--cdc-cases nowhere: no such directory"),
     # a normalizer that cannot be loaded: a module that did not import gave 148 failures and 129,940 lines
-    (["--cdc-normalizer", "mypkg.nothing:normalize"], "module mypkg.nothing does not import: ModuleNotFoundError"),
     (["--cdc-normalizer", "mypkg.broken:normalize"], "module mypkg.broken does not import: SyntaxError"),
     (["--cdc-normalizer", "mypkg.job:normalise"], "module mypkg.job has no normalise"),
 ]
@@ -89,7 +86,7 @@ def test_every_misuse_is_one_usage_error_before_any_jvm_starts(tmp_path):
     def attempt(args):  # the last --cdc-normalizer given wins
         return _pytest(project, "--cdc-normalizer", "mypkg.job:normalize", *args, timeout=120)
 
-    with ThreadPoolExecutor(max_workers=4) as pool:  # each is a Python process importing PySpark: a few seconds
+    with ThreadPoolExecutor(max_workers=2) as pool:  # each is a Python process importing PySpark: a few seconds
         results = list(pool.map(attempt, [args for args, _ in MISUSES]))
     for (args, message), result in zip(MISUSES, results):
         errors = [line for line in result.stderr.splitlines() if line.strip()]

@@ -1,4 +1,5 @@
-"""CLI misuse: one line on stderr and exit code 2."""
+"""CLI misuse: one line on stderr and exit code 2 (in this process, `conftest.cli_here`: the misuse is found before any
+JVM starts; one misuse runs as a real process, to prove the entry point prints the one line)."""
 import subprocess
 import sys
 
@@ -27,11 +28,15 @@ def _cli(*args, cwd=None, env=None):
     (["certify", "debezium-json@3.2", "--normalizer", "tests.broken_normalizer:normalize", "--certifications-dir",
       "reports/certifications"], "holds the suite's records of the reference normalizer"),
 ])
-def test_misuse_is_one_line_and_exit_2(args, message):
-    result = _cli(*args)
-    assert result.returncode == 2, result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and message in lines[0], result.stderr
+def test_misuse_is_one_line_and_exit_2(cli_here, args, message):
+    code, _, err = cli_here(*args)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and message in lines[0], err
+
+
+def test_misuse_from_a_real_process_is_one_line_and_exit_2():
+    result = _cli("run", "--format", "nope")
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
 UNLOADABLE = {
@@ -44,37 +49,30 @@ UNLOADABLE = {
 }
 
 
-def test_a_normalizer_that_cannot_be_loaded_is_one_line_of_misuse_naming_why(tmp_path):
+@pytest.mark.parametrize("spec", UNLOADABLE)
+def test_a_normalizer_that_cannot_be_loaded_is_one_line_of_misuse_naming_why(cli_here, tmp_path, monkeypatch, spec):
     """It was a traceback and exit 1 (SyntaxError, NameError), or accepted and then an error per case (not callable)."""
-    import os
-    from concurrent.futures import ThreadPoolExecutor
-
     (tmp_path / "syntax_error.py").write_text("def normalize(raw, format_id)\n    return raw\n")
     (tmp_path / "name_error.py").write_text("undefined_name.attribute\n")
     (tmp_path / "not_callable.py").write_text("normalize = 'a string'\n")
-
-    def attempt(spec):
-        return _cli("run", "--case", "canal-json-delete", "--normalizer", spec, cwd=tmp_path,
-                    env={**os.environ, "PYTHONPATH": str(tmp_path)})
-
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        results = dict(zip(UNLOADABLE, pool.map(attempt, UNLOADABLE)))
-    for spec, result in results.items():
-        lines = result.stderr.strip().splitlines()
-        assert result.returncode == 2 and len(lines) == 1 and f"--normalizer {spec}" in lines[0], result.stderr
-        assert UNLOADABLE[spec] in lines[0], result.stderr
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, _, err = cli_here("run", "--case", "canal-json-delete", "--normalizer", spec)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and f"--normalizer {spec}" in lines[0], err
+    assert UNLOADABLE[spec] in lines[0], err
 
 
-def test_the_suites_own_golden_files_are_read_only_outside_its_checkout(tmp_path):
-    result = _cli("run", "--case", "canal-json-delete", "--update-golden", cwd=tmp_path)
-    assert result.returncode == 2 and "the suite's own golden files are read-only here" in result.stderr
+def test_the_suites_own_golden_files_are_read_only_outside_its_checkout(cli_here, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli_here("run", "--case", "canal-json-delete", "--update-golden")
+    assert code == 2 and "the suite's own golden files are read-only here" in err
     assert not list(tmp_path.iterdir())
 
 
-def test_lint_and_formats_succeed():
-    assert _cli("lint").returncode == 0
-    formats = _cli("formats")
-    assert formats.returncode == 0 and "debezium-json@2.7" in formats.stdout
+def test_lint_and_formats_succeed(cli_here):
+    assert cli_here("lint")[0] == 0
+    code, out, _ = cli_here("formats")
+    assert code == 0 and "debezium-json@2.7" in out
 
 
 def test_readme_format_table_is_the_registry():
@@ -134,18 +132,18 @@ def test_the_replay_command_carries_what_the_run_was_given():
     assert options == " --normalizer mypkg.job:normalize --cases-dir 'my cases' --golden-dir gold --broker external --bootstrap-servers h:9092"
 
 
-def test_promote_checks_its_arguments_before_any_jvm_and_refuses_an_unredacted_capture(tmp_path):
+def test_promote_checks_its_arguments_before_any_jvm_and_refuses_an_unredacted_capture(cli_here, tmp_path):
     from harness import reproduce
 
     capture = tmp_path / "bug.yaml"
     record = reproduce.record_item("t", 0, 5, b'{"id":1}', b'{"op":"c"}', [])
     reproduce.save(reproduce.capture_document("debezium-json", [record], {"source": "a test"}), capture)
     cases = ["--cases-dir", str(tmp_path / "cases"), "--golden-dir", str(tmp_path / "golden")]
-    unknown = _cli("promote", str(capture), "--id", "x-y", "--feature", "nosuchfeature", *cases)
-    assert unknown.returncode == 2 and "--feature nosuchfeature: not a feature of debezium-json" in unknown.stderr
-    unredacted = _cli("promote", str(capture), "--id", "x-y", "--feature", "insert", *cases)
-    assert unredacted.returncode == 2 and "was never redacted" in unredacted.stderr
-    assert len(unredacted.stderr.strip().splitlines()) == 1 and not (tmp_path / "cases").exists()
+    code, _, err = cli_here("promote", str(capture), "--id", "x-y", "--feature", "nosuchfeature", *cases)
+    assert code == 2 and "--feature nosuchfeature: not a feature of debezium-json" in err
+    code, _, err = cli_here("promote", str(capture), "--id", "x-y", "--feature", "insert", *cases)
+    assert code == 2 and "was never redacted" in err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "cases").exists()
 
 
 def test_a_jvm_part_that_cannot_be_had_is_its_tool_s_words_and_exit_1(monkeypatch, capsys):

@@ -1,8 +1,6 @@
 """`gate` fails on regressions of the same normalizer (and on rows gone, unless allowed), never on a failure its
 baseline already had; shards split a selection the same way every time; merge adds up."""
 import json
-import subprocess
-import sys
 
 from harness.cases import load_cases, shard_cases
 from harness.gate import compare, table
@@ -69,26 +67,20 @@ def test_another_normalizers_baseline_or_an_empty_report_cannot_be_gated():
         compare(Report(FACTS, [_row("a", "PASS")]), Report(FACTS, []))
 
 
-def test_gate_command_fails_on_one_regression_and_passes_reporting_one_fix(tmp_path):
+def test_gate_command_fails_on_one_regression_and_passes_reporting_one_fix(cli_here, tmp_path):
     baseline = _write(tmp_path / "baseline.jsonl", [_row("a", "PASS"), _row("b", "FAIL")])
     regressed = _write(tmp_path / "regressed.jsonl", [_row("a", "FAIL"), _row("b", "FAIL")])
     fixed = _write(tmp_path / "fixed.jsonl", [_row("a", "PASS"), _row("b", "PASS")])
-
-    def gate(results):
-        return subprocess.run([sys.executable, "-m", "harness", "gate", str(results), "--baseline", str(baseline)],
-                              capture_output=True, text=True)
-
-    failed, passed = gate(regressed), gate(fixed)
-    assert failed.returncode == 1 and "REGRESSION  a " in failed.stdout
-    assert passed.returncode == 0 and "fix         b " in passed.stdout and "gate: passed" in passed.stdout
+    code, out, _ = cli_here("gate", regressed, "--baseline", baseline)
+    assert code == 1 and "REGRESSION  a " in out
+    code, out, _ = cli_here("gate", fixed, "--baseline", baseline)
+    assert code == 0 and "fix         b " in out and "gate: passed" in out
     other = _write(tmp_path / "other.jsonl", [_row("a", "PASS", normalizer="normalizer.pipeline:normalize")])
-    misuse = subprocess.run([sys.executable, "-m", "harness", "gate", str(regressed), "--baseline", str(other)],
-                            capture_output=True, text=True)
-    assert misuse.returncode == 2 and len(misuse.stderr.strip().splitlines()) == 1, misuse.stderr
+    code, _, err = cli_here("gate", regressed, "--baseline", other)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
     (tmp_path / "junk.jsonl").write_text("not json lines\n")
-    misuse = subprocess.run([sys.executable, "-m", "harness", "gate", str(baseline), "--baseline", str(tmp_path / "junk.jsonl")],
-                            capture_output=True, text=True)
-    assert misuse.returncode == 2 and len(misuse.stderr.strip().splitlines()) == 1
+    code, _, err = cli_here("gate", baseline, "--baseline", tmp_path / "junk.jsonl")
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
 
 
 def test_shards_split_the_selection_without_overlap_or_gap_and_the_same_way_every_time():

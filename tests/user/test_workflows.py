@@ -1,0 +1,152 @@
+"""The three jobs as a user runs them: a throwaway repository of the user's own (a package with its normalizer and
+version, its own cases), the suite installed from its built wheel into a fresh virtualenv, and the steps of
+docs/ci/conformance.sh and docs/workflows.md run as written there. The user's jobs write only inside the user's
+repository and the user's cache directory: nothing inside the installed suite.
+
+`make test-user` runs it (after `make test` in .ci/run; a few minutes: every step starts its own Spark, and Maven and
+javac run once in a fresh user cache directory).
+"""
+import json
+import shutil
+import subprocess
+
+import pytest
+import yaml
+
+from harness.suite_files import SUITE_ROOT
+from tests import installed
+
+NORMALIZER = "mypkg.job:normalize"
+CORRECT = "from normalizer.pipeline import normalize as reference\n\n\ndef normalize(raw, format_id):\n" \
+          "    return reference(raw, format_id)\n"
+# the next release's bug: before and after swapped on UPDATE
+SWAPPED = """from pyspark.sql import functions as F
+
+from normalizer.pipeline import Normalized
+from normalizer.pipeline import normalize as reference
+
+
+def normalize(raw, format_id):
+    result = reference(raw, format_id)
+    update = F.col("op") == "UPDATE"
+    swapped = [F.when(update, F.col("after")).otherwise(F.col("before")).alias("before") if name == "before" else
+               F.when(update, F.col("before")).otherwise(F.col("after")).alias("after") if name == "after" else
+               F.col(name) for name in result.events.columns]
+    return Normalized(result.events.select(*swapped), result.quarantine)
+"""
+OWN_CASE = "debezium-schemaless-decimals-read-alike"
+
+
+@pytest.fixture(scope="module")
+def user(tmp_path_factory):
+    """The user's repository with the suite installed in its virtualenv (as `pip install cdc-conformance .` would)."""
+    root = tmp_path_factory.mktemp("user")
+    repo = root / "repo"
+    (repo / "mypkg").mkdir(parents=True)
+    (repo / "mypkg" / "__init__.py").write_text('__version__ = "1.4.0"\n')
+    (repo / "mypkg" / "job.py").write_text(CORRECT)
+    (repo / "pyproject.toml").write_text('[project]\nname = "mypkg"\nversion = "1.4.0"\n'
+                                         '[tool.setuptools]\npackages = ["mypkg"]\n')
+    (repo / "ci").mkdir()
+    shutil.copy(SUITE_ROOT / "docs" / "ci" / "conformance.sh", repo / "ci" / "conformance.sh")
+    wheel = installed.build_wheel(root / "dist")
+    python = installed.fresh_venv(root / "venv", wheel, "-e", str(repo))
+    cache = root / "cache"  # a fresh user cache directory: Maven and javac run there, once
+    env = installed.user_env(python, cache)
+    return repo, python, env, cache, installed.site_packages(python)
+
+
+def _run(user, *command, ok=(0,), timeout=900, **extra_env):
+    repo, _, env, _, _ = user
+    result = subprocess.run([str(part) for part in command], capture_output=True, text=True, cwd=repo, timeout=timeout,
+                            env={**env, **extra_env})
+    assert result.returncode in ok, f"{command}: exit {result.returncode}\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
+    return result
+
+
+def test_the_three_jobs_from_the_users_repository(user):
+    repo, python, env, cache, site_packages = user
+    before = installed.snapshot(site_packages)
+    suite_cases = len(list((site_packages / "conformance" / "cases").rglob("*.yaml")))
+
+    # the user's own case, approved into the user's own golden files
+    (repo / "cdc-cases" / "debezium-json").mkdir(parents=True)
+    shutil.copy(site_packages / "conformance" / "cases" / "debezium-json" / f"{OWN_CASE}.yaml", repo / "cdc-cases" / "debezium-json")
+    _run(user, "cdc-conformance", "run", "--normalizer", NORMALIZER, "--cases-dir", "cdc-cases", "--golden-dir", "cdc-golden",
+         "--update-golden", "--reports", "approve")
+    assert (repo / "cdc-golden" / "debezium-json" / f"{OWN_CASE}.json").is_file()
+
+    # release 1.4.0: the CI script, certifying debezium-json@3.2; its merged results become the baseline
+    first = _run(user, "bash", "ci/conformance.sh", CDC_NORMALIZER=NORMALIZER, CDC_CERTIFY="debezium-json@3.2",
+                 CDC_EXAMPLES="10")
+    assert "2 passed" in first.stdout and "no CDC_BASELINE" in first.stdout, first.stdout[-3000:]
+    merged = [json.loads(line) for line in (repo / "conformance-results" / "merged" / "results.jsonl").read_text().splitlines()]
+    assert merged[0]["normalizer"] == NORMALIZER and merged[0]["normalizer_version"] == "mypkg 1.4.0"
+    assert len({row["case"] for row in merged[1:]}) == suite_cases and all(row["status"] == "PASS" for row in merged[1:])
+    records = sorted(p.name for p in (repo / "cdc-certifications").glob("*.json"))
+    assert records == ["debezium-json@3.2+mypkg.job.normalize.json"], records
+    (repo / "conformance-baseline").mkdir()
+    shutil.copy(repo / "conformance-results" / "merged" / "results.jsonl", repo / "conformance-baseline" / "results.jsonl")
+
+    # the next release swaps before and after on UPDATE: its own cases fail, so does the gate, naming the regressions
+    (repo / "mypkg" / "job.py").write_text(SWAPPED)
+    second = _run(user, "bash", "ci/conformance.sh", ok=(1,), CDC_NORMALIZER=NORMALIZER, CDC_SHARDS="1")
+    assert "FAIL debezium-schemaless-decimals-read-alike" in second.stdout and "replay: cdc-conformance run --case " \
+        f"{OWN_CASE} --normalizer {NORMALIZER} --cases-dir cdc-cases --golden-dir cdc-golden" in second.stdout
+    shutil.rmtree(repo / "cdc-cases")  # the user's cases aside: to the gate
+    shutil.rmtree(repo / "cdc-golden")
+    gated = _run(user, "bash", "ci/conformance.sh", ok=(1,), CDC_NORMALIZER=NORMALIZER, CDC_SHARDS="1",
+                 CDC_BASELINE="conformance-baseline/results.jsonl")
+    assert "REGRESSION" in gated.stdout and "gate: FAILED" in gated.stdout, gated.stdout[-3000:]
+    # ... and gated against its own failing results, a bug already released is no regression
+    shutil.copy(repo / "conformance-results" / "merged" / "results.jsonl", repo / "conformance-baseline" / "results.jsonl")
+    again = _run(user, "bash", "ci/conformance.sh", CDC_NORMALIZER=NORMALIZER, CDC_SHARDS="1",
+                 CDC_BASELINE="conformance-baseline/results.jsonl")
+    assert "gate: passed" in again.stdout, again.stdout[-3000:]
+
+    _reproduce_a_production_bug(user)
+
+    assert installed.snapshot(site_packages) == before, "a user's job wrote into the installed suite"
+    assert list((cache / "cdc-conformance" / "jvm").glob("normalizer-*/cdc-conformance-normalizer.jar"))
+    assert not (repo / "artifacts").exists()
+
+
+PRODUCE = """import json, os
+from confluent_kafka import Producer
+producer = Producer({"bootstrap.servers": os.environ["CDC_BOOTSTRAP_SERVERS"]})
+for i in range(20):
+    before = {"id": i, "email": f"user{i}@example.org", "name": f"Old {i}"}
+    value = {"before": before, "after": {**before, "name": f"New {i}"}, "op": "u", "ts_ms": 1700000000100 + i,
+             "source": {"version": "3.2.0.Final", "connector": "postgresql", "name": "prod", "ts_ms": 1700000000000 + i,
+                        "snapshot": "false", "db": "shop", "sequence": json.dumps([str(i), str(i + 1)]), "schema": "public",
+                        "table": "customers", "txId": 5000 + i, "lsn": 10000 + i, "xmin": None}}
+    producer.produce("prod.public.customers", key=json.dumps({"id": i}), value=json.dumps(value))
+producer.flush()
+"""
+
+
+def _reproduce_a_production_bug(user):
+    """docs/workflows.md's Reproduce section, as written there: capture from a cluster (the embedded broker, started
+    with `cdc-conformance broker`), minimize, redact, promote into the user's own cases as a known failure."""
+    repo = user[0]
+    (repo / "produce.py").write_text(PRODUCE)
+    _run(user, "cdc-conformance", "broker", "--", "bash", "-c",
+         'python produce.py && cdc-conformance capture --format debezium-json --bootstrap-servers "$CDC_BOOTSTRAP_SERVERS" '
+         "--topic prod.public.customers --partition 0 --offsets 0:20 --out bug.yaml")
+    _run(user, "cdc-conformance", "minimize", "bug.yaml", "--normalizer", NORMALIZER)
+    _run(user, "cdc-conformance", "redact", "bug.yaml", "--normalizer", NORMALIZER, "--column", "email")
+    (record,) = yaml.safe_load((repo / "bug.yaml").read_text())["records"]
+    after = json.loads(record["value"])["after"]
+    assert "@example.org" not in after["email"]
+    want = {"events": [{"op": "UPDATE", "after": {name: str(value) for name, value in after.items()}}]}
+    (repo / "want.yaml").write_text(yaml.safe_dump(want))
+    _run(user, "cdc-conformance", "promote", "bug.yaml", "--id", "mine-update-swapped", "--feature", "update", "--expect",
+         "want.yaml", "--known-failure", "swaps before and after on UPDATE", "--bug", "https://tracker.example/CDC-42",
+         "--normalizer", NORMALIZER)
+    assert (repo / "cdc-cases" / "debezium-json" / "mine-update-swapped.yaml").is_file()
+    listed = yaml.safe_load((repo / "cdc-known-failures.yaml").read_text())["known_failures"]
+    assert [entry["case"] for entry in listed] == ["mine-update-swapped"]
+    # the user's suite of their own cases, with their known failures: the promoted case is an expected failure
+    result = _run(user, "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cdc-normalizer", NORMALIZER,
+                  "--cdc-cases", "cdc-cases", "--cdc-golden", "cdc-golden", "--cdc-known-failures", "cdc-known-failures.yaml")
+    assert "1 passed, 1 xfailed" in result.stdout, result.stdout[-2000:]
