@@ -26,8 +26,8 @@ $(BIN)/uv: | $(BIN)/python
 	$(BIN)/python -m pip install -q uv
 
 # Reinstalled only when the dependency list changes.
-$(INSTALLED): pyproject.toml | $(BIN)/uv
-	$(BIN)/uv pip install -q --python $(BIN)/python -e ".[test]" || $(BIN)/python -m pip install -q -e ".[test]"
+$(INSTALLED): pyproject.toml constraints.txt | $(BIN)/uv
+	$(BIN)/uv pip install -q --python $(BIN)/python -c constraints.txt -e ".[test]" || $(BIN)/python -m pip install -q -c constraints.txt -e ".[test]"
 	touch $@
 
 # Maven resolves the Kafka broker and Spark's connectors (at the installed PySpark's version) once (Kafka Connect with

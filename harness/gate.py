@@ -79,12 +79,12 @@ def table(result: GateResult) -> str:
     for row in result.gone:
         lines.append(f"{gone:<12}{row['case']:<58}{row['format_version']:<26}{row['status']:<8}{'-':<8}")
     lines += [f"SUITE PROBLEM {problem}" for problem in result.suite_problems]
-    why = [f"{len(result.regressions)} regression(s)"]
+    why = []
     if result.gone and not result.allow_gone:
         why.append("rows of the baseline missing from the results (a shard against a whole run? --allow-gone)")
     if result.suite_problems:
         why.append("new suite problems")
     lines.append(f"gate: {'passed' if result.passed else 'FAILED'}: {len(result.regressions)} regression(s), "
                  f"{len(result.fixes)} fix(es), {len(result.new)} new, {len(result.gone)} gone"
-                 + ("" if result.passed else f" ({'; '.join(why)})"))
+                 + (f" ({'; '.join(why)})" if why else ""))
     return "\n".join(lines)

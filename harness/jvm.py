@@ -65,9 +65,48 @@ def kafka_broker_artifacts() -> ArtifactSet:
     return ArtifactSet("kafka", JVM_DIR / "kafka-broker" / "pom.xml", kafka_version(), {})
 
 
+def scala_binary_version() -> str:
+    """The Scala line of the installed PySpark (2.12 for Spark 3.5, 2.13 for Spark 4), read from its own jars: the
+    connectors must be built for the same line."""
+    for jar in sorted(_pyspark_jars().glob("spark-core_*.jar")):
+        match = re.match(r"spark-core_(\d+\.\d+)-", jar.name)
+        if match:
+            return match.group(1)
+    raise ArtifactError(f"no spark-core_<scala>-*.jar in {_pyspark_jars()}: is PySpark installed whole?")
+
+
+# Spark's connectors lag PySpark on Maven Central (PySpark 4.3.0 is on PyPI; `spark-sql-kafka-0-10` stops at 4.2.0 on
+# Maven Central as reached here, 2026-11-26). Maven's version ranges cannot stand in: its metadata lists releases whose
+# POMs are not served here, and a range picks them. So: the exact release, else its minor line's first, else the
+# newest release of its major line this suite has resolved, never above the installed PySpark.
+NEWEST_CONNECTORS = {"4": "4.2.0", "3": "3.5.0"}
+
+
+def spark_connector_candidates() -> list[ArtifactSet]:
+    """Spark's Kafka source and Avro support for the installed PySpark, in the order tried (the first that resolves is
+    kept: docs/normalizer-contract.md, "Spark versions")."""
+    from packaging.version import Version
+
+    version, scala = spark_version(), scala_binary_version()
+    release = Version(version)
+    tried = [version, f"{release.major}.{release.minor}.0", NEWEST_CONNECTORS.get(str(release.major), version)]
+    connectors = [v for v in dict.fromkeys(tried) if Version(v) <= release]
+    return [ArtifactSet("spark", JVM_DIR / "spark-connectors" / "pom.xml", f"{version}-scala{scala}",
+                        {"spark.version": v, "scala.binary.version": scala}) for v in connectors]
+
+
 def spark_connector_artifacts() -> ArtifactSet:
-    version = spark_version()
-    return ArtifactSet("spark", JVM_DIR / "spark-connectors" / "pom.xml", version, {"spark.version": version})
+    """The connector set the installed PySpark uses (resolving it on first use)."""
+    return ensure_first(spark_connector_candidates())[0]
+
+
+def connector_version(jars: list[Path]) -> str | None:
+    """The version of the resolved `spark-sql-kafka-0-10` jar (the PySpark version, or the fallback's)."""
+    for jar in jars:
+        match = re.match(r"spark-sql-kafka-0-10_[\d.]+-(.+)\.jar$", jar.name)
+        if match:
+            return match.group(1)
+    return None
 
 
 # the connector release the real-producer tier runs by default (harness/producers; others: `producers --debezium`)
@@ -84,12 +123,31 @@ def kafka_connect_artifacts(debezium_version: str = DEFAULT_DEBEZIUM_VERSION, co
                                           "kafka.version": kafka_version()})
 
 
+def _complete(artifacts: ArtifactSet) -> tuple[Path, str, bool]:
+    digest = hashlib.sha256(artifacts.pom.read_bytes() + repr(sorted(artifacts.properties.items())).encode()).hexdigest()
+    marker = artifacts.directory / _COMPLETE_MARKER
+    return marker, digest, marker.exists() and marker.read_text().startswith(digest)
+
+
+def ensure_first(candidates: list[ArtifactSet]) -> tuple[ArtifactSet, list[Path]]:
+    """The first candidate already resolved, else the first that resolves (in order); the first one's error if none."""
+    for artifacts in candidates:
+        if _complete(artifacts)[2]:
+            return artifacts, artifacts.jars()
+    errors = []
+    for artifacts in candidates:
+        try:
+            return artifacts, ensure(artifacts)
+        except ArtifactError as error:
+            errors.append(error)
+    raise errors[0]
+
+
 def ensure(artifacts: ArtifactSet) -> list[Path]:
     """Resolve the set once; later calls only check the completion marker (idempotent, offline). The marker
     holds a digest of the pom and properties: an edited dependency list resolves again into a clean folder."""
-    digest = hashlib.sha256(artifacts.pom.read_bytes() + repr(sorted(artifacts.properties.items())).encode()).hexdigest()
-    marker = artifacts.directory / _COMPLETE_MARKER
-    if marker.exists() and marker.read_text().startswith(digest):
+    marker, digest, complete = _complete(artifacts)
+    if complete:
         return artifacts.jars()
     cache_dir().mkdir(parents=True, exist_ok=True)
     with open(cache_dir() / f"{artifacts.name}-{artifacts.version}.lock", "w") as lock:
@@ -184,7 +242,7 @@ def _artifact_id(jar: Path) -> str:
 def spark_connector_jars() -> list[Path]:
     """The connector jars minus anything PySpark already ships (two scala-library jars would clash)."""
     bundled = {_artifact_id(jar) for jar in _pyspark_jars().glob("*.jar")}
-    connectors = [jar for jar in ensure(spark_connector_artifacts()) if _artifact_id(jar) not in bundled]
+    connectors = [jar for jar in ensure_first(spark_connector_candidates())[1] if _artifact_id(jar) not in bundled]
     return [*connectors, normalizer_jar()]
 
 
@@ -211,9 +269,11 @@ def main() -> None:
     """`python -m harness.jvm`: resolve the artifact sets every run needs (used by `make` bootstrap). Kafka Connect
     with a Debezium connector resolves on first use (the real-producer tier): while the tests run, its download
     overlaps their computing, instead of adding to bootstrap."""
-    for artifacts in (kafka_broker_artifacts(), spark_connector_artifacts()):
-        jars = ensure(artifacts)
-        print(f"{artifacts.name} {artifacts.version}: {len(jars)} jars in {artifacts.directory}")
+    jars = ensure(kafka_broker_artifacts())
+    print(f"kafka {kafka_version()}: {len(jars)} jars in {kafka_broker_artifacts().directory}")
+    connectors, jars = ensure_first(spark_connector_candidates())
+    print(f"spark {spark_version()} (Scala {scala_binary_version()}): connectors {connector_version(jars)}, "
+          f"{len(jars)} jars in {connectors.directory}")
     print(f"normalizer classes: {normalizer_jar()}")
 
 

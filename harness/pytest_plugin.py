@@ -31,6 +31,8 @@ def pytest_addoption(parser):
     group.addoption("--cdc-obtained", default=None, metavar="DIR",
                     help="where outputs that differ from their golden files go [default: beside your --cdc-golden files, "
                          "or .cdc-obtained/ in the rootdir when the golden files are the suite's own]")
+    group.addoption("--cdc-remote", default=None, metavar="sc://HOST:PORT",
+                    help="run on a Spark Connect server holding the normalizer's jars [env: CDC_SPARK_REMOTE]")
     group.addoption("--cdc-reports", default=None, metavar="DIR",
                     help="also write the run's reports here (results.jsonl for `cdc-conformance gate`, JUnit, matrix)")
 
@@ -76,6 +78,10 @@ class PluginRun:
 
         option = config.getoption
         here = Path(config.invocation_params.dir)
+        if option("--cdc-remote"):
+            import os
+
+            os.environ["CDC_SPARK_REMOTE"] = option("--cdc-remote")
         given = {name: (here / option(name) if option(name) else None)
                  for name in ("--cdc-cases", "--cdc-golden", "--cdc-known-failures", "--cdc-obtained", "--cdc-reports")}
         for name in ("--cdc-cases", "--cdc-known-failures"):

@@ -30,6 +30,16 @@ def _suite_commit() -> str | None:
         return None
 
 
+def _connectors() -> str | None:
+    """The Spark connectors' release a local session runs (a Connect server's are the server's own: not known here)."""
+    import os
+
+    from harness import jvm
+
+    remote = os.environ.get("CDC_SPARK_REMOTE")
+    return f"the Connect server's ({remote})" if remote else jvm.connector_version(jvm.spark_connector_jars())
+
+
 def run_facts(extra: dict | None = None) -> dict:
     """The header line of results.jsonl: what ran, on what."""
     import os
@@ -45,7 +55,8 @@ def run_facts(extra: dict | None = None) -> dict:
                   "seed": os.environ.get("CDC_HYPOTHESIS_SEED")}  # null: each property run draws and prints its own
     return {"type": "run", "started": datetime.now(UTC).isoformat(timespec="seconds"), "hypothesis": hypothesis,
             "suite_commit": commit, "normalizer_version": normalizer.__version__,
-            "spark_version": pyspark.__version__, "kafka_version": jvm.kafka_version(),
+            "spark_version": pyspark.__version__, "spark_connectors": _connectors(),
+            "kafka_version": jvm.kafka_version(),
             "python_version": platform.python_version(), "platform": sys.platform, **(extra or {})}
 
 

@@ -20,17 +20,29 @@ LOG_CONFIG = Path(__file__).with_name("spark-log4j2.properties")
 QUICK_START_JIT = "-XX:TieredStopAtLevel=1"
 
 
+def normalizer_jars() -> list[str]:
+    """What a Spark session needs on `spark.jars` to run the reference normalizer (and read Kafka): Spark's Kafka source
+    and Avro support for the installed PySpark, and the normalizer's own jar compiled for it. For a session of your
+    own (`.config("spark.jars", ",".join(normalizer_jars()))`), spark-submit (`--jars`) or a cluster's library list;
+    `cdc-conformance jvm --spark-jars` prints the same list. Resolved and compiled on first use."""
+    return [str(jar) for jar in jvm.spark_connector_jars()]
+
+
 def spark_session(master: str | None = None, app_name: str = "cdc-conformance", extra_conf: dict | None = None,
                   quick_start: bool = False):
     """Return the (singleton) session, creating it with the project's settings on first use (`quick_start`: for
-    a process that runs a few short jobs and exits, with the quick JIT)."""
+    a process that runs a few short jobs and exits, with the quick JIT). With CDC_SPARK_REMOTE (or Spark's own
+    SPARK_REMOTE) set to `sc://host:port`, a Spark Connect session instead (`remote_session`)."""
     from pyspark.sql import SparkSession
 
+    remote = os.environ.get("CDC_SPARK_REMOTE") or os.environ.get("SPARK_REMOTE")
+    if remote:
+        return remote_session(remote, extra_conf)
     # Workers must run the same interpreter as the driver (the project's virtualenv).
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # a local job binds to loopback only
-    jars = ",".join(str(jar) for jar in jvm.spark_connector_jars())
+    jars = ",".join(normalizer_jars())
     java_options = f"-Duser.timezone=UTC -Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"
     if quick_start:
         java_options += " " + QUICK_START_JIT
@@ -59,6 +71,25 @@ def spark_session(master: str | None = None, app_name: str = "cdc-conformance", 
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel(os.environ.get("CDC_SPARK_LOG_LEVEL", "ERROR"))
     return session
+
+
+# What a Connect client may set on its session for the harness's own runs (the server's static settings, its jars
+# among them, are the server's): UTC, and the grouping's shuffle partitions (a server's default 200 made a CES streaming
+# check 296 s instead of 22 s: each stateful micro-batch runs one state-store task per partition)
+REMOTE_SESSION = {"spark.sql.session.timeZone": "UTC", "spark.sql.shuffle.partitions": "2",
+                  "spark.sql.streaming.noDataProgressEventInterval": "200ms"}
+
+
+def remote_session(url: str, extra_conf: dict | None = None):
+    """A Spark Connect session at `url`, whose server holds the normalizer's jars (`cdc-conformance jvm --spark-jars`
+    on its `--jars`). Needs PySpark's Connect client (`pip install "pyspark[connect]"`)."""
+    from pyspark.sql import SparkSession
+
+    os.environ.pop("SPARK_REMOTE", None)  # the builder refuses a remote URL given twice
+    builder = SparkSession.builder.remote(url)
+    for key, value in {**REMOTE_SESSION, **(extra_conf or {})}.items():
+        builder = builder.config(key, value)
+    return builder.getOrCreate()
 
 
 @functools.cache  # once per process: spark_session() is called for every use of the singleton

@@ -31,6 +31,7 @@ from pyspark.sql.streaming.state import GroupStateTimeout
 
 from normalizer.canonical_text import base64_text
 from normalizer.model import CODE_PHASE, Code
+from normalizer.shipping import ship_to_executors
 from normalizer.verdicts import VERDICT_TYPE
 
 DEFAULT_TIMEOUT_SECONDS = 600.0
@@ -152,6 +153,7 @@ def _state_function(grouping: Grouping, timeout_ms: int):
 
 def group_stream(records: DataFrame, grouping: Grouping, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> DataFrame:
     """The streaming counterpart of `group_batch`: the same columns, one row per released group."""
+    ship_to_executors(records.sparkSession)  # the state function below runs this package's code on executors
     released = grouping._keyed(records, f"to_json({grouping._member(binary_as_text=True)})").groupBy("stream", "group_key").applyInPandasWithState(
         _state_function(grouping, int(timeout_seconds * 1000)), _OUTPUT_SCHEMA, _STATE_SCHEMA, "append",
         GroupStateTimeout.ProcessingTimeTimeout)

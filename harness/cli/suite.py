@@ -1,6 +1,7 @@
 """The suite's own workflow: run the cases, merge shards, gate on regressions, lint, list the formats."""
 from __future__ import annotations
 
+import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
@@ -42,11 +43,13 @@ def _select(cases, case_ids, formats, registry):
               "time): parallel CI jobs, combined by `cdc-conformance merge`.")
 @click.option("--known-failures", "known_failures_file", type=click.Path(path_type=Path, dir_okay=False, exists=True),
               default=None, help="Known-failures list [default: the suite's own for the suite's cases, none for --cases-dir].")
+@click.option("--remote", metavar="sc://HOST:PORT", default=None, help="Run on a Spark Connect server (holding the "
+              "normalizer's jars: `cdc-conformance jvm --spark-jars`) instead of a local session [env: CDC_SPARK_REMOTE].")
 @click.option("--obtained-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Where outputs that differ from their golden files go [default: beside your --golden-dir files; "
                    ".cdc-obtained/ for the suite's own golden files].")
 def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_spec, update_golden, keep_orphans, reports_dir,
-        cases_dir, golden_dir, shard, known_failures_file, obtained_dir) -> None:
+        cases_dir, golden_dir, shard, known_failures_file, remote, obtained_dir) -> None:
     """Run conformance cases through a real broker and Spark; print the summary; write reports."""
     from harness import golden, suite_files
     from harness.cases import CASES_DIR, CaseError, load_cases, parse_shard, shard_cases
@@ -55,6 +58,10 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
 
     if broker == "external" and not bootstrap_servers:
         raise Misuse("--broker external needs --bootstrap-servers")
+    if remote:
+        if not remote.startswith("sc://"):
+            raise Misuse(f"--remote {remote}: a Spark Connect URL, sc://HOST:PORT")
+        os.environ["CDC_SPARK_REMOTE"] = remote
     if keep_orphans and not update_golden:
         raise Misuse("--keep-orphans applies only with --update-golden")
     golden_root = golden_dir or golden.GOLDEN_DIR

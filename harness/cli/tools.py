@@ -82,11 +82,19 @@ def soak(records, formats, seed, normalizer_spec) -> None:
 
 
 @click.command()
-def jvm() -> None:
+@click.option("--spark-jars", "spark_jars", is_flag=True, help="Print only the comma-separated `spark.jars` a session "
+              "needs for the normalizer (spark-submit --jars, a cluster's libraries).")
+def jvm(spark_jars) -> None:
     """Resolve the JVM artifacts (Kafka broker, Spark connectors; Kafka Connect resolves on first use) with Maven and
-    compile the normalizer's JVM classes (normalizer/java) into .cache/jvm."""
+    compile the normalizer's JVM classes (normalizer/java) into the cache (the checkout's .cache/jvm, or the user's
+    cache directory)."""
     from harness import jvm as artifacts
 
+    if spark_jars:
+        from harness.spark import normalizer_jars
+
+        click.echo(",".join(normalizer_jars()))
+        return
     artifacts.main()
 
 

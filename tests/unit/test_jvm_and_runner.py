@@ -10,9 +10,17 @@ from harness.registry import Registry
 from harness.runner import PASS, XFAIL, XPASS, Runner
 
 
-def test_spark_connectors_follow_the_installed_pyspark():
-    assert jvm.spark_connector_artifacts().version == pyspark.__version__
-    assert jvm.spark_connector_artifacts().properties == {"spark.version": pyspark.__version__}
+def test_spark_connectors_follow_the_installed_pyspark_with_fallbacks_for_a_missing_release(monkeypatch):
+    scala = jvm.scala_binary_version()
+    assert scala == ("2.12" if pyspark.__version__.startswith("3.") else "2.13")
+    exact, *fallbacks = jvm.spark_connector_candidates()
+    assert exact.version == f"{pyspark.__version__}-scala{scala}"
+    assert exact.properties == {"spark.version": pyspark.__version__, "scala.binary.version": scala}
+    for pyspark_version, tried in (("4.3.0", ["4.3.0", "4.2.0"]), ("4.2.1", ["4.2.1", "4.2.0"]), ("4.0.0", ["4.0.0"]),
+                                   ("3.5.7", ["3.5.7", "3.5.0"])):
+        monkeypatch.setattr(jvm, "spark_version", lambda version=pyspark_version: version)
+        assert [c.properties["spark.version"] for c in jvm.spark_connector_candidates()] == tried
+    assert jvm.connector_version([Path("x.jar"), Path("spark-sql-kafka-0-10_2.13-4.2.0.jar")]) == "4.2.0"
 
 
 def test_kafka_version_comes_from_the_pom_only():
