@@ -16,7 +16,8 @@ def main() -> int:
     from harness.spark import spark_session
 
     spark, registry, problems = spark_session(), Registry.load(), []
-    print(f"master {spark.sparkContext.master}, executors' Python {spark.conf.get('spark.pyspark.python', 'default')}")
+    (executor_python,) = spark.sparkContext.parallelize([0], 1).map(lambda _: sys.executable).collect()
+    print(f"master {spark.sparkContext.master}, executors' Python {executor_python}")
     with EmbeddedKafka() as broker:
         result = Runner(RoundTrip(spark, broker), registry, load_known_failures()).run(load_cases())
         failing = [r for r in result.results if r.status != PASS]

@@ -26,7 +26,7 @@ def _executor_python(directory: Path) -> Path:
     installed._uv("venv", "-q", "--python", sys.executable, str(directory))
     python = directory / "bin" / "python"
     installed._uv("pip", "install", "-q", "--python", str(python), *pins)
-    probe = subprocess.run([str(python), "-c", "import normalizer"], capture_output=True, text=True)
+    probe = subprocess.run([str(python), "-c", "import normalizer"], capture_output=True, text=True, cwd=directory)
     assert probe.returncode != 0 and "No module named 'normalizer'" in probe.stderr
     return python
 
@@ -65,4 +65,5 @@ def test_every_case_and_stateful_streaming_on_a_standalone_cluster_whose_executo
                             cwd=installed.SUITE_ROOT, env=env)
     print(result.stdout)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-    assert f"master {cluster}" in result.stdout and "streaming = batch, ces-json: yes" in result.stdout
+    assert f"master {cluster}, executors' Python {executor_python}" in result.stdout
+    assert "streaming = batch, ces-json: yes" in result.stdout and "streaming = batch, dataworks-json: yes" in result.stdout

@@ -2,6 +2,7 @@
 distribution holding the normalizer's jars (`cdc-conformance jvm --spark-jars`), and the installed suite, in a
 virtualenv with PySpark's Connect client, running every case with `run --remote sc://...` (no local JVM of Spark's:
 the Java UDFs are registered by name through the session)."""
+import json
 import os
 import re
 import subprocess
@@ -52,3 +53,5 @@ def test_every_case_through_a_spark_connect_session(connect_server, tmp_path):
                             text=True, cwd=work, timeout=1200, env=installed.user_env(python, installed.INSTALLED_CACHE))
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     assert re.search(r"^total\s+(\d+)\s+\1\s+0\s+0\s+0\s+0\s", result.stdout, re.M), result.stdout
+    facts = json.loads((work / "reports" / "latest" / "results.jsonl").read_text().splitlines()[0])
+    assert facts["spark_connectors"] == f"the Connect server's ({connect_server})", facts
