@@ -119,10 +119,11 @@ PRODUCE = """import json, os
 from confluent_kafka import Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 servers = os.environ["CDC_BOOTSTRAP_SERVERS"]
-for future in AdminClient({"bootstrap.servers": servers}).create_topics([NewTopic("prod.public.customers", 1, 1)]).values():
+admin = AdminClient({"bootstrap.servers": servers})
+for future in admin.create_topics([NewTopic("prod.public.customers", 1, 1)]).values():
     future.result()
 producer = Producer({"bootstrap.servers": servers})
-for i in range(20):
+for i in range(5):
     before = {"id": i, "email": f"user{i}@example.org", "name": f"Old {i}"}
     value = {"before": before, "after": {**before, "name": f"New {i}"}, "op": "u", "ts_ms": 1700000000100 + i,
              "source": {"version": "3.2.0.Final", "connector": "postgresql", "name": "prod", "ts_ms": 1700000000000 + i,
@@ -140,7 +141,7 @@ def _reproduce_a_production_bug(user):
     (repo / "produce.py").write_text(PRODUCE)
     _run(user, "cdc-conformance", "broker", "--", "bash", "-c",
          'python produce.py && cdc-conformance capture --format debezium-json --bootstrap-servers "$CDC_BOOTSTRAP_SERVERS" '
-         "--topic prod.public.customers --partition 0 --offsets 0:20 --out bug.yaml")
+         "--topic prod.public.customers --partition 0 --offsets 0:5 --out bug.yaml")
     _run(user, "cdc-conformance", "minimize", "bug.yaml", "--normalizer", NORMALIZER)
     _run(user, "cdc-conformance", "redact", "bug.yaml", "--normalizer", NORMALIZER, "--column", "email")
     (record,) = yaml.safe_load((repo / "bug.yaml").read_text())["records"]
