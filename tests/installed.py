@@ -1,6 +1,6 @@
 """The suite as a user installs it: the wheel built from this checkout, installed into a fresh virtualenv of its own and
-run from a directory that is not the checkout (tests/integration/test_installed_suite.py, tests/user_workflows.py,
-the PySpark range in tests/spark_range.py).
+run from a directory that is not the checkout (tests/integration/test_pytest_plugin.py, tests/user/test_workflows.py,
+tests/user/test_spark_versions.py).
 
 uv (installed by bootstrap) builds and installs: from its cache when it can (a fresh virtualenv in under a second),
 from the package registry otherwise.
