@@ -95,11 +95,6 @@ def spark_connector_candidates() -> list[ArtifactSet]:
                         {"spark.version": v, "scala.binary.version": scala}) for v in connectors]
 
 
-def spark_connector_artifacts() -> ArtifactSet:
-    """The connector set the installed PySpark uses (resolving it on first use)."""
-    return ensure_first(spark_connector_candidates())[0]
-
-
 def connector_version(jars: list[Path]) -> str | None:
     """The version of the resolved `spark-sql-kafka-0-10` jar (the PySpark version, or the fallback's)."""
     for jar in jars:

@@ -11,6 +11,7 @@ known-failures rule, the same replay command (with every option the run was give
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -57,16 +58,21 @@ class CaseFailed(AssertionError):
     traceback through pytest's and the plugin's frames."""
 
 
+@dataclass
 class PluginRun:
     """What the options ask for, checked once; the whole selection runs once, in one broker and Spark session, the
     first time an item asks."""
 
-    def __init__(self, config, under_test, cases, selected, known_failures, golden_root: Path, obtained_root,
-                 replay_options: str, reports_dir: Path | None, check_orphans: bool):
-        self.config, self.under_test, self.cases, self.selected = config, under_test, cases, selected
-        self.known_failures, self.golden_root, self.obtained_root = known_failures, golden_root, obtained_root
-        self.replay_options, self.reports_dir, self.check_orphans = replay_options, reports_dir, check_orphans
-        self.result = None
+    under_test: object
+    cases: list
+    selected: list
+    known_failures: dict
+    golden_root: Path
+    obtained_root: Path | None
+    replay_options: str
+    reports_dir: Path | None
+    check_orphans: bool
+    result: object = None
 
     @classmethod
     def of(cls, config) -> PluginRun:
@@ -98,7 +104,7 @@ class PluginRun:
             raise pytest.UsageError(f"cdc-conformance: {error}") from error
         golden_root = given["--cdc-golden"] or golden.GOLDEN_DIR
         replay = replay_options(under_test.spec, option("--cdc-cases"), option("--cdc-golden"), option("--cdc-known-failures"))
-        return cls(config, under_test, cases, selected, known_failures_for(given["--cdc-cases"], given["--cdc-known-failures"]),
+        return cls(under_test, cases, selected, known_failures_for(given["--cdc-cases"], given["--cdc-known-failures"]),
                    golden_root, suite_files.obtained_root(golden_root, given["--cdc-obtained"], Path(config.rootpath)),
                    replay, given["--cdc-reports"], check_orphans=bool(given["--cdc-golden"]) or not given["--cdc-cases"])
 

@@ -32,11 +32,10 @@ def _suite_commit() -> str | None:
 
 def _connectors() -> str | None:
     """The Spark connectors' release a local session runs (a Connect server's are the server's own: not known here)."""
-    import os
-
     from harness import jvm
+    from harness.spark import remote_url
 
-    remote = os.environ.get("CDC_SPARK_REMOTE")
+    remote = remote_url()
     return f"the Connect server's ({remote})" if remote else jvm.connector_version(jvm.spark_connector_jars())
 
 

@@ -197,7 +197,7 @@ def approve_command(case: Case, root: Path, replay: str | None = None) -> str:
     """The command that approves a case's output: the run's own replay command, into the user's golden files when
     the run's are the suite's own and read-only here."""
     command = f"{replay or f'cdc-conformance run --case {case.id}'} --update-golden"
-    if suite_files.is_suite_path(root) and not suite_files.editing_the_suite():
+    if suite_files.read_only(root):
         command += f" --golden-dir {suite_files.USER_GOLDEN}"
     return command
 

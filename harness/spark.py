@@ -35,7 +35,7 @@ def spark_session(master: str | None = None, app_name: str = "cdc-conformance", 
     SPARK_REMOTE) set to `sc://host:port`, a Spark Connect session instead (`remote_session`)."""
     from pyspark.sql import SparkSession
 
-    remote = os.environ.get("CDC_SPARK_REMOTE") or os.environ.get("SPARK_REMOTE")
+    remote = remote_url()
     if remote:
         return remote_session(remote, extra_conf)
     # Workers must run the same interpreter as the driver (the project's virtualenv).
@@ -80,12 +80,18 @@ REMOTE_SESSION = {"spark.sql.session.timeZone": "UTC", "spark.sql.shuffle.partit
                   "spark.sql.streaming.noDataProgressEventInterval": "200ms"}
 
 
+def remote_url() -> str | None:
+    """The Spark Connect server the harness's sessions go to, if any (CDC_SPARK_REMOTE, or Spark's own SPARK_REMOTE)."""
+    return os.environ.get("CDC_SPARK_REMOTE") or os.environ.get("SPARK_REMOTE")
+
+
 def remote_session(url: str, extra_conf: dict | None = None):
     """A Spark Connect session at `url`, whose server holds the normalizer's jars (`cdc-conformance jvm --spark-jars`
     on its `--jars`). Needs PySpark's Connect client (`pip install "pyspark[connect]"`)."""
     from pyspark.sql import SparkSession
 
     os.environ.pop("SPARK_REMOTE", None)  # the builder refuses a remote URL given twice
+    os.environ["CDC_SPARK_REMOTE"] = url  # remote_url() still names it (the run's facts)
     builder = SparkSession.builder.remote(url)
     for key, value in {**REMOTE_SESSION, **(extra_conf or {})}.items():
         builder = builder.config(key, value)

@@ -58,6 +58,11 @@ def is_suite_path(path: Path) -> bool:
                                                              package_dir("harness"), package_dir("normalizer")))
 
 
+def read_only(path: Path) -> bool:
+    """`path` is the suite's own data and the command runs outside the suite's checkout: nothing may be written there."""
+    return is_suite_path(path) and not editing_the_suite()
+
+
 def cache_dir() -> Path:
     """Where JVM artifacts, the compiled normalizer jar and image build locks go: CDC_CONFORMANCE_CACHE, else the
     checkout's .cache/, else the user's cache directory (XDG_CACHE_HOME, or ~/.cache)."""
@@ -83,6 +88,6 @@ def obtained_root(golden_root: Path, given: Path | None = None, here: Path | Non
     directory, or the pytest plugin's rootdir)."""
     if given is not None:
         return given
-    if is_suite_path(golden_root) and not editing_the_suite():
+    if read_only(golden_root):
         return (here or Path()) / USER_OBTAINED
     return None

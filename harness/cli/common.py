@@ -39,7 +39,7 @@ def written_path(given: Path | None, suite_default: Path, user_default: Path, op
 
     if given is None:
         return suite_default if suite_files.editing_the_suite() else user_default
-    if suite_files.is_suite_path(given) and not suite_files.editing_the_suite():
+    if suite_files.read_only(given):
         raise Misuse(f"{option} {given}: that is the suite's own data, read-only here; give a path in your repository")
     return given
 

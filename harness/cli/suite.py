@@ -65,7 +65,7 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
     if keep_orphans and not update_golden:
         raise Misuse("--keep-orphans applies only with --update-golden")
     golden_root = golden_dir or golden.GOLDEN_DIR
-    if update_golden and suite_files.is_suite_path(golden_root) and not suite_files.editing_the_suite():
+    if update_golden and suite_files.read_only(golden_root):
         raise Misuse("--update-golden: the suite's own golden files are read-only here; approve into yours (--golden-dir)")
     registry = Registry.load()
     try:
@@ -91,7 +91,7 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
     function = normalizer_under_test(normalizer_spec)
     settings = dict(update_golden=update_golden, keep_orphans=keep_orphans, golden_root=golden_root,
                     known_failures=known_failures, kafka_image=kafka_image, check_orphans=bool(golden_dir) or not cases_dir,
-                    obtained_root=suite_files.obtained_root(golden_root, obtained_dir),
+                    obtained_root=obtained_dir,  # None: the Runner's default (suite_files.obtained_root)
                     replay_options=replay_options(normalizer_spec, cases_dir, golden_dir, known_failures_file, broker,
                                                   bootstrap_servers, kafka_image))
     result = _run_cases(selected, cases, registry, broker, bootstrap_servers, function, settings)
