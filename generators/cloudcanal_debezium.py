@@ -58,7 +58,11 @@ class Encoder:
     def _source(self, tx: Transaction) -> dict:
         self.position += 100
         return {"ts_ms": _ms(tx.commit_time), "db": self.profile.database, "table": self.table.name, "connector": "MySQL",
-                "gtid": None, "file": "mysql-bin.000003", "pos": self.position, "server_id": 223344}
+                "gtid": None, "file": self._binlog_file(), "pos": self.position, "server_id": 223344}
+
+    def _binlog_file(self) -> str:
+        """Files roll over every few transactions, across .999999 to .1000000 (issue 39 A10)."""
+        return f"mysql-bin.{999_998 + self.position // 300:06d}"
 
     def encode(self, history: History) -> list[Expected]:
         return [self._change(change, tx) for tx in history.transactions for change in tx.changes]
@@ -77,7 +81,7 @@ class Encoder:
     # -- oracle --------------------------------------------------------------------------------------
     def _oracle(self, change: Change, tx: Transaction, source: dict) -> list[CanonicalEvent]:
         commit = tx.commit_time.replace(microsecond=tx.commit_time.microsecond // 1000 * 1000)
-        position = {"commit": f"mysql-bin.000003:{source['pos']:020d}", "event": None, "seq": keys.PLAIN_SEQ}
+        position = {"commit": f"{debezium.binlog_file(source['file'])}:{source['pos']:020d}", "event": None, "seq": keys.PLAIN_SEQ}
         base = dict(event_id="", format=FORMAT, kind="ROW", origin=[], snapshot=False,
                     source={"system": "mysql", "server": None, "database": self.profile.database, "schema": None,
                             "table": self.table.name},

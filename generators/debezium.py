@@ -272,6 +272,10 @@ class _SourceClock:
     log_position: int = 24_023_128
     tx_count: int = 555
     pg_last_commit: int | None = None
+    # MySQL numbers binlog files .000001 on and past .999999 the number grows (.1000000): histories start just
+    # before that, so that positions whose file names have two widths are drawn (issue 39 A10)
+    binlog_index: int = 999_999
+    statements_in_file: int = 0
 
     def sqlserver_lsn(self) -> str:
         self.counter += 1
@@ -292,7 +296,10 @@ class _SourceClock:
         coordinates = []
         for statement in tx.statements():
             position = self.next_log_position()
-            coordinates += [{"server_id": 1, "gtid": f"0-1-{self.tx_count}", "file": "binlog.000001", "pos": position,
+            if self.statements_in_file == 3:  # rotate, as max_binlog_size or FLUSH LOGS does
+                self.binlog_index, self.statements_in_file = self.binlog_index + 1, 0
+            self.statements_in_file += 1
+            coordinates += [{"server_id": 1, "gtid": f"0-1-{self.tx_count}", "file": f"binlog.{self.binlog_index:06d}", "pos": position,
                              "row": row, "thread": None, "query": None, "tx_id": None} for row in range(len(statement))]
         return coordinates
 
@@ -317,6 +324,13 @@ def epoch_ms(instant: dt.datetime) -> int:
 
 def _fixed(value) -> str | None:
     return None if value is None else str(value).zfill(20)
+
+
+def binlog_file(name: str) -> str:
+    """The binlog file's index at ten digits (2^31-1 at most), so that positions compare as the files follow each
+    other: as written, `binlog.1000000` sorts before `binlog.999999`."""
+    base, dot, index = name.rpartition(".")
+    return f"{base}.{int(index):010d}" if dot and index.isdigit() else name
 
 
 def _hex_lsn(lsn: str | None) -> str | None:
@@ -496,7 +510,7 @@ class DebeziumEncoder:
 
     def _canonical_position(self, position: dict) -> dict:
         if self.profile.binlog:
-            return {"commit": f"{position['file']}:{_fixed(position['pos'])}", "event": str(position["row"]).zfill(10),
+            return {"commit": f"{binlog_file(position['file'])}:{_fixed(position['pos'])}", "event": str(position["row"]).zfill(10),
                     "seq": keys.HALF_SEQ.get(position.get("key_change_half"), keys.PLAIN_SEQ)}
         if self.profile.connector == "sqlserver":
             return {"commit": _hex_lsn(position["commit_lsn"]), "event": _hex_lsn(position["change_lsn"]),

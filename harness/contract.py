@@ -70,6 +70,17 @@ def check(result, name: str = "the normalizer") -> None:
         raise ContractViolation(f"{name}: the output is not the canonical model: " + "; ".join(found))
 
 
+def check_values(events: list[dict], name: str) -> None:
+    """Raise ContractViolation naming the event and field of every value outside the model's grammar
+    (harness/model_grammar.py: the same definition the reference's readers enforce at their exit)."""
+    from harness import model_grammar
+
+    found = [f"{event.get('event_id')} {problem}" for event in events for problem in model_grammar.event_problems(event)]
+    if found:
+        more = f" (and {len(found) - 5} more)" if len(found) > 5 else ""
+        raise ContractViolation(f"{name}: events leave the model's value grammar: " + "; ".join(found[:5]) + more)
+
+
 def check_rows(rows, name: str) -> None:
     """A streaming entry's output rows: `events` and `quarantine` columns, arrays of the model's records."""
     schema = getattr(rows, "schema", None)

@@ -172,7 +172,10 @@ def _resolve(artifacts: ArtifactSet, marker: Path, digest: str) -> list[Path]:
 
 # The normalizer's own JVM code (normalizer/java): the Avro guard, CharsetText, JsonText and the decoders' record
 # readers, called from SQL (`java_method`) or registered as Java UDFs (normalizer/jvm_functions.py).
-NORMALIZER_JAVA_DIR = suite_files.package_dir("normalizer") / "java"
+# Laid out as a Maven module (normalizer/java/pom.xml, for the developers' JUnit tests and fuzzing); users' machines
+# need no Maven: javac compiles src/main against the installed PySpark's jars.
+NORMALIZER_JAVA_DIR = suite_files.package_dir("normalizer") / "java" / "src" / "main" / "java"
+NORMALIZER_RESOURCES_DIR = NORMALIZER_JAVA_DIR.parent / "resources"
 NORMALIZER_JAR_NAME = "cdc-conformance-normalizer.jar"
 
 
@@ -201,8 +204,8 @@ def normalizer_jar() -> Path:
 
 def _normalizer_jar() -> Path:
     sources = sorted(NORMALIZER_JAVA_DIR.rglob("*.java"))
-    # everything else beside them (the DTS Avro schemas) goes into the jar as resources, where it lies
-    resources = sorted(p for p in NORMALIZER_JAVA_DIR.rglob("*") if p.is_file() and p.suffix != ".java")
+    # the Avro schemas and the model's grammar go into the jar as resources, where they lie
+    resources = sorted(p for p in NORMALIZER_RESOURCES_DIR.rglob("*") if p.is_file())
     digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources + resources)
                             + jvm_tool("javac").encode() + _spark_jars_digest()).hexdigest()
     # one jar per Spark version: classes compiled against one Spark's jars are not reused under another's
@@ -216,7 +219,7 @@ def _normalizer_jar() -> Path:
     compile_ = [jvm_tool("javac"), "--release", "17", "-encoding", "UTF-8", "-Xlint:-options", "-nowarn",
                 "-cp", str(_pyspark_jars() / "*"), "-d", str(classes), *map(str, sources)]
     for resource in resources:
-        target = classes / resource.relative_to(NORMALIZER_JAVA_DIR)
+        target = classes / resource.relative_to(NORMALIZER_RESOURCES_DIR)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(resource, target)
     package = [jvm_tool("jar"), "--create", "--file", str(jar), "-C", str(classes), "."]

@@ -98,7 +98,9 @@ class NormalizerUnderTest:
             events, quarantine = [e for r in rows for e in r.events], [q for r in rows for q in r.quarantine]
         else:
             events, quarantine = (frame.collect() for frame in frames)
-        return _canonical(events, quarantine)
+        events, quarantine = _canonical(events, quarantine)
+        contract.check_values(events, self.spec)
+        return events, quarantine
 
     def stream(self, raw_stream, format_id: str, **options):
         """The streaming entry's output rows (`events` and `quarantine` arrays), their contract checked."""

@@ -12,16 +12,15 @@ write from their own copy, so a typo on either side fails a test.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from pyspark.sql import DataFrame
 
-from normalizer.jvm_functions import decode_records
+from normalizer.jvm_functions import JAVA_RESOURCES, decode_records
 from normalizer.plugin import FormatDecoder, register
 
 FORMAT = "dts-avro"
 READER = "DtsRecords"
-_SCHEMAS = Path(__file__).parent / "java" / "io" / "cdcconformance"
+_SCHEMAS = JAVA_RESOURCES
 
 
 def record_schema(generation: int) -> dict:

@@ -14,6 +14,7 @@ Debezium decoder several times faster, and its plan is a few nodes instead of th
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from pyspark.sql import DataFrame
 from pyspark.sql.types import ArrayType, StringType, StructField, StructType
@@ -23,6 +24,8 @@ from normalizer.kafka_source import kafka_columns
 from normalizer.model import EVENT_SCHEMA
 
 PACKAGE = "io.cdcconformance"
+# The readers' resources (Avro schemas, the model's grammar): one home, read by the jar and by Python alike
+JAVA_RESOURCES = Path(__file__).parent / "java" / "src" / "main" / "resources" / "io" / "cdcconformance"
 RECORD_OUTPUT = StructType([
     StructField("code", StringType(), True),      # NULL: the record's events stand
     StructField("detail", StringType(), True),

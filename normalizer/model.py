@@ -74,6 +74,7 @@ class Code(str, Enum):
     UNMAPPED_CONTROL_EVENT = "UNMAPPED_CONTROL_EVENT"  # a documented control event the model has no kind for
     DUPLICATE_KEY = "DUPLICATE_KEY"              # a JSON object names one member twice (parsers disagree on which wins)
     MISSING_OLD_KEY = "MISSING_OLD_KEY"          # an update's or delete's before image lacks a key column, or holds NULL
+    READER_FAILURE = "READER_FAILURE"            # the record made a JVM reader throw (a bug of the reader, not a crash)
 
 
 # The one table that gives each code its phase: decoders name a code, never a phase, and the linter
@@ -99,6 +100,7 @@ CODE_PHASE: dict[Code, Phase] = {
     Code.UNMAPPED_CONTROL_EVENT: Phase.VALIDATE,
     Code.DUPLICATE_KEY: Phase.DECODE,
     Code.MISSING_OLD_KEY: Phase.VALIDATE,
+    Code.READER_FAILURE: Phase.DECODE,
 }
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from normalizer import jvm_functions, plugin
 from normalizer.model import CODE_PHASE, EVENT_SCHEMA, Code
 
-JAVA = Path(__file__).resolve().parents[2] / "normalizer" / "java" / "io" / "cdcconformance"
+JAVA = Path(__file__).resolve().parents[2] / "normalizer" / "java" / "src" / "main" / "java" / "io" / "cdcconformance"
 
 
 def _source(name: str) -> str:
@@ -34,3 +34,14 @@ def test_every_reader_a_decoder_registers_exists_and_is_a_udf_of_its_own():
         assert re.search(rf"class {reader}\b[^{{]*implements {udf}<", _source(reader)), reader
         assert jvm_functions.function_name(reader).startswith("cdc_conformance_")
 
+
+
+def test_every_entry_point_a_spark_task_calls_is_guarded():
+    """Whatever a record makes a reader throw is that record's quarantine (Readers), never a failed task: every
+    `call` of a UDF hands its work to Readers, and READER_FAILURE is a model code."""
+    entries = {path.stem: re.findall(r"public Row call\(.*?\n    }", path.read_text(), re.S) for path in JAVA.glob("*.java")}
+    entries = {name: bodies for name, bodies in entries.items() if bodies}
+    assert len(entries) >= 7, entries.keys()
+    for name, bodies in entries.items():
+        assert all("Readers." in body for body in bodies), name
+    assert Code.READER_FAILURE in CODE_PHASE

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
+import java.nio.charset.MalformedInputException;
 import java.util.HexFormat;
 
 /**
@@ -38,10 +39,31 @@ public final class CharsetText {
     }
 
     private static String strict(byte[] bytes, String charset) throws CharacterCodingException {
-        return Charset.forName(charset).newDecoder()
+        Charset decoding = Charset.forName(charset);
+        if (decoding.name().startsWith("UTF-32")) {
+            refuseSurrogateCodePoints(bytes, decoding.name().equals("UTF-32LE"));
+        }
+        String text = decoding.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT)
                 .decode(ByteBuffer.wrap(bytes)).toString();
+        if (!ModelGrammar.wellFormed(text)) {
+            throw new MalformedInputException(bytes.length);
+        }
+        return text;
+    }
+
+    /** JDK 17's UTF-32 decoders turn a surrogate code point ({@code 00 00 D8 00}) into {@code ?} instead of reporting
+     * it (its UTF-16 decoders are strict); no Unicode text holds one. */
+    private static void refuseSurrogateCodePoints(byte[] bytes, boolean littleEndian) throws CharacterCodingException {
+        for (int i = 0; i + 3 < bytes.length; i += 4) {
+            int unit = littleEndian
+                    ? (bytes[i] & 0xFF) | (bytes[i + 1] & 0xFF) << 8 | (bytes[i + 2] & 0xFF) << 16 | (bytes[i + 3] & 0xFF) << 24
+                    : (bytes[i] & 0xFF) << 24 | (bytes[i + 1] & 0xFF) << 16 | (bytes[i + 2] & 0xFF) << 8 | (bytes[i + 3] & 0xFF);
+            if (unit >= 0xD800 && unit <= 0xDFFF) {
+                throw new MalformedInputException(4);
+            }
+        }
     }
 
     private static String mysqlLatin1(byte[] bytes) throws CharacterCodingException {

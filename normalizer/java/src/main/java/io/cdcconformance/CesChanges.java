@@ -59,7 +59,7 @@ public class CesChanges implements UDF1<Row, Row> {
         Json.Document parsed = Json.read(text);
         Map<String, Object> document = parsed.object();
         level.document = document != null && DATA.fits(document) ? document : null;
-        level.notUtf8 = Json.escapesLoneSurrogate(text);
+        level.notUtf8 = parsed.loneSurrogate;
         level.repeatsAMember = parsed.repeatsAMember;
         return level;
     }
@@ -70,6 +70,10 @@ public class CesChanges implements UDF1<Row, Row> {
 
     @Override
     public Row call(Row assembled) {
+        return Readers.events(getClass().getSimpleName(), () -> read(assembled));
+    }
+
+    private Row read(Row assembled) {
         Row head = assembled.getAs("head");
         Row rejection = head.getAs("rejection");
         if (rejection != null) {  // a rejected record: its own verdict stands
@@ -147,6 +151,8 @@ public class CesChanges implements UDF1<Row, Row> {
         Map<String, String> oldRaw;
         Map<String, String> currentRaw;
         boolean imagesRepeatAMember;
+        boolean oldLoneSurrogate;
+        boolean currentLoneSurrogate;
         List<String> pkNames;
         boolean badColumns;
         List<Map<String, Object>> declared = new ArrayList<>();
@@ -187,6 +193,8 @@ public class CesChanges implements UDF1<Row, Row> {
             oldRaw = DebeziumRecords.textMap(oldDocument.root);
             currentRaw = DebeziumRecords.textMap(currentDocument.root);
             imagesRepeatAMember = oldDocument.repeatsAMember || currentDocument.repeatsAMember;
+            oldLoneSurrogate = oldDocument.loneSurrogate;
+            currentLoneSurrogate = currentDocument.loneSurrogate;
             List<Object> keys = source == null ? null : Json.array(source.get("pkkey"));
             if (keys != null) {
                 pkNames = new ArrayList<>(keys.size());
@@ -270,7 +278,7 @@ public class CesChanges implements UDF1<Row, Row> {
             if (data == null) {
                 return DebeziumRecords.rule("MALFORMED_DATA", "data is not a JSON object (or Avro Data datum)");
             }
-            if (data.notUtf8 || escapes(oldText) || escapes(currentText)) {
+            if (data.notUtf8 || oldLoneSurrogate || currentLoneSurrogate) {
                 return DebeziumRecords.rule("NOT_UTF8", "a string of data is not UTF-8, or escapes a lone surrogate");
             }
             if (data.document == null) {
@@ -330,10 +338,6 @@ public class CesChanges implements UDF1<Row, Row> {
                 return DebeziumRecords.rule("UNDECODABLE_VALUE", "time and committime must be instants of years 0001-9999");
             }
             return null;
-        }
-
-        boolean escapes(String text) {
-            return text != null && Json.escapesLoneSurrogate(text.getBytes(StandardCharsets.UTF_8));
         }
 
         /** A supplied column that `cols` does not declare. */

@@ -90,7 +90,8 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
 
     @Override
     public Row call(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset) {
-        return new Record(value, topic, partition, offset).output();
+        return Readers.record(getClass().getSimpleName(), topic, partition, offset,
+                () -> new Record(value, topic, partition, offset).output());
     }
 
     /** One column's value of one image: supplied (EmptyObject NONE is not), SQL NULL, its canonical text. */
@@ -505,10 +506,11 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
                 if ("INT16".equals(logical)) {
                     return String.valueOf(v.get("year"));
                 }
-                return date + " " + time;
+                return time == null ? null : date + " " + time;
             case "TimestampWithTimeZone":
                 GenericRecord t = (GenericRecord) v.get("value");
-                return dateText(t) + "T" + timeText(t) + text(v.get("timezone"));
+                String clock = timeText(t);
+                return clock == null ? null : dateText(t) + "T" + clock + text(v.get("timezone"));
             case "BinaryGeometry":
             case "BinaryObject":
                 return base64(v.get("value"));
@@ -523,9 +525,13 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
                 + "-" + Canonical.zeroPad((Integer) dateTime.get("day"), 2);
     }
 
-    /** A DateTime's time as {@code %02d:%02d:%02d.%06d}, no millis as 0. */
+    /** A DateTime's time as {@code %02d:%02d:%02d.%06d}, no millis as 0; null when the sub-second part (microseconds,
+     * whatever the field's name says) is outside 0..999,999: seven digits would read as nanoseconds, another instant. */
     static String timeText(GenericRecord dateTime) {
         Integer millis = (Integer) dateTime.get("millis");
+        if (millis != null && (millis < 0 || millis > 999_999)) {
+            return null;
+        }
         return Canonical.zeroPad((Integer) dateTime.get("hour"), 2) + ":" + Canonical.zeroPad((Integer) dateTime.get("minute"), 2)
                 + ":" + Canonical.zeroPad((Integer) dateTime.get("second"), 2) + "." + Canonical.zeroPad(millis == null ? 0 : millis, 6);
     }

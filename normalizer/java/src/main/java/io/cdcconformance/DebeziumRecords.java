@@ -78,7 +78,8 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
 
     @Override
     public Row call(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset) {
-        return new Record(key, value, headers, topic, partition, offset).output();
+        return Readers.record(getClass().getSimpleName(), topic, partition, offset,
+                () -> new Record(key, value, headers, topic, partition, offset).output());
     }
 
     /** A Connect field descriptor with its logical type. */
@@ -182,12 +183,14 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         Map<String, Object> document;     // the value's object when it fits the envelope's shape
         boolean valueMalformed;
         boolean valueRepeats;
+        boolean valueLoneSurrogate;
         boolean wrapped;
         Map<String, Object> payload;      // Debezium's form (after the dialect); null only when wrapped without one
         List<Field> rowFields;            // the schema's fields of `after` (else `before`); null without a schema
         // the key
         Map<String, String> bareKey;      // the key's object, members as text
         boolean keyRepeats;
+        boolean keyLoneSurrogate;
         boolean keyWrapped;
         Map<String, Object> keyPayloadJson;
         List<Field> keyFields;
@@ -214,6 +217,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             Json.Document parsed = Json.read(key);
             Map<String, Object> object = parsed.object();
             keyRepeats = parsed.repeatsAMember;
+            keyLoneSurrogate = parsed.loneSurrogate;
             bareKey = textMap(object);
             if (object == null) {
                 return;
@@ -235,6 +239,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             Json.Document parsed = Json.read(value);
             Map<String, Object> object = parsed.object();
             valueRepeats = parsed.repeatsAMember;
+            valueLoneSurrogate = parsed.loneSurrogate;
             valueMalformed = object == null || !DOCUMENT.fits(object);
             if (valueMalformed) {
                 return;
@@ -496,12 +501,13 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         }
 
         String[] positionParts() {
-            return new String[] {src("lsn"), src("pos"), src("row"), src("event_serial_no"), sequenceCommit()};
+            return new String[] {src("lsn"), src("pos"), src("row"), src("event_serial_no"), sequenceCommit(),
+                    Canonical.binlogIndex(src("file"))};
         }
 
         boolean positionTooWide() {
             String[] parts = positionParts();
-            int[] widths = {20, 20, 10, 20, 20};
+            int[] widths = {20, 20, 10, 20, 20, Canonical.BINLOG_INDEX_WIDTH};
             for (int i = 0; i < parts.length; i++) {
                 if (Canonical.widerThan(parts[i], widths[i])) {
                     return true;
@@ -524,7 +530,8 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                 case "mysql":
                 case "mariadb":  // the MariaDB connector (its own since 2.7) writes MySQL's binlog coordinates
                     String pos = Canonical.fixedWidth(src("pos"), 20);
-                    return Events.position(src("file") == null || pos == null ? null : src("file") + ":" + pos,
+                    String file = Canonical.binlogFile(src("file"));
+                    return Events.position(file == null || pos == null ? null : file + ":" + pos,
                             Canonical.fixedWidth(src("row"), 10), seq);
                 default:
                     return null;
@@ -572,11 +579,11 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
 
         /** {code, detail} of the first rule that holds, or null when the record is fine. */
         String[] verdict() {
-            if (value != null && (!Json.isUtf8(value) || Json.escapesLoneSurrogate(value))) {
+            if (value != null && (!Json.isUtf8(value) || valueLoneSurrogate)) {
                 return rule("NOT_UTF8", "value is not UTF-8, or escapes a lone surrogate (no UTF-8 text holds one)");
             }
-            if (key != null && !Json.isUtf8(key)) {
-                return rule("NOT_UTF8", "key is not UTF-8");
+            if (key != null && (!Json.isUtf8(key) || keyLoneSurrogate)) {
+                return rule("NOT_UTF8", "key is not UTF-8, or escapes a lone surrogate (no UTF-8 text holds one)");
             }
             if (value != null && valueMalformed) {
                 return rule("MALFORMED_JSON", "value is not a JSON object");

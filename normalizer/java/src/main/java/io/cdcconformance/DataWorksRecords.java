@@ -39,9 +39,13 @@ public class DataWorksRecords implements UDF6<byte[], byte[], Seq<Row>, String, 
 
     @Override
     public Row call(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset) {
+        return Readers.stage(getClass().getSimpleName(), 4, topic, partition, offset, () -> read(key, value));
+    }
+
+    private Row read(byte[] key, byte[] value) {
         Json.Document parsed = value == null ? null : Json.read(value);
         Map<String, Object> document = parsed == null ? null : parse(parsed);
-        String[] verdict = verdict(value, document, parsed != null && parsed.repeatsAMember);
+        String[] verdict = verdict(value, document, parsed);
         String half = document == null ? null : half(document);
         return RowFactory.create(verdict == null ? null : verdict[0], verdict == null ? null : verdict[1], half,
                 verdict == null ? groupKey(half, document, key, value) : null);
@@ -74,17 +78,17 @@ public class DataWorksRecords implements UDF6<byte[], byte[], Seq<Row>, String, 
         return "UPDATE_AFTER".equals(op) && at(document, "payload", "before") == null ? "AFTER" : null;
     }
 
-    static String[] verdict(byte[] value, Map<String, Object> document, boolean repeatsAMember) {
+    static String[] verdict(byte[] value, Map<String, Object> document, Json.Document parsed) {
         if (value == null) {
             return DebeziumRecords.rule("MISSING_FIELD", "record has no value");
         }
-        if (!Json.isUtf8(value) || Json.escapesLoneSurrogate(value)) {
+        if (!Json.isUtf8(value) || parsed.loneSurrogate) {
             return DebeziumRecords.rule("NOT_UTF8", "value is not UTF-8, or escapes a lone surrogate (no UTF-8 text holds one)");
         }
         if (document == null) {
             return DebeziumRecords.rule("MALFORMED_JSON", "value is not a JSON object");
         }
-        if (repeatsAMember) {
+        if (parsed.repeatsAMember) {
             return DebeziumRecords.rule("DUPLICATE_KEY", "an object in the value names a member twice");
         }
         String op = op(document);

@@ -47,8 +47,10 @@ public final class ConnectTypes {
             return semantic;
         }
         if (DECIMAL.equals(name)) {
-            String precision = parameters == null ? null : parameters.get("connect.decimal.precision");
-            String scale = parameters == null ? null : parameters.get("scale");
+            // numbers, validated here once: a parameter's raw text ("3,7") pasted into the type was re-read as scale 7
+            Integer precision = parameters == null ? null
+                    : Canonical.boundedInt(parameters.get("connect.decimal.precision"), 1, Canonical.MAX_DECIMAL_PRECISION);
+            Integer scale = parameters == null ? null : Canonical.boundedInt(parameters.get("scale"), 0, Canonical.MAX_DECIMAL_SCALE);
             return "DECIMAL(" + (precision == null ? "?" : precision) + "," + (scale == null ? "?" : scale) + ")";
         }
         if (BITS.equals(name)) {

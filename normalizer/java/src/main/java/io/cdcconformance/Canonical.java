@@ -24,6 +24,11 @@ import java.util.regex.Pattern;
 public final class Canonical {
     /** The largest decimal scale any source here declares (PostgreSQL NUMERIC's display scale). */
     public static final int MAX_DECIMAL_SCALE = 16_383;
+    /** The most digits any source here declares: PostgreSQL NUMERIC's 131,072 before the point plus its scale. */
+    public static final int MAX_DECIMAL_PRECISION = 131_072 + MAX_DECIMAL_SCALE;
+    /** The longest unscaled value read, in bytes: MAX_DECIMAL_PRECISION digits fit in 61 KB; converting a longer
+     * one to digits costs seconds (a 4 MB value held a task for 39 s) and is no value of any column here. */
+    static final int MAX_UNSCALED_BYTES = 64 * 1024;
     /** Years 0001..9999: what every database here can store. */
     static final long MIN_EPOCH_SECOND = -62_135_596_800L;
     static final long MAX_EPOCH_SECOND = 253_402_300_799L;
@@ -135,10 +140,15 @@ public final class Canonical {
         }
     }
 
-    /** {@code try_cast(text AS DOUBLE)}: Java's grammar after trimming, then Spark's special literals. */
+    /** {@code try_cast(text AS DOUBLE)} for the spellings producers write: a decimal number (sign, digits, point,
+     * exponent) after trimming, then Spark's special literals. Not Java's whole grammar: {@code 0x1p4} (a hex float),
+     * {@code 1.5f} and {@code 1.5d} (type suffixes) are no producer's text of a number, and read as 16.0 and 1.5. */
     static Double parseDouble(String text) {
         String trimmed = text.trim();
         try {
+            if (!isDecimalNumber(trimmed)) {
+                throw new NumberFormatException("not a decimal number");
+            }
             return Double.parseDouble(trimmed);
         } catch (NumberFormatException e) {
             switch (trimmed.toLowerCase(Locale.ROOT)) {
@@ -156,6 +166,41 @@ public final class Canonical {
                     return null;
             }
         }
+    }
+
+    /** {@code [+-]?(digits[.digits?] | .digits)([eE][+-]?digits)?}, scanned once. */
+    static boolean isDecimalNumber(String text) {
+        int i = 0;
+        int n = text.length();
+        if (i < n && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
+            i++;
+        }
+        int digits = 0;
+        for (; i < n && text.charAt(i) >= '0' && text.charAt(i) <= '9'; i++) {
+            digits++;
+        }
+        if (i < n && text.charAt(i) == '.') {
+            for (i++; i < n && text.charAt(i) >= '0' && text.charAt(i) <= '9'; i++) {
+                digits++;
+            }
+        }
+        if (digits == 0) {
+            return false;
+        }
+        if (i < n && (text.charAt(i) == 'e' || text.charAt(i) == 'E')) {
+            i++;
+            if (i < n && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
+                i++;
+            }
+            int exponent = 0;
+            for (; i < n && text.charAt(i) >= '0' && text.charAt(i) <= '9'; i++) {
+                exponent++;
+            }
+            if (exponent == 0) {
+                return false;
+            }
+        }
+        return i == n;
     }
 
     /** {@code ct._in_range}: whether a number that read as {@code converted} (infinite, or zero) was written so:
@@ -185,9 +230,12 @@ public final class Canonical {
         return value == null || !inRange(raw, value) ? null : Float.toString(value);
     }
 
-    /** {@code try_cast(text AS FLOAT)}. */
+    /** {@code try_cast(text AS FLOAT)}, for the spellings {@link #parseDouble} reads. */
     static Float parseFloat(String text) {
         try {
+            if (!isDecimalNumber(text.trim())) {
+                throw new NumberFormatException("not a decimal number");
+            }
             return Float.parseFloat(text.trim());
         } catch (NumberFormatException e) {
             Double special = parseDouble(text);
@@ -288,6 +336,9 @@ public final class Canonical {
      * integer as canonical base64, of any size. */
     public static String decimalFromUnscaledBase64(String b64, Integer scale) {
         if (b64 == null) {
+            return null;
+        }
+        if (b64.length() > MAX_UNSCALED_BYTES / 3 * 4 + 4) {
             return null;
         }
         byte[] bytes = bytesOfBase64(b64);
@@ -449,8 +500,11 @@ public final class Canonical {
             OffsetDateTime local = OffsetDateTime.of(LocalDate.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
                     Integer.parseInt(m.group(3))), LocalTime.of(Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)),
                     Integer.parseInt(m.group(6))), offset);
-            String utc = local.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime().format(SECONDS);
-            return utc + "." + padFraction(m.group(8)) + "Z";
+            LocalDateTime utc = local.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
+            if (utc.getYear() < 1 || utc.getYear() > 9999) {
+                return null;  // the range is the instant's: 9999-12-31T23:30:00-01:00 is in year 10000
+            }
+            return utc.format(SECONDS) + "." + padFraction(m.group(8)) + "Z";
         } catch (DateTimeException e) {
             return null;  // month 13, hour 24, an offset beyond 18 hours
         }
@@ -499,6 +553,28 @@ public final class Canonical {
             significant = "0";
         }
         return significant.length() > width ? null : "0".repeat(width - significant.length()) + significant;
+    }
+
+    /** A binlog file's index: MySQL numbers its files {@code <base>.000001} on, six digits at least, and past
+     * {@code .999999} the number grows ({@code mysql-bin.1000000}); up to 2^31-1, ten digits. */
+    public static final int BINLOG_INDEX_WIDTH = 10;
+
+    /** The digits after a binlog file name's last dot; null when it ends otherwise. */
+    public static String binlogIndex(String file) {
+        int dot = file == null ? -1 : file.lastIndexOf('.');
+        return dot < 0 || !isDigits(file.substring(dot + 1)) ? null : file.substring(dot + 1);
+    }
+
+    /** A binlog file name with its index at {@link #BINLOG_INDEX_WIDTH} digits, so that positions compare as the
+     * files follow each other: compared as written, {@code mysql-bin.1000000} sorted before {@code mysql-bin.999999}.
+     * A name without an index stays as written; an index wider than ten digits gives null. */
+    public static String binlogFile(String file) {
+        String index = binlogIndex(file);
+        if (index == null) {
+            return file;
+        }
+        String padded = fixedWidth(index, BINLOG_INDEX_WIDTH);
+        return padded == null ? null : file.substring(0, file.length() - index.length()) + padded;
     }
 
     /** {@code ct.wider_than}: digits with more significant digits than {@code width}. */

@@ -128,7 +128,8 @@ public abstract class RowsRecords {
     protected abstract String[] formatRules(Message message);
 
     public Row call(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset) {
-        return new Record(value, topic, partition, offset).output();
+        return Readers.record(getClass().getSimpleName(), topic, partition, offset,
+                () -> new Record(value, topic, partition, offset).output());
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -282,7 +283,7 @@ public abstract class RowsRecords {
             if (value == null) {
                 return DebeziumRecords.rule("MISSING_FIELD", "record has no value");
             }
-            if (!Json.isUtf8(value) || Json.escapesLoneSurrogate(value)) {
+            if (!Json.isUtf8(value) || parsed.loneSurrogate) {
                 return DebeziumRecords.rule("NOT_UTF8", "value is not UTF-8, or escapes a lone surrogate (no UTF-8 text holds one)");
             }
             if (message == null) {

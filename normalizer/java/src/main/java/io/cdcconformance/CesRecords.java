@@ -41,6 +41,10 @@ public class CesRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
 
     @Override
     public Row call(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset) {
+        return Readers.stage(getClass().getSimpleName(), 12, topic, partition, offset, () -> read(value));
+    }
+
+    private Row read(byte[] value) {
         Envelope envelope = envelope(value);
         String[] verdict = envelope.problem != null ? envelope.problem : commonRules(envelope);
         Integer index = segmentIndex(envelope);
@@ -63,7 +67,7 @@ public class CesRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
         if (document != null && ENVELOPE.fits(document)) {
             envelope.members = DebeziumRecords.textMap(document);
         }
-        if (!Json.isUtf8(value) || Json.escapesLoneSurrogate(value)) {
+        if (!Json.isUtf8(value) || parsed.loneSurrogate) {
             envelope.problem = DebeziumRecords.rule("NOT_UTF8", "value is not UTF-8, or escapes a lone surrogate (no UTF-8 text holds one)");
         } else if (envelope.members == null) {
             envelope.problem = DebeziumRecords.rule("MALFORMED_JSON", "value is not a JSON object");

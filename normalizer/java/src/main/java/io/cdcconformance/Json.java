@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * JSON as the normalizer reads it: one pass of Jackson into a small tree that keeps what Spark's JSON reader
@@ -58,10 +57,15 @@ public final class Json {
     public static final class Document {
         public final Object root;
         public final boolean repeatsAMember;
+        /** A member name or string, as decoded, holds a lone UTF-16 surrogate ({@code "\\ud800"} escapes one): no
+         * UTF-8 text holds one. Checked on what Jackson decoded, never on the raw text, which an escaped backslash
+         * before {@code \\u} fools. */
+        public final boolean loneSurrogate;
 
-        Document(Object root, boolean repeatsAMember) {
+        Document(Object root, Reading reading) {
             this.root = root;
-            this.repeatsAMember = repeatsAMember;
+            this.repeatsAMember = reading.repeatsAMember;
+            this.loneSurrogate = reading.loneSurrogate;
         }
 
         /** The root as an object, or null when the text is no JSON object. */
@@ -86,22 +90,41 @@ public final class Json {
     private Json() {
     }
 
+    /** What one parse found besides the tree. */
+    static final class Reading {
+        boolean repeatsAMember;
+        boolean loneSurrogate;
+    }
+
+    private static final Document NOT_JSON = new Document(null, new Reading());
+
+    /** JSON text as UTF-8 bytes. Jackson would detect UTF-16 and UTF-32 from zero bytes among the first four and read
+     * such a record as JSON; every producer here writes UTF-8, where a JSON text holds no zero byte outside a string
+     * (a raw U+0000 is not allowed in one either), so a zero byte there is no JSON. A byte-order mark is none either. */
     public static Document read(byte[] bytes) {
+        for (int i = 0; i < Math.min(4, bytes.length); i++) {
+            if (bytes[i] == 0) {
+                return NOT_JSON;
+            }
+        }
+        if (bytes.length >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF) {
+            return NOT_JSON;
+        }
         try (JsonParser parser = STRICT.createParser(bytes)) {
             return document(parser);
         } catch (IOException | RuntimeException e) {
-            return new Document(null, false);
+            return NOT_JSON;
         }
     }
 
     public static Document read(String text, JsonFactory factory) {
         if (text == null) {
-            return new Document(null, false);
+            return NOT_JSON;
         }
         try (JsonParser parser = factory.createParser(text)) {
             return document(parser);
         } catch (IOException | RuntimeException e) {
-            return new Document(null, false);
+            return NOT_JSON;
         }
     }
 
@@ -112,25 +135,26 @@ public final class Json {
     private static Document document(JsonParser parser) throws IOException {
         JsonToken first = parser.nextToken();
         if (first == null) {
-            return new Document(null, false);
+            return NOT_JSON;
         }
-        boolean[] repeats = {false};
-        Object root = value(parser, first, repeats);
+        Reading reading = new Reading();
+        Object root = value(parser, first, reading);
         if (parser.nextToken() != null) {
-            return new Document(null, repeats[0]);  // text after the value: not one JSON value
+            return new Document(null, reading);  // text after the value: not one JSON value
         }
-        return new Document(root, repeats[0]);
+        return new Document(root, reading);
     }
 
-    private static Object value(JsonParser parser, JsonToken token, boolean[] repeats) throws IOException {
+    private static Object value(JsonParser parser, JsonToken token, Reading reading) throws IOException {
         switch (token) {
             case START_OBJECT: {
                 Map<String, Object> members = new LinkedHashMap<>();
                 for (JsonToken next = parser.nextToken(); next != JsonToken.END_OBJECT; next = parser.nextToken()) {
                     String name = parser.currentName();
-                    Object member = value(parser, parser.nextToken(), repeats);
+                    reading.loneSurrogate |= !ModelGrammar.wellFormed(name);
+                    Object member = value(parser, parser.nextToken(), reading);
                     if (members.put(name, member) != null) {
-                        repeats[0] = true;
+                        reading.repeatsAMember = true;
                     }
                 }
                 return members;
@@ -138,12 +162,15 @@ public final class Json {
             case START_ARRAY: {
                 List<Object> items = new ArrayList<>();
                 for (JsonToken next = parser.nextToken(); next != JsonToken.END_ARRAY; next = parser.nextToken()) {
-                    items.add(value(parser, next, repeats));
+                    items.add(value(parser, next, reading));
                 }
                 return items;
             }
-            case VALUE_STRING:
-                return parser.getText();
+            case VALUE_STRING: {
+                String text = parser.getText();
+                reading.loneSurrogate |= !ModelGrammar.wellFormed(text);
+                return text;
+            }
             case VALUE_NUMBER_INT:
             case VALUE_NUMBER_FLOAT:
                 return new Number(parser.getText());
@@ -274,22 +301,5 @@ public final class Json {
             }
         }
         return true;
-    }
-
-    // A `\\uXXXX` escape of a UTF-16 surrogate without its partner, counted only after an even number of
-    // backslashes: such a string has no UTF-8 form (the pattern of canonical_text.escapes_lone_surrogate)
-    private static final Pattern LONE_SURROGATE = Pattern.compile(
-            "(?<!\\\\)(?:\\\\\\\\)*+\\\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-            + "|(?<!\\\\)(?:\\\\\\\\)*+(?<!\\\\u[dD][89abAB][0-9a-fA-F]{2})\\\\u[dD][c-fC-F][0-9a-fA-F]{2}");
-
-    /** Whether JSON text (as UTF-8 bytes) escapes a lone surrogate ({@code "a\ud800b"}); the pattern runs only on
-     * texts that hold a surrogate escape's start at all. */
-    public static boolean escapesLoneSurrogate(byte[] bytes) {
-        for (int i = 0; i + 2 < bytes.length; i++) {
-            if (bytes[i] == '\\' && bytes[i + 1] == 'u' && (bytes[i + 2] == 'd' || bytes[i + 2] == 'D')) {
-                return LONE_SURROGATE.matcher(new String(bytes, StandardCharsets.UTF_8)).find();
-            }
-        }
-        return false;
     }
 }

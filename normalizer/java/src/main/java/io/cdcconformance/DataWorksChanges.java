@@ -63,6 +63,10 @@ public class DataWorksChanges implements UDF1<Seq<Row>, Row> {
 
     @Override
     public Row call(Seq<Row> rows) {
+        return Readers.events(getClass().getSimpleName(), () -> read(rows));
+    }
+
+    private Row read(Seq<Row> rows) {
         List<Member> members = new ArrayList<>(rows.size());
         Iterator<Row> it = rows.iterator();
         while (it.hasNext()) {

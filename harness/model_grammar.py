@@ -1,0 +1,172 @@
+"""The canonical model's value grammar, applied to every output of any normalizer under test (issue 39 B).
+
+One definition, `model-grammar.json` beside the reference normalizer's JVM readers: the readers' exit validator
+(`io.cdcconformance.ModelGrammar`) and this check both read it, and both are tested against its fixtures
+(tests/unit/test_model_grammar.py, normalizer/java/src/test). A normalizer that emits `+10000-01-01T00:30:00Z` or a
+lone surrogate fails the contract check with the field's path, whatever its value is compared with.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as dt
+import functools
+import json
+import re
+from dataclasses import dataclass
+
+from normalizer.jvm_functions import JAVA_RESOURCES
+
+GRAMMAR_FILE = JAVA_RESOURCES / "model-grammar.json"
+LONGEST_TYPE = 64  # as ModelGrammar: no model type is longer
+MAX_PARAMETER = 131_072 + 16_383
+
+
+@dataclass(frozen=True)
+class _Typed:
+    pattern: re.Pattern | None  # None: any well-formed text
+    rules: tuple[str, ...] = ()
+    parameters: tuple[tuple[str, int | None], ...] = ()
+    bounds: tuple[int, int] | None = None
+
+
+@functools.cache
+def document() -> dict:
+    return json.loads(GRAMMAR_FILE.read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _templates() -> dict[str, list[dict]]:
+    templates: dict[str, list[dict]] = {}
+    for entry in document()["types"]:
+        name, _, parameters = entry["type"].partition("(")
+        templates.setdefault(name, []).append({**entry, "parameters": parameters.rstrip(")").split(",") if parameters else []})
+    return templates
+
+
+def well_formed(text: str) -> bool:
+    """No lone UTF-16 surrogate: Python holds one as a code point U+D800..U+DFFF."""
+    return not any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+
+
+@functools.lru_cache(maxsize=10_000)
+def _typed(logical_type: str | None) -> _Typed:
+    if logical_type is None or len(logical_type) > LONGEST_TYPE:
+        return _Typed(None)
+    name, open_, arguments = logical_type.partition("(")
+    values = arguments[:-1].split(",") if open_ and logical_type.endswith(")") else []
+    for template in _templates().get(name, []):
+        if len(template["parameters"]) != len(values):
+            continue
+        parameters = {p: _bounded(v) for p, v in zip(template["parameters"], values)}
+        p = parameters.get("p")
+        parameters["f"] = 6 if p is None or p <= 6 else 9
+        pattern = template["pattern"]
+        for placeholder, value in parameters.items():
+            if "{" + placeholder + "}" in pattern:
+                if value is None:
+                    return _Typed(None)  # a width the producer left out
+                pattern = pattern.replace("{" + placeholder + "}", "{" + str(value) + "}")
+        bounds = tuple(int(b) for b in template["range"]) if "range" in template else None
+        return _Typed(re.compile(pattern), tuple(template["rules"]), tuple(parameters.items()), bounds)
+    return _Typed(None)
+
+
+def _bounded(text: str) -> int | None:
+    return int(text) if text.isdigit() and len(text) <= 7 and int(text) <= MAX_PARAMETER else None
+
+
+def problem(logical_type: str | None, text: str | None) -> str | None:
+    """None when `text` is canonical text of `logical_type` (None: any well-formed text), else what is wrong."""
+    if text is None:
+        return None
+    if not well_formed(text):
+        return "not well-formed Unicode (a lone surrogate)"
+    typed = _typed(logical_type)
+    if typed.pattern is None:
+        return None
+    if typed.pattern.fullmatch(text) is None:
+        return f"not {logical_type} text"
+    for rule in typed.rules:
+        if not _RULES[rule](typed, text):
+            return f"not {logical_type} text ({rule})"
+    return None
+
+
+def _digits(text: str) -> int:
+    integer, _, fraction = text.lstrip("-").partition(".")
+    return (0 if integer == "0" else len(integer)) + len(fraction)
+
+
+def _canonical_base64(text: str) -> bool:
+    try:
+        return base64.b64encode(base64.b64decode(text, validate=True)).decode() == text
+    except binascii.Error:
+        return False
+
+
+def _calendar(text: str) -> bool:
+    if text.endswith("infinity"):
+        return True
+    try:
+        return int(text[:4]) >= 1 and dt.date(int(text[:4]), int(text[5:7]), int(text[8:10])) is not None
+    except ValueError:
+        return False
+
+
+def _clock(text: str) -> bool:
+    if text.endswith("infinity"):
+        return True
+    start = text.index(":") - 2
+    return int(text[start:start + 2]) <= 23 and int(text[start + 3:start + 5]) <= 59 and int(text[start + 6:start + 8]) <= 59
+
+
+_RULES = {
+    "integer_range": lambda typed, text: len(text) <= 20 and typed.bounds[0] <= int(text) <= typed.bounds[1],
+    "fraction_exactly_s": lambda typed, text: (dict(typed.parameters)["s"] == 0) == ("." not in text),
+    "precision": lambda typed, text: dict(typed.parameters)["p"] is None or _digits(text) <= dict(typed.parameters)["p"],
+    "canonical_base64": lambda typed, text: _canonical_base64(text),
+    "calendar": lambda typed, text: _calendar(text),
+    "clock": lambda typed, text: _clock(text),
+}
+
+_TEXT_FIELDS = ("event_id", "format", "format_version", "kind", "op", "tx_id")
+_TEXT_STRUCTS = ("source", "pk_change", "position", "ddl", "message")
+
+
+def event_problems(event: dict) -> list[str]:
+    """Where one event (canonical JSON, `model.event_to_json`) leaves the model: `path: what`."""
+    found = [f"{f}: {p}" for f in _TEXT_FIELDS if (p := _text_problem(event.get(f)))]
+    for struct in _TEXT_STRUCTS:
+        found += [f"{struct}.{m}: {p}" for m, v in (event.get(struct) or {}).items() if (p := _text_problem(v))]
+    logical: dict[str, str | None] = {}
+    for i, column in enumerate(event.get("columns") or []):
+        name = column.get("name")
+        if not name or not well_formed(name):
+            found.append(f"columns[{i}].name: empty or not well-formed")
+        elif name in logical:
+            found.append(f"columns[{i}].name: {name!r} named twice")
+        logical[name] = column.get("logical_type")
+        found += [f"columns[{i}].{f}: {p}" for f in ("source_type", "logical_type") if (p := _text_problem(column.get(f)))]
+    names = set()
+    for i, entry in enumerate(event.get("key") or []):
+        name = entry.get("name")
+        if not name or not well_formed(name):
+            found.append(f"key[{i}].name: empty or not well-formed")
+            continue
+        if name in names:
+            found.append(f"key[{i}].name: {name!r} named twice")
+        names.add(name)
+        if p := problem(logical.get(name), entry.get("value")):
+            found.append(f"key.{name}: {p}")
+    for image in ("before", "after"):
+        for name, value in (event.get(image) or {}).items():
+            if not well_formed(name):
+                found.append(f"{image}: a column name that is not well-formed")
+            elif p := problem(logical.get(name), value):
+                found.append(f"{image}.{name}: {p}")
+    return found  # commit_ts and emit_ts: a Python datetime holds no instant outside years 1-9999 at all
+
+
+def _text_problem(value) -> str | None:
+    return "not well-formed Unicode (a lone surrogate)" if isinstance(value, str) and not well_formed(value) else None

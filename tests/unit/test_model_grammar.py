@@ -1,0 +1,51 @@
+"""The model's value grammar (model-grammar.json) as the harness applies it to any normalizer's output: every
+fixture of the file, and the check's paths. The JVM readers' validator is tested against the same fixtures
+(normalizer/java/src/test/java/io/cdcconformance/ModelGrammarTest.java)."""
+import pytest
+
+from harness import contract, model_grammar
+
+FIXTURES = [(f["type"], text, valid) for f in model_grammar.document()["fixtures"]
+            for valid, texts in ((True, f["valid"]), (False, f["invalid"])) for text in texts]
+
+
+@pytest.mark.parametrize(("logical_type", "text", "valid"), FIXTURES, ids=lambda v: repr(v)[:40])
+def test_each_fixture_is_judged_as_the_file_says(logical_type, text, valid):
+    assert (model_grammar.problem(logical_type, text) is None) is valid
+
+
+def test_every_type_and_rule_of_the_file_has_a_fixture_and_every_rule_code():
+    document = model_grammar.document()
+    fixtures = {f["type"] for f in document["fixtures"]}
+    for entry in document["types"]:
+        name = entry["type"].partition("(")[0]
+        assert any(t and t.partition("(")[0] == name for t in fixtures), entry["type"]
+        assert set(entry["rules"]) <= set(model_grammar._RULES), entry["type"]
+    assert set(document["rules"]) == set(model_grammar._RULES)
+
+
+def _event(**fields):
+    return {"event_id": "t/0/0#0", "format": "f", "kind": "ROW", "columns": [
+        {"name": "id", "logical_type": "INT32"}, {"name": "at", "logical_type": "TIMESTAMP_TZ"}], **fields}
+
+
+def test_an_out_of_range_instant_and_a_lone_surrogate_fail_the_contract_with_their_paths():
+    events = [_event(after={"id": "1", "at": "+10000-01-01T00:30:00.000000Z"}),
+              _event(key=[{"name": "id", "value": "1"}], source={"table": "t\ud800"})]
+    with pytest.raises(contract.ContractViolation) as failure:
+        contract.check_values(events, "mypkg:normalize")
+    message = str(failure.value)
+    assert "after.at: not TIMESTAMP_TZ text" in message and "source.table: not well-formed Unicode" in message
+    assert "\n" not in message
+
+
+def test_key_names_must_be_there_and_unique():
+    assert model_grammar.event_problems(_event(key=[{"name": "", "value": "1"}])) == ["key[0].name: empty or not well-formed"]
+    twice = [{"name": "id", "value": "1"}, {"name": "id", "value": "2"}]
+    assert model_grammar.event_problems(_event(key=twice)) == ["key[1].name: 'id' named twice"]
+    assert model_grammar.event_problems(_event(key=[{"name": "id", "value": "2147483648"}])) == [
+        "key.id: not INT32 text (integer_range)"]
+
+
+def test_a_valid_event_passes():
+    assert model_grammar.event_problems(_event(after={"id": "-2147483648", "at": "0001-01-01T00:00:00.000000Z"})) == []
