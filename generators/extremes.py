@@ -85,14 +85,19 @@ def _string_leaves(node: Any) -> Iterator[tuple]:
 
 
 LONE_SURROGATE = "a\ud800b"  # json.dumps writes it as the escape "a\\ud800b": no UTF-8 text holds it
+# a backslash, then `ud800` as text, then a lone low half: written `"\\\\ud800\\udc00"`, whose raw text looks like
+# a surrogate pair to a pattern that does not count backslashes (issue 39 A1)
+LONE_SURROGATE_AFTER_BACKSLASH = "\\ud800\udc00"
 
 
 def lone_surrogate_variants(value: bytes) -> list[tuple[str, bytes]]:
     """(label, value) for every text leaf of a JSON record, at any nesting level, replaced by a string
-    holding a lone surrogate. Spark's JSON reader turns it into `?`: each must be quarantined NOT_UTF8."""
+    holding a lone surrogate, in both spellings. Spark's JSON reader turns it into `?`: each must be quarantined
+    NOT_UTF8."""
     document = json.loads(value)
-    return [(f"{_label(path)}=lone surrogate", json.dumps(_replaced(document, path, LONE_SURROGATE)).encode())
-            for path in _string_leaves(document)]
+    return [(f"{_label(path)}=lone surrogate{label}", json.dumps(_replaced(document, path, text)).encode())
+            for path in _string_leaves(document)
+            for label, text in (("", LONE_SURROGATE), (" after a backslash", LONE_SURROGATE_AFTER_BACKSLASH))]
 
 
 def _object_paths(node: Any) -> Iterator[tuple]:
