@@ -13,7 +13,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 JVM_READY := .cache/jvm/.ready
 
-.PHONY: bootstrap system-packages browser run test test-unit test-integration test-user lint bench soak producers docker-engine docker-engine-stop clean
+.PHONY: bootstrap system-packages browser run test test-unit test-integration test-user test-java fuzz lint bench soak producers docker-engine docker-engine-stop clean
 
 bootstrap: $(INSTALLED) $(JVM_READY)
 
@@ -54,7 +54,30 @@ lint: bootstrap
 
 test: system-packages bootstrap browser
 	$(BIN)/ruff check .
+	$(MAKE) --no-print-directory test-java
 	scripts/docker-engine.sh run -- $(BIN)/python -m pytest
+
+# The JVM readers as a Maven module (normalizer/java): JUnit tests without Spark, and each fuzz target over its seeds
+# (the conformance cases' and the generators' hostile records; Jazzer's regression mode), in seconds
+JAVA_MODULE := normalizer/java
+MVN := mvn -q -B -s harness/maven/settings.xml -f $(JAVA_MODULE)/pom.xml
+test-java: bootstrap
+	$(BIN)/python scripts/fuzz_seeds.py
+	$(MVN) test
+
+# Coverage-guided fuzzing of each reader (Jazzer) for 10 minutes each (ReadersFuzzTest's maxDuration); pick targets
+# with FUZZ_TARGETS="canal dts". A finding fails the target and leaves its input in the target's inputs directory
+# (ReadersFuzzTestInputs/<target>): make it a case. Logs: .cache/fuzz/<target>.log
+FUZZ_TARGETS ?= debezium cloudcanalDebezium canal cloudcanal dataworks cesJson cesAvro dts
+fuzz: bootstrap
+	$(BIN)/python scripts/fuzz_seeds.py
+	@mkdir -p .cache/fuzz
+	@for target in $(FUZZ_TARGETS); do \
+	  JAZZER_FUZZ=1 mvn -B -s harness/maven/settings.xml -f $(JAVA_MODULE)/pom.xml test -Dtest="ReadersFuzzTest#$$target" \
+	    > .cache/fuzz/$$target.log 2>&1; status=$$?; \
+	  echo "$$target: $$(grep -h '^fuzz:' .cache/fuzz/$$target.log) $$(grep -ho 'exec/s: [0-9]*' .cache/fuzz/$$target.log | tail -1)"; \
+	  [ $$status -eq 0 ] || { grep -h -A3 'FuzzTestFinding\|== Java Exception' .cache/fuzz/$$target.log | head -20; exit 1; }; \
+	done
 
 soak: bootstrap
 	$(BIN)/cdc-conformance soak --records 10000

@@ -341,8 +341,8 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
                     names.add(column.name);
                 }
                 for (String name : pkNames) {
-                    if (name != null && !names.contains(name)) {
-                        return DebeziumRecords.rule("SCHEMA_MISMATCH", "tags.pk_uk_info names a column fields lacks");
+                    if (name == null || !names.contains(name)) {  // a null name became a key column named "" (issue 39 A7)
+                        return DebeziumRecords.rule("SCHEMA_MISMATCH", "tags.pk_uk_info names a column fields lacks, or null");
                     }
                 }
             }

@@ -1,0 +1,140 @@
+package io.cdcconformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
+import org.apache.spark.sql.Row;
+
+/**
+ * Coverage-guided fuzzing of every record reader (Jazzer). In `make test` each target runs its seeds only (Jazzer's
+ * regression mode: the conformance cases' records, written to ReadersFuzzTestInputs by scripts/fuzz_seeds.py);
+ * `make fuzz` runs each for a given time (JAZZER_FUZZ=1). Oracle: nothing escapes a reader (no READER_FAILURE),
+ * no event a reader builds is stopped at the exit (ModelExit fired: a reader let a wrong value reach it), and a
+ * JSON record spelled again (compact, escapes canonical, every number token kept) gives the same output.
+ */
+class ReadersFuzzTest {
+    private static final String EXIT = "the event leaves the model";
+
+    private static Function<byte[], Row> reader(UdfLike udf, String topic) {
+        return value -> udf.call(null, value, null, topic, 0, 0L);
+    }
+
+    /** DataWorks' record stage keys a record's group by its bytes (an exact copy is a redelivery): compared without it. */
+    private static Function<byte[], Row> withoutGroupKey(Function<byte[], Row> stage) {
+        return value -> {
+            Row out = stage.apply(value);
+            return org.apache.spark.sql.RowFactory.create(out.get(0), out.get(1), out.get(2));
+        };
+    }
+
+    interface UdfLike {
+        Row call(byte[] key, byte[] value, scala.collection.Seq<Row> headers, String topic, Integer partition, Long offset);
+    }
+
+    /** Executions so far, and the worst cost per KB after the JIT's warm-up (an input under 1 KB counts as 1 KB). */
+    private static long executions;
+    private static double worstMillisPerKb;
+    private static int worstLength;
+    private static final int WARM_UP = 2_000;
+
+    @AfterAll
+    static void report() {
+        System.out.printf("fuzz: %d executions, worst cost %.3f ms per KB (an input of %d bytes)%n", executions,
+                worstMillisPerKb, worstLength);
+    }
+
+    static void check(Function<byte[], Row> reader, byte[] value, boolean json) {
+        long start = System.nanoTime();
+        Row out = reader.apply(value);
+        double millisPerKb = (System.nanoTime() - start) / 1e6 / Math.max(1.0, value.length / 1024.0);
+        if (++executions > WARM_UP && millisPerKb > worstMillisPerKb) {
+            worstMillisPerKb = millisPerKb;
+            worstLength = value.length;
+        }
+        String code = out.getString(0);
+        String detail = String.valueOf(out.get(1));
+        assertFalse(Readers.READER_FAILURE.equals(code), detail);
+        assertFalse(detail.startsWith(EXIT), detail);
+        if (json && Json.isUtf8(value)) {
+            Json.Document document = Json.read(value);
+            if (document.root != null && document.root != Json.NULL && !document.repeatsAMember && !document.loneSurrogate) {
+                byte[] respelled = Json.text(document.root).getBytes(StandardCharsets.UTF_8);
+                assertEquals(render(out), render(reader.apply(respelled)), "a respelling changed the output");
+            }
+        }
+    }
+
+    /** An output by content (a Row's toString shows a byte array's identity). */
+    static String render(Object value) {
+        if (value instanceof Row) {
+            Row row = (Row) value;
+            StringBuilder out = new StringBuilder("[");
+            for (int i = 0; i < row.size(); i++) {
+                out.append(i > 0 ? "," : "").append(render(row.get(i)));
+            }
+            return out.append("]").toString();
+        }
+        if (value instanceof byte[]) {
+            return java.util.Base64.getEncoder().encodeToString((byte[]) value);
+        }
+        if (value instanceof java.util.List) {
+            StringBuilder out = new StringBuilder("(");
+            for (Object item : (java.util.List<?>) value) {
+                out.append(render(item)).append(";");
+            }
+            return out.append(")").toString();
+        }
+        if (value instanceof java.util.Map) {
+            StringBuilder out = new StringBuilder("{");
+            for (java.util.Map.Entry<?, ?> entry : ((java.util.Map<?, ?>) value).entrySet()) {
+                out.append(entry.getKey()).append("=").append(render(entry.getValue())).append(";");
+            }
+            return out.append("}").toString();
+        }
+        return String.valueOf(value);
+    }
+
+    @FuzzTest(maxDuration = "10m")
+    void debezium(byte[] value) {
+        check(reader(new DebeziumRecords()::call, "pg.public.t"), value, true);
+    }
+
+    @FuzzTest(maxDuration = "10m")
+    void cloudcanalDebezium(byte[] value) {
+        check(reader(new CloudCanalDebeziumRecords()::call, "cc.shop"), value, true);
+    }
+
+    @FuzzTest(maxDuration = "10m")
+    void canal(byte[] value) {
+        check(reader(new CanalRecords()::call, "canal.shop"), value, true);
+    }
+
+    @FuzzTest(maxDuration = "10m")
+    void cloudcanal(byte[] value) {
+        check(reader(new CloudCanalRecords()::call, "cc.shop"), value, true);
+    }
+
+    @FuzzTest(maxDuration = "10m")
+    void dataworks(byte[] value) {
+        check(withoutGroupKey(reader(new DataWorksRecords()::call, "dw.shop")), value, true);
+    }
+
+    @FuzzTest(maxDuration = "10m")
+    void cesJson(byte[] value) {
+        check(reader(new CesRecords()::call, "ces.db1.dbo.t"), value, true);
+    }
+
+    @FuzzTest(maxDuration = "10m")
+    void cesAvro(byte[] value) {
+        check(reader(new CesAvroRecords()::call, "ces.db1.dbo.t"), value, false);
+    }
+
+    @FuzzTest(maxDuration = "10m")
+    void dts(byte[] value) {
+        check(reader(new DtsRecords()::call, "dts.shop"), value, false);
+    }
+}

@@ -1,0 +1,52 @@
+"""Seeds for the readers' fuzz targets (normalizer/java/src/test/java/io/cdcconformance/ReadersFuzzTest.java): the
+value of every conformance case's record and every hand-made hostile and extreme record of each format's generator,
+one file each in Jazzer's inputs directory (ReadersFuzzTestInputs/<target>/), which Jazzer reads in regression mode
+(make test) and starts from in fuzzing mode (make fuzz). Written on each run, never committed: the cases and the
+generators are their source.
+
+    python scripts/fuzz_seeds.py
+"""
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from harness.cases import load_cases  # noqa: E402
+from harness.registry import Registry  # noqa: E402
+
+INPUTS = ROOT / "normalizer/java/src/test/resources/io/cdcconformance/ReadersFuzzTestInputs"
+# format id -> the fuzz target reading its records
+TARGETS = {"debezium-json": "debezium", "cloudcanal-debezium": "cloudcanalDebezium", "canal-json": "canal",
+           "cloudcanal-json": "cloudcanal", "dataworks-json": "dataworks", "ces-json": "cesJson", "ces-avro": "cesAvro",
+           "dts-avro": "dts"}
+
+
+def seeds() -> dict[str, set[bytes]]:
+    found: dict[str, set[bytes]] = {target: set() for target in TARGETS.values()}
+    for case in load_cases():
+        found[TARGETS[case.format]] |= {r.value for r in case.kafka_records() if r.value}
+    registry = Registry.load()
+    for format_id in registry.decoded_formats():
+        generator = registry.generator(format_id)
+        found[TARGETS[format_id]] |= {h.value for h in generator.hostile.values() if h.value}
+        found[TARGETS[format_id]] |= {value for _, value in generator.extreme_records() + generator.lone_surrogate_records()}
+    return found
+
+
+def main() -> None:
+    shutil.rmtree(INPUTS, ignore_errors=True)
+    for target, values in seeds().items():
+        directory = INPUTS / target
+        directory.mkdir(parents=True)
+        for value in values:
+            (directory / hashlib.sha1(value).hexdigest()).write_bytes(value)
+    print(f"fuzz seeds: {sum(1 for _ in INPUTS.rglob('*') if _.is_file())} in {INPUTS.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
