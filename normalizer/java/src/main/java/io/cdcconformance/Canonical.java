@@ -349,6 +349,12 @@ public final class Canonical {
         return scaledText(unscaled.abs().toString(), unscaled.signum() < 0, scale);
     }
 
+    /** {@code text} when it is canonical text of {@code logical} in the model's grammar, else null: a decimal beyond
+     * its declared precision ({@code DECIMAL(10,5)} with 40 digits) is no value of its column (found by make fuzz). */
+    public static String ofType(String text, String logical) {
+        return text == null || ModelGrammar.problem(logical, text) != null ? null : text;
+    }
+
     /** {@code ct._scaled_text}: the decimal point inserted, exactly {@code scale} fraction digits. */
     static String scaledText(String digits, boolean negative, Integer scale) {
         if (scale == null || scale < 0 || scale > MAX_DECIMAL_SCALE) {

@@ -109,7 +109,7 @@ public final class ConnectTypes {
                 return Canonical.timestampFromEpochUnits(raw, 1_000_000_000L, 9);
             default:
                 if (logical.startsWith("DECIMAL(")) {
-                    return Canonical.decimalFromUnscaledBase64(raw, Canonical.scaleOf(logical));
+                    return Canonical.ofType(Canonical.decimalFromUnscaledBase64(raw, Canonical.scaleOf(logical)), logical);
                 }
                 if (logical.startsWith("BITS(")) {
                     return Canonical.bitsFromLittleEndianBase64(raw, Canonical.bitsLength(logical));

@@ -150,7 +150,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             return null;
         }
         if (field.logical != null && field.logical.startsWith("DECIMAL(") && !(json instanceof String)) {
-            return json instanceof Json.Number ? Canonical.decimalText(raw, Canonical.scaleOf(field.logical)) : null;
+            return json instanceof Json.Number ? Canonical.ofType(Canonical.decimalText(raw, Canonical.scaleOf(field.logical)), field.logical) : null;
         }
         if (json instanceof Json.Number && Canonical.beyondDoubleRange(raw)) {
             return null;

@@ -26,9 +26,12 @@ public final class ModelExit {
     private static final int EMIT_TS = Events.FIELDS.indexOf("emit_ts");
     /** Top-level text fields, and struct fields whose members are all texts. */
     private static final List<String> TEXTS = List.of("event_id", "format", "format_version", "kind", "op", "tx_id");
-    private static final Map<String, List<String>> TEXT_STRUCTS = Map.of("source",
-            List.of("system", "server", "database", "schema", "table"), "pk_change", List.of("group", "role"), "position",
-            List.of("commit", "event", "seq"), "ddl", List.of("statement", "change"), "message", List.of("prefix", "content"));
+    private static final int[] TEXT_INDEXES = TEXTS.stream().mapToInt(Events.FIELDS::indexOf).toArray();
+    private static final List<List<String>> TEXT_STRUCTS = List.of(
+            List.of("source", "system", "server", "database", "schema", "table"), List.of("pk_change", "group", "role"),
+            List.of("position", "commit", "event", "seq"), List.of("ddl", "statement", "change"),
+            List.of("message", "prefix", "content"));
+    private static final int[] STRUCT_INDEXES = TEXT_STRUCTS.stream().mapToInt(s -> Events.FIELDS.indexOf(s.get(0))).toArray();
     private static final Instant FIRST = Instant.ofEpochSecond(Canonical.MIN_EPOCH_SECOND);
     private static final Instant LAST = Instant.ofEpochSecond(Canonical.MAX_EPOCH_SECOND, 999_999_999);
 
@@ -53,18 +56,18 @@ public final class ModelExit {
 
     /** The first thing in {@code event} outside the model: {code, detail}; null when there is none. */
     static String[] violation(Row event) {
-        for (String field : TEXTS) {
-            String problem = textProblem(event.get(Events.FIELDS.indexOf(field)));
+        for (int t = 0; t < TEXT_INDEXES.length; t++) {
+            String problem = textProblem(event.get(TEXT_INDEXES[t]));
             if (problem != null) {
-                return value(field + ": " + problem);
+                return value(TEXTS.get(t) + ": " + problem);
             }
         }
-        for (Map.Entry<String, List<String>> struct : TEXT_STRUCTS.entrySet()) {
-            Row members = (Row) event.get(Events.FIELDS.indexOf(struct.getKey()));
+        for (int s = 0; s < STRUCT_INDEXES.length; s++) {
+            Row members = (Row) event.get(STRUCT_INDEXES[s]);
             for (int i = 0; members != null && i < members.size(); i++) {
                 String problem = textProblem(members.get(i));
                 if (problem != null) {
-                    return value(struct.getKey() + "." + struct.getValue().get(i) + ": " + problem);
+                    return value(TEXT_STRUCTS.get(s).get(0) + "." + TEXT_STRUCTS.get(s).get(i + 1) + ": " + problem);
                 }
             }
         }

@@ -23,12 +23,17 @@ public final class ModelGrammar {
     private record Template(String name, List<String> parameters, String pattern, List<String> rules, String[] range) {
     }
 
-    /** A concrete logical type ({@code DECIMAL(10,2)}): its template, its parameters, its compiled pattern. */
-    private record Typed(Template template, Map<String, Integer> parameters, Pattern pattern) {
+    /** A concrete logical type ({@code DECIMAL(10,2)}): its template, its parameters, its compiled pattern, and
+     * whether a hand-written matcher stands for the pattern ({@link GrammarFastPaths}). */
+    private record Typed(Template template, Map<String, Integer> parameters, Pattern pattern, boolean fast) {
+        int scale() {
+            Integer s = parameters.get("s");
+            return s == null ? -1 : s;
+        }
     }
 
     private static final Map<String, List<Template>> TEMPLATES = load();
-    private static final Typed ANY_TEXT = new Typed(null, Map.of(), null);
+    private static final Typed ANY_TEXT = new Typed(null, Map.of(), null, false);
     /** Logical types seen, compiled once; bounded by entries, and every key is a short text (see {@link #typed}). */
     private static final Map<String, Typed> TYPED = new ConcurrentHashMap<>();
     private static final int TYPED_LIMIT = 10_000;
@@ -40,6 +45,12 @@ public final class ModelGrammar {
     /** Null when {@code text} is canonical text of {@code logicalType} (null: any well-formed text), else what is
      * wrong with it, in a few words. */
     public static String problem(String logicalType, String text) {
+        return problem(logicalType, text, true);
+    }
+
+    /** {@link #problem}, the patterns matched by {@code java.util.regex} when {@code fast} is false (for the test that
+     * holds the hand-written matchers to the file's patterns). */
+    static String problem(String logicalType, String text, boolean fast) {
         if (text == null) {
             return null;
         }
@@ -50,7 +61,10 @@ public final class ModelGrammar {
         if (typed.template == null) {
             return null;
         }
-        if (!typed.pattern.matcher(text).matches()) {
+        boolean matched = fast && typed.fast
+                ? GrammarFastPaths.matches(typed.template.name, text, typed.scale(), typed.parameters.get("f"))
+                : typed.pattern.matcher(text).matches();
+        if (!matched) {
             return "not " + logicalType + " text";
         }
         for (String rule : typed.template.rules) {
@@ -114,7 +128,7 @@ public final class ModelGrammar {
                     pattern = pattern.replace(placeholder, "{" + parameter.getValue() + "}");
                 }
             }
-            return new Typed(template, parameters, Pattern.compile(pattern));
+            return new Typed(template, parameters, Pattern.compile(pattern), GrammarFastPaths.covers(template.name));
         }
         return ANY_TEXT;
     }
@@ -128,7 +142,7 @@ public final class ModelGrammar {
             case "precision":
                 return typed.parameters.get("p") == null || digits(text) <= typed.parameters.get("p");
             case "canonical_base64":
-                return Canonical.bytesOfBase64(text) != null;
+                return GrammarFastPaths.unusedBitsZero(text);
             case "calendar":
                 return text.endsWith("infinity") || calendarDay(text);
             case "clock":

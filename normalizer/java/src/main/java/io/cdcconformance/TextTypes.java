@@ -50,7 +50,7 @@ public final class TextTypes {
             case "TIMESTAMP_TZ":
                 return Canonical.timestampTzFromIso(raw);
             default:
-                return logical.startsWith("DECIMAL(") ? Canonical.decimalText(raw, Canonical.scaleOf(logical)) : null;
+                return logical.startsWith("DECIMAL(") ? Canonical.ofType(Canonical.decimalText(raw, Canonical.scaleOf(logical)), logical) : null;
         }
     }
 
