@@ -515,7 +515,9 @@ class DebeziumEncoder:
         if self.profile.connector == "sqlserver":
             return {"commit": _hex_lsn(position["commit_lsn"]), "event": _hex_lsn(position["change_lsn"]),
                     "seq": _fixed(position["serial"])}
-        return {"commit": _fixed(position["last_commit"]), "event": _fixed(position["lsn"]),
+        # `sequence` [null, lsn] before the connector's first COMMIT: a commit part of zeros, before every later one
+        # however a consumer sorts NULLs (issue 39 A10)
+        return {"commit": _fixed(position["last_commit"] or 0), "event": _fixed(position["lsn"]),
                 "seq": keys.HALF_SEQ.get(position.get("key_change_half"), keys.PLAIN_SEQ)}
 
     def _event(self, kind: str, tx: Transaction, position: dict | None, **fields) -> CanonicalEvent:

@@ -495,9 +495,15 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         // Source, position, times
         // -----------------------------------------------------------------------------------------------------
 
+        /** {@code sequence[0]}, the last committed LSN; 0 when it is null: Debezium PostgreSQL writes {@code [null, lsn]}
+         * until it sees its first COMMIT, and a null commit part would sort those events before or after the rest as
+         * the consumer sorts NULLs (zeros sort before every later commit, as they came). */
         String sequenceCommit() {
             List<Object> sequence = Json.array(Json.read(src("sequence")).root);
-            return sequence == null || sequence.isEmpty() ? null : Json.text(sequence.get(0));
+            if (sequence == null || sequence.isEmpty()) {
+                return null;
+            }
+            return sequence.get(0) == Json.NULL ? "0" : Json.text(sequence.get(0));
         }
 
         String[] positionParts() {

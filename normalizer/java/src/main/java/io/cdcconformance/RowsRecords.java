@@ -23,8 +23,9 @@ import scala.collection.Seq;
  * <li>columns from the type texts (their member order is the column order), JDBC codes where a column has none;</li>
  * <li>values as MySQL's text typed by {@link MySqlTypes}: binary columns arrive as ISO-8859-1 characters, one per
  * byte (canal's LogEventConvert), ENUM as its index, SET as its bitmask, a zero date as SQL NULL;</li>
- * <li>each row becomes its own event (two for a key change), in row order: {@code position} is the message's commit
- * part, the Kafka offset (the only order between messages of one second), and the row.</li>
+ * <li>each row becomes its own event (two for a key change), in row order: {@code position} is the Kafka offset (binlog
+ * order within a partition), the message's time ({@code es}/{@code execTs}, the statement's start, which can go
+ * backwards), and the row.</li>
  * </ul>
  */
 public abstract class RowsRecords {
@@ -401,7 +402,7 @@ public abstract class RowsRecords {
             return Events.output(null, null, isRow() ? rowEvents() : List.of(controlEvent()));
         }
 
-        String commitPosition() {
+        String timePosition() {
             return Canonical.fixedWidth(message.commitMs, 20);
         }
 
@@ -418,7 +419,7 @@ public abstract class RowsRecords {
         /** A message that is no row change: DDL, TRUNCATE, HEARTBEAT or a transaction mark. */
         Row controlEvent() {
             return base(message.kind).set("event_id", Events.eventId(topic, partition, offset, 0))
-                    .set("position", Events.position(commitPosition(), offsetPosition(), Keys.OLD_SEQ)).set("ddl", ddl(message))
+                    .set("position", Events.position(offsetPosition(), timePosition(), Keys.OLD_SEQ)).set("ddl", ddl(message))
                     .row();
         }
 
@@ -435,7 +436,7 @@ public abstract class RowsRecords {
                 Map<String, String> after = afters == null || i >= afters.size() ? null : afters.get(i);
                 if ("UPDATE".equals(op) && Keys.keyChanged(message.pkNames, before, after)) {
                     String group = Keys.group(new String[] {sourcePart(0), "", sourcePart(2), sourcePart(3), sourcePart(4),
-                            commitPosition(), offsetPosition()}, Keys.only(before, message.pkNames),
+                            offsetPosition(), timePosition()}, Keys.only(before, message.pkNames),
                             Keys.afterChange(message.pkNames, before, after));
                     out.add(rowEvent(out.size(), "DELETE", before, null, key(before, null, "DELETE"), 2L * i,
                             Events.pair(group, "OLD")));
@@ -456,7 +457,7 @@ public abstract class RowsRecords {
             }
             return base("ROW").set("event_id", Events.eventId(topic, partition, offset, n)).set("op", op).set("snapshot", false)
                     .set("columns", columnRows).set("key", key).set("before", before).set("after", after).set("pk_change", pkChange)
-                    .set("position", Events.position(commitPosition(), offsetPosition(), Canonical.fixedWidth(Long.toString(seq), 20)))
+                    .set("position", Events.position(offsetPosition(), timePosition(), Canonical.fixedWidth(Long.toString(seq), 20)))
                     .row();
         }
 
