@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from normalizer.jvm_functions import JAVA_RESOURCES
 
-GRAMMAR_FILE = JAVA_RESOURCES / "model-grammar.json"
+GRAMMAR_FILE = JAVA_RESOURCES / "shared" / "model-grammar.json"
 LONGEST_TYPE = 64  # as ModelGrammar: no model type is longer
 MAX_PARAMETER = 131_072 + 16_383
 

@@ -4,7 +4,7 @@ One message is one binlog rows event of one table: `data` holds the rows (the ne
 for an UPDATE the previous values of the changed columns only, parallel to `data`. Values are MySQL's text typed by
 `mysqlType` (`sqlType`, the JDBC code, where a column has no type text).
 
-Each record is read on the JVM by `io.cdcconformance.CanalRecords` (normalizer/java), whose row logic it shares with
+Each record is read on the JVM by `io.cdcconformance.canal.CanalRecords` (normalizer/java), whose row logic it shares with
 CloudCanal's JSON (`RowsRecords`). docs/formats/canal-json.md gives every decision and its source.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from normalizer.jvm_functions import decode_records
 from normalizer.plugin import FormatDecoder, register
 
 FORMAT = "canal-json"
-READER = "CanalRecords"
+READER = "canal.CanalRecords"
 
 
 def decode(raw: DataFrame) -> DataFrame:

@@ -44,7 +44,7 @@ class Encoding:
     event_reader: str
 
 
-JSON = Encoding(format_id=FORMAT, record_reader="CesRecords", event_reader="CesChanges")
+JSON = Encoding(format_id=FORMAT, record_reader="ces.CesRecords", event_reader="ces.CesChanges")
 READER, GROUP_READER = JSON.record_reader, JSON.event_reader
 
 

@@ -15,7 +15,7 @@ from normalizer import assembly, ces
 from normalizer.plugin import FormatDecoder, register
 
 FORMAT = "ces-avro"
-AVRO = ces.Encoding(format_id=FORMAT, record_reader="CesAvroRecords", event_reader="CesAvroChanges")
+AVRO = ces.Encoding(format_id=FORMAT, record_reader="ces.CesAvroRecords", event_reader="ces.CesAvroChanges")
 READER, GROUP_READER = AVRO.record_reader, AVRO.event_reader
 
 

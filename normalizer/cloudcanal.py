@@ -4,7 +4,7 @@ One message holds rows of one table: `data` (the new rows) and `before` (CloudCa
 lists paired by index; `dbValType` types the columns (`jdbcType` where a column has none). `entryType`
 `TRANSACTIONEND` is a transaction end, never a row; the DDL flag is `isDdl` or, in the older doc revision, `ddl`.
 
-Each record is read on the JVM by `io.cdcconformance.CloudCanalRecords` (normalizer/java), whose row logic it shares
+Each record is read on the JVM by `io.cdcconformance.cloudcanal.CloudCanalRecords` (normalizer/java), whose row logic it shares
 with canal (`RowsRecords`). docs/formats/cloudcanal-json.md.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from normalizer.jvm_functions import decode_records
 from normalizer.plugin import FormatDecoder, register
 
 FORMAT = "cloudcanal-json"
-READER = "CloudCanalRecords"
+READER = "cloudcanal.CloudCanalRecords"
 
 
 def decode(raw: DataFrame) -> DataFrame:

@@ -22,8 +22,8 @@ from normalizer.plugin import FormatDecoder, register
 from normalizer.verdicts import from_code
 
 FORMAT = "dataworks-json"
-READER = "DataWorksRecords"
-GROUP_READER = "DataWorksChanges"
+READER = "dataworks.DataWorksRecords"
+GROUP_READER = "dataworks.DataWorksChanges"
 RECORD_STAGE = StructType([StructField(name, StringType(), True) for name in ("code", "detail", "half", "group_key")])
 
 

@@ -4,7 +4,7 @@ Handles `schemas.enable` true (`{"schema","payload"}`) and false (bare payload),
 c/r/u/d/t/m, tombstones, heartbeats, transaction metadata and schema-change events. Column values are typed by the
 record's Connect schema (decimals, io.debezium.time.*, ...); without a schema, values keep their JSON text.
 
-Each record is read on the JVM by `io.cdcconformance.DebeziumRecords` (normalizer/java): one pass of Jackson that
+Each record is read on the JVM by `io.cdcconformance.debezium.DebeziumRecords` (normalizer/java): one pass of Jackson that
 keeps every number's token as written, then the rules in order and the events. Every decision and its source is in
 docs/formats/debezium-json.md; the rules and conversions name their SQL twins (normalizer/canonical_text.py,
 normalizer/keys.py), which the SQL decoders share.
@@ -17,7 +17,7 @@ from normalizer.jvm_functions import decode_records
 from normalizer.plugin import FormatDecoder, register
 
 FORMAT = "debezium-json"
-READER = "DebeziumRecords"
+READER = "debezium.DebeziumRecords"
 
 
 def decode(raw: DataFrame) -> DataFrame:

@@ -1,7 +1,7 @@
 """Decoder for `dts-avro`: Alibaba Cloud DTS `com.alibaba.dts.formats.avro.Record` (2019 and 2020 schemas).
 
 The Kafka value is a raw Avro binary datum (no magic byte, no schema id). Each record is read on the JVM by
-`io.cdcconformance.DtsRecords` (normalizer/java): the Avro guard walks the datum with the 2020 schema and, when that
+`io.cdcconformance.dts.DtsRecords` (normalizer/java): the Avro guard walks the datum with the 2020 schema and, when that
 is not one datum, with the 2019 one (a 2019 reader would silently skip the 2020 field), then Avro's reader reads it
 and every value class is turned into text and typed. docs/formats/dts-avro.md records every decision.
 
@@ -19,8 +19,8 @@ from normalizer.jvm_functions import JAVA_RESOURCES, decode_records
 from normalizer.plugin import FormatDecoder, register
 
 FORMAT = "dts-avro"
-READER = "DtsRecords"
-_SCHEMAS = JAVA_RESOURCES
+READER = "dts.DtsRecords"
+_SCHEMAS = JAVA_RESOURCES / "dts"
 
 
 def record_schema(generation: int) -> dict:

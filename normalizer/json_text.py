@@ -39,7 +39,7 @@ def json_record_rules(parsed: str, what: str = "value") -> list[QuarantineRule]:
 
 
 # Jackson, in the normalizer's jar (normalizer/java): one streaming pass over a JSON text sees every object level
-_JSON_TEXT_CLASS = "io.cdcconformance.JsonText"
+_JSON_TEXT_CLASS = "io.cdcconformance.shared.JsonText"
 
 
 def repeats_a_member(text: str) -> str:

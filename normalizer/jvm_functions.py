@@ -24,7 +24,8 @@ from normalizer.kafka_source import kafka_columns
 from normalizer.model import EVENT_SCHEMA
 
 PACKAGE = "io.cdcconformance"
-# The readers' resources (Avro schemas, the model's grammar): one home, read by the jar and by Python alike
+# The readers' resources (Avro schemas, the model's grammar), beside their package's classes: one home, read by the jar
+# and by Python alike
 JAVA_RESOURCES = Path(__file__).parent / "java" / "src" / "main" / "resources" / "io" / "cdcconformance"
 RECORD_OUTPUT = StructType([
     StructField("code", StringType(), True),      # NULL: the record's events stand
@@ -34,11 +35,12 @@ RECORD_OUTPUT = StructType([
 
 
 def function_name(java_class: str) -> str:
-    return "cdc_conformance_" + re.sub(r"(?<!^)(?=[A-Z])", "_", java_class).lower()
+    """`debezium.DebeziumRecords` -> `cdc_conformance_debezium_records`."""
+    return "cdc_conformance_" + re.sub(r"(?<!^)(?=[A-Z])", "_", java_class.rpartition(".")[2]).lower()
 
 
 def register(spark, java_class: str, returns: StructType = RECORD_OUTPUT) -> str:
-    """Register `io.cdcconformance.<java_class>` (a record reader: a UDF6 over key, value, headers, topic, partition,
+    """Register `io.cdcconformance.<package>.<class>` (`java_class` names both: a record reader: a UDF6 over key, value, headers, topic, partition,
     offset returning `RECORD_OUTPUT`; or a stage of a format that groups records, returning `returns`) in the
     session; returns its SQL name."""
     name = function_name(java_class)

@@ -10,7 +10,8 @@ JAVA = Path(__file__).resolve().parents[2] / "normalizer" / "java" / "src" / "ma
 
 
 def _source(name: str) -> str:
-    return (JAVA / f"{name}.java").read_text()
+    """A class's source: `debezium.DebeziumRecords` or `Events` (found in whichever package holds it)."""
+    return next(JAVA.rglob(f"{name.rpartition('.')[2]}.java")).read_text()
 
 
 def test_events_are_built_in_the_model_field_order():
@@ -19,7 +20,7 @@ def test_events_are_built_in_the_model_field_order():
 
 
 def test_every_code_a_reader_names_is_a_model_code_with_a_phase():
-    named = {code for path in JAVA.glob("*.java") for code in re.findall(r'rule\("(\w+)"', path.read_text())}
+    named = {code for path in JAVA.rglob("*.java") for code in re.findall(r'rule\("(\w+)"', path.read_text())}
     assert named, "no rule found: the pattern no longer matches the readers"
     assert named <= {c.value for c in Code} and all(Code(c) in CODE_PHASE for c in named)
 
@@ -31,7 +32,7 @@ def test_every_reader_a_decoder_registers_exists_and_is_a_udf_of_its_own():
                if hasattr(m, name)}
     assert {udf for _, udf in readers} == {"UDF6", "UDF1"}
     for reader, udf in readers:
-        assert re.search(rf"class {reader}\b[^{{]*implements {udf}<", _source(reader)), reader
+        assert re.search(rf"class {reader.rpartition('.')[2]}\b[^{{]*implements {udf}<", _source(reader)), reader
         assert jvm_functions.function_name(reader).startswith("cdc_conformance_")
 
 
@@ -39,7 +40,7 @@ def test_every_reader_a_decoder_registers_exists_and_is_a_udf_of_its_own():
 def test_every_entry_point_a_spark_task_calls_is_guarded():
     """Whatever a record makes a reader throw is that record's quarantine (Readers), never a failed task: every
     `call` of a UDF hands its work to Readers, and READER_FAILURE is a model code."""
-    entries = {path.stem: re.findall(r"public Row call\(.*?\n    }", path.read_text(), re.S) for path in JAVA.glob("*.java")}
+    entries = {path.stem: re.findall(r"public Row call\(.*?\n    }", path.read_text(), re.S) for path in JAVA.rglob("*.java")}
     entries = {name: bodies for name, bodies in entries.items() if bodies}
     assert len(entries) >= 7, entries.keys()
     for name, bodies in entries.items():

@@ -1,5 +1,15 @@
 package io.cdcconformance;
 
+import io.cdcconformance.canal.CanalRecords;
+import io.cdcconformance.ces.CesAvroRecords;
+import io.cdcconformance.ces.CesRecords;
+import io.cdcconformance.cloudcanal.CloudCanalDebeziumRecords;
+import io.cdcconformance.cloudcanal.CloudCanalRecords;
+import io.cdcconformance.dataworks.DataWorksRecords;
+import io.cdcconformance.debezium.DebeziumRecords;
+import io.cdcconformance.dts.DtsRecords;
+import io.cdcconformance.shared.Json;
+import io.cdcconformance.shared.Readers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 

@@ -1,0 +1,577 @@
+package io.cdcconformance.dts;
+
+import io.cdcconformance.shared.*;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.api.java.UDF6;
+import scala.collection.Seq;
+
+/**
+ * {@code dts-avro}: Alibaba Cloud DTS {@code com.alibaba.dts.formats.avro.Record} (2019 and 2020 schemas). The Kafka
+ * value is a raw Avro binary datum (no magic byte, no schema id). The 2020 schema appends {@code bornTimestamp}: a
+ * 2020 reader fails on 2019 bytes (they end early) and a 2019 reader would silently skip the 2020 field, so each
+ * record is read with the 2020 schema first and with the 2019 one when that fails. {@link AvroGuard} walks the datum
+ * first (Avro's readers allocate what a datum declares). Row images are arrays parallel to {@code fields}, each value a
+ * union of DTS value classes, each turned into text and typed by {@link TextTypes}. docs/formats/dts-avro.md records
+ * every decision; the schemas are the decoder's transcription beside this file ({@code dts-record-*.avsc}).
+ */
+public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> {
+    public static final Schema SCHEMA_2019 = schema(2019);
+    public static final Schema SCHEMA_2020 = schema(2020);
+    /** operation -> kind, canonical op, snapshot */
+    public static final Map<String, String[]> KINDS = Map.of("INSERT", new String[] {"ROW", "INSERT", "false"},
+            "INIT", new String[] {"ROW", "INSERT", "true"}, "UPDATE", new String[] {"ROW", "UPDATE", "false"},
+            "DELETE", new String[] {"ROW", "DELETE", "false"}, "BEGIN", new String[] {"TX_BEGIN", null, null},
+            "COMMIT", new String[] {"TX_END", null, null}, "HEARTBEAT", new String[] {"HEARTBEAT", null, null},
+            "CHECKPOINT", new String[] {"HEARTBEAT", null, null}, "DDL", new String[] {"DDL", null, null});
+    public static final Set<String> DDL_CHANGES = Set.of("CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE");
+    /** dataTypeNumber is the binlog type code (subscribe_example MysqlFieldConverter) */
+    public static final Map<Integer, String> MYSQL_TYPE_NAMES = Map.ofEntries(Map.entry(0, "DECIMAL"), Map.entry(1, "TINY"),
+            Map.entry(2, "SHORT"), Map.entry(3, "LONG"), Map.entry(4, "FLOAT"), Map.entry(5, "DOUBLE"), Map.entry(6, "NULL"),
+            Map.entry(7, "TIMESTAMP"), Map.entry(8, "LONGLONG"), Map.entry(9, "INT24"), Map.entry(10, "DATE"),
+            Map.entry(11, "TIME"), Map.entry(12, "DATETIME"), Map.entry(13, "YEAR"), Map.entry(14, "NEWDATE"),
+            Map.entry(15, "VARCHAR"), Map.entry(16, "BIT"), Map.entry(245, "JSON"), Map.entry(246, "NEWDECIMAL"),
+            Map.entry(247, "ENUM"), Map.entry(248, "SET"), Map.entry(249, "TINY_BLOB"), Map.entry(250, "MEDIUM_BLOB"),
+            Map.entry(251, "LONG_BLOB"), Map.entry(252, "BLOB"), Map.entry(253, "VAR_STRING"), Map.entry(254, "STRING"),
+            Map.entry(255, "GEOMETRY"));
+    /** binlog type codes carry no sign: each integer type gets the logical type that holds its unsigned range too;
+     * the type code says decimal, the value says its precision and scale ({@link Record#columnLogical}) */
+    public static final Map<String, String> MYSQL = Map.ofEntries(Map.entry("TINY", "INT16"), Map.entry("SHORT", "INT32"),
+            Map.entry("INT24", "INT32"), Map.entry("LONG", "INT64"), Map.entry("LONGLONG", "DECIMAL(20,0)"),
+            Map.entry("BIT", "DECIMAL(20,0)"), Map.entry("YEAR", "INT16"), Map.entry("FLOAT", "FLOAT32"),
+            Map.entry("DOUBLE", "FLOAT64"), Map.entry("TIMESTAMP", "TIMESTAMP_TZ"), Map.entry("DATE", "DATE"),
+            Map.entry("NEWDATE", "DATE"), Map.entry("TIME", "TIME(6)"), Map.entry("DATETIME", "TIMESTAMP(6)"),
+            Map.entry("VARCHAR", "STRING"), Map.entry("VAR_STRING", "STRING"), Map.entry("STRING", "STRING"),
+            Map.entry("JSON", "JSON"), Map.entry("ENUM", "ENUM"), Map.entry("SET", "STRING"), Map.entry("TINY_BLOB", "BYTES"),
+            Map.entry("MEDIUM_BLOB", "BYTES"), Map.entry("LONG_BLOB", "BYTES"), Map.entry("BLOB", "BYTES"),
+            Map.entry("GEOMETRY", "BYTES"), Map.entry("DECIMAL", "DECIMAL"), Map.entry("NEWDECIMAL", "DECIMAL"));
+    /** MySQL charset names -> the Java charset their bytes are decoded with (MySQL's latin1 is cp1252, not
+     * ISO-8859-1: they differ at 0x80-0x9F); UTF-8 and ASCII are checked directly. */
+    public static final Set<String> UTF8_CHARSETS = Set.of("utf8", "utf8mb3", "utf8mb4", "utf-8");
+    public static final Map<String, String> JAVA_CHARSETS = Map.ofEntries(
+            Map.entry("latin1", CharsetText.MYSQL_LATIN1), Map.entry("latin2", "ISO-8859-2"), Map.entry("latin5", "ISO-8859-9"),
+            Map.entry("latin7", "ISO-8859-13"), Map.entry("greek", "ISO-8859-7"), Map.entry("hebrew", "ISO-8859-8"),
+            Map.entry("cp1250", "windows-1250"), Map.entry("cp1251", "windows-1251"), Map.entry("cp1256", "windows-1256"),
+            Map.entry("cp1257", "windows-1257"), Map.entry("cp850", "IBM850"), Map.entry("cp852", "IBM852"),
+            Map.entry("cp866", "IBM866"), Map.entry("koi8r", "KOI8-R"), Map.entry("koi8u", "KOI8-U"),
+            Map.entry("macroman", "x-MacRoman"), Map.entry("macce", "x-MacCentralEurope"), Map.entry("tis620", "TIS-620"),
+            Map.entry("gbk", "GBK"), Map.entry("gb2312", "GB2312"), Map.entry("gb18030", "GB18030"), Map.entry("big5", "Big5"),
+            Map.entry("sjis", "Shift_JIS"), Map.entry("cp932", "windows-31j"), Map.entry("ujis", "EUC-JP"),
+            Map.entry("eucjpms", "EUC-JP"), Map.entry("euckr", "EUC-KR"), Map.entry("ucs2", "UTF-16BE"),
+            Map.entry("utf16", "UTF-16BE"), Map.entry("utf16le", "UTF-16LE"), Map.entry("utf32", "UTF-32BE"),
+            Map.entry("iso-8859-1", "ISO-8859-1"));  // not a MySQL name, but one DTS accepted before: strict ISO-8859-1
+    private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss", Locale.ROOT);
+    private static final long MAX_BORN_MILLIS = Canonical.MAX_EPOCH_SECOND * 1000 + 999;
+
+    public static Schema schema(int generation) {
+        try (InputStream in = DtsRecords.class.getResourceAsStream("dts-record-" + generation + ".avsc")) {
+            return new Schema.Parser().parse(in);
+        } catch (IOException e) {
+            throw new IllegalStateException("the DTS schema of " + generation + " is not in the normalizer's jar", e);
+        }
+    }
+
+    @Override
+    public Row call(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset) {
+        return Readers.record(getClass().getSimpleName(), topic, partition, offset,
+                () -> new Record(value, topic, partition, offset).output());
+    }
+
+    /** One column's value of one image: supplied (EmptyObject NONE is not), SQL NULL, its canonical text. */
+    public record Cell(String name, boolean supplied, boolean isNull, String value) {
+    }
+
+    public static final class Column {
+        final String name;
+        final Integer code;
+        final int index;
+        final String codeLogical;
+        String logical;
+
+        Column(GenericRecord field, int index, String sourceType) {
+            this.name = text(field.get("name"));
+            this.code = (Integer) field.get("dataTypeNumber");
+            this.index = index;
+            String typeName = typeName(code, sourceType);
+            this.codeLogical = typeName == null ? null : MYSQL.get(typeName);  // Map.of refuses to look for null
+        }
+    }
+
+    public static String typeName(Integer code, String sourceType) {
+        return "MySQL".equals(sourceType) ? MYSQL_TYPE_NAMES.get(code) : String.valueOf(code);
+    }
+
+    public static String text(Object avro) {
+        return avro == null ? null : avro.toString();
+    }
+
+    public final class Record {
+        final byte[] value;
+        final String topic;
+        final Integer partition;
+        final Long offset;
+        boolean notUtf8;
+        String generation;
+        GenericRecord r;
+        String operation;
+        String kind;
+        String op;
+        String snapshotText;
+        String sourceType;
+        String objectName;
+        List<GenericRecord> fields;
+        List<Object> beforeValues;
+        List<Object> afterValues;
+        List<String> pkNames;
+        String ddlChange;
+        boolean badFields;
+        List<Column> columns;       // null when fields name a column twice or without a name
+        List<Cell> beforeCells;
+        List<Cell> afterCells;
+
+        Record(byte[] value, String topic, Integer partition, Long offset) {
+            this.value = value;
+            this.topic = topic;
+            this.partition = partition;
+            this.offset = offset;
+            if (value != null) {
+                read();
+            }
+        }
+
+        private void read() {
+            String p2020 = AvroGuard.problem(value, SCHEMA_2020);
+            // a 2019 datum is not one 2020 datum (it ends early); a 2020 datum with a bad string is still one
+            String p2019 = AvroGuard.MALFORMED.equals(p2020) ? AvroGuard.problem(value, SCHEMA_2019) : null;
+            notUtf8 = AvroGuard.NOT_UTF8.equals(p2020) || AvroGuard.NOT_UTF8.equals(p2019);
+            Schema schema = AvroGuard.OK.equals(p2020) ? SCHEMA_2020 : AvroGuard.OK.equals(p2019) ? SCHEMA_2019 : null;
+            if (schema == null) {
+                return;
+            }
+            try {
+                r = (GenericRecord) AvroGuard.read(value, schema);
+            } catch (IOException | RuntimeException e) {
+                return;  // the guard found one datum: not reached
+            }
+            generation = schema == SCHEMA_2020 ? "2020" : "2019";
+            operation = text(r.get("operation"));
+            String[] kinds = KINDS.get(operation);
+            String kindBase = kinds == null ? null : kinds[0];
+            op = kinds == null ? null : kinds[1];
+            snapshotText = kinds == null ? null : kinds[2];
+            sourceType = text(((GenericRecord) r.get("source")).get("sourceType"));
+            objectName = text(r.get("objectName"));
+            fields = arrayOf(r.get("fields"));
+            beforeValues = arrayOf(r.get("beforeImages"));
+            afterValues = arrayOf(r.get("afterImages"));
+            pkNames = primaryKey();
+            String words = statementWord();
+            // a DDL that truncates is a TRUNCATE event, as the other formats give it
+            kind = "DDL".equals(kindBase) && "TRUNCATE".equals(words) ? "TRUNCATE" : kindBase;
+            ddlChange = !"DDL".equals(kindBase) ? null : words != null && DDL_CHANGES.contains(words) ? words : "OTHER";
+            columns = columns();
+            beforeCells = cells(beforeValues);
+            afterCells = cells(afterValues);
+        }
+
+        @SuppressWarnings("unchecked")
+        private <T> List<T> arrayOf(Object union) {
+            return union instanceof List ? (List<T>) union : null;
+        }
+
+        /** tags.pk_uk_info: JSON {"PRIMARY": [...], ...}; anything else is no key. */
+        private List<String> primaryKey() {
+            @SuppressWarnings("unchecked")
+            Map<Object, Object> tags = (Map<Object, Object>) r.get("tags");
+            Object info = null;
+            for (Map.Entry<Object, Object> tag : tags.entrySet()) {
+                if ("pk_uk_info".equals(tag.getKey().toString())) {
+                    info = tag.getValue();
+                }
+            }
+            Map<String, Object> keys = Json.read(text(info)).object();
+            if (keys == null) {
+                return null;
+            }
+            for (Object list : keys.values()) {
+                if (Json.present(list) && !(list instanceof List)) {
+                    return null;  // not a map of lists: no key is read from it
+                }
+            }
+            List<Object> primary = Json.array(keys.get("PRIMARY"));
+            if (primary == null) {
+                return null;
+            }
+            List<String> names = new ArrayList<>(primary.size());
+            for (Object name : primary) {
+                names.add(Json.text(name));
+            }
+            return names;
+        }
+
+        String statement() {
+            Object images = r.get("afterImages");
+            return images instanceof CharSequence ? images.toString() : null;
+        }
+
+        /** The statement's first word, upper-cased: a DDL's kind. */
+        String statementWord() {
+            String statement = statement();
+            if (statement == null) {
+                return null;
+            }
+            return Records.stripLeadingSpaces(statement).split("[ (\n\t]", -1)[0].toUpperCase(Locale.ROOT);
+        }
+
+        List<Column> columns() {
+            if (fields == null) {
+                return null;
+            }
+            Set<String> names = new HashSet<>();
+            List<Column> out = new ArrayList<>(fields.size());
+            for (int i = 0; i < fields.size(); i++) {
+                Column column = new Column(fields.get(i), i, sourceType);
+                badFields |= column.name == null || !names.add(column.name);
+                out.add(column);
+            }
+            if (badFields) {
+                return null;  // a name given twice (or none): which column a value belongs to is unknowable
+            }
+            for (Column column : out) {
+                column.logical = columnLogical(column);
+            }
+            return out;
+        }
+
+        /** The type code's logical type, with a decimal's precision and scale taken from its first value (the code
+         * does not carry them; DECIMAL without them when every value is NULL), and text under a blob or geometry code
+         * (Character, TextGeometry WKT) kept as text. */
+        String columnLogical(Column column) {
+            GenericRecord after = element(afterValues, column.index);
+            GenericRecord before = element(beforeValues, column.index);
+            if ("DECIMAL".equals(column.codeLogical)) {
+                GenericRecord first = is(after, "Decimal") ? after : is(before, "Decimal") ? before : null;
+                if (first != null) {
+                    return "DECIMAL(" + first.get("precision") + "," + first.get("scale") + ")";
+                }
+            }
+            if ("BYTES".equals(column.codeLogical) && (is(after, "Character") || is(before, "Character")
+                    || is(after, "TextGeometry") || is(before, "TextGeometry"))) {
+                return "STRING";
+            }
+            return column.codeLogical;
+        }
+
+        List<Cell> cells(List<Object> values) {
+            if (values == null || columns == null) {
+                return null;
+            }
+            List<Cell> cells = new ArrayList<>(columns.size());
+            for (Column column : columns) {
+                Object element = column.index < values.size() ? values.get(column.index) : null;
+                String empty = element instanceof GenericRecord ? null : element == null ? null : element.toString();
+                String text = rawText(element, column.logical);
+                boolean isNull = element == null || "NULL".equals(empty) || MySqlTypes.isZeroDate(text, column.logical);
+                cells.add(new Cell(column.name, !"NONE".equals(empty), isNull, TextTypes.convert(text, column.logical)));
+            }
+            return cells;
+        }
+
+        Map<String, String> image(List<Cell> cells) {
+            if (cells == null) {
+                return null;
+            }
+            Map<String, String> image = new LinkedHashMap<>();
+            for (Cell cell : cells) {
+                if (cell.supplied()) {
+                    image.put(cell.name(), cell.isNull() ? null : cell.value());
+                }
+            }
+            return image;
+        }
+
+        // -----------------------------------------------------------------------------------------------------
+        // Rules
+        // -----------------------------------------------------------------------------------------------------
+
+        String[] verdict() {
+            if (value == null) {
+                return Records.rule("MISSING_FIELD", "record has no value");
+            }
+            if (notUtf8) {
+                return Records.rule("NOT_UTF8", "a string of the datum (a name, a position, a text value) is not UTF-8");
+            }
+            if (generation == null) {
+                return Records.rule("MALFORMED_AVRO", "value is not a Record datum of the 2019 or 2020 schema");
+            }
+            if (!KINDS.containsKey(operation)) {
+                return Records.rule("UNMAPPED_CONTROL_EVENT", "operation " + operation + " has no canonical kind");
+            }
+            boolean row = "ROW".equals(kind);
+            if (row && (objectName == null || fields == null)) {
+                return Records.rule("MISSING_FIELD", "a row change needs objectName and fields");
+            }
+            if (row && badFields) {
+                return Records.rule("SCHEMA_MISMATCH", "fields names a column twice or without a name");
+            }
+            if (row && ((beforeValues != null && beforeValues.size() != fields.size())
+                    || (afterValues != null && afterValues.size() != fields.size()))) {
+                return Records.rule("SCHEMA_MISMATCH", "an image has more or fewer values than fields");
+            }
+            if (row && pkNames != null) {
+                Set<String> names = new HashSet<>();
+                for (Column column : columns) {
+                    names.add(column.name);
+                }
+                for (String name : pkNames) {
+                    if (name == null || !names.contains(name)) {  // a null name became a key column named "" (issue 39 A7)
+                        return Records.rule("SCHEMA_MISMATCH", "tags.pk_uk_info names a column fields lacks, or null");
+                    }
+                }
+            }
+            if (row) {
+                for (Column column : columns) {
+                    if (column.logical == null) {
+                        return Records.rule("UNKNOWN_COLUMN_TYPE", "dataTypeNumber " + column.code);
+                    }
+                }
+            }
+            if (("INSERT".equals(op) && r.get("beforeImages") != null) || ("DELETE".equals(op) && r.get("afterImages") != null)) {
+                return Records.rule("UNEXPECTED_IMAGE", operation + " with an image it cannot have");
+            }
+            if ((("INSERT".equals(op) || "UPDATE".equals(op)) && afterValues == null)
+                    || (("DELETE".equals(op) || "UPDATE".equals(op)) && beforeValues == null)) {
+                return Records.rule("MISSING_FIELD", operation + " without its row image (an array)");
+            }
+            if (("DDL".equals(kind) || "TRUNCATE".equals(kind)) && statement() == null) {
+                return Records.rule("MISSING_FIELD", "DDL without its statement (afterImages as a string)");
+            }
+            if (row && (undecodable(beforeCells) || undecodable(afterCells))) {
+                return Records.rule("UNDECODABLE_VALUE", "a value does not match its column type or charset");
+            }
+            if (("UPDATE".equals(op) || "DELETE".equals(op)) && Keys.oldKeyMissing(pkNames, image(beforeCells))) {
+                return Records.rule("MISSING_OLD_KEY", "the before image lacks a key column or holds NULL for one: which row changed is unknown");
+            }
+            return null;
+        }
+
+        boolean undecodable(List<Cell> cells) {
+            if (cells != null) {
+                for (Cell cell : cells) {
+                    if (cell.supplied() && !cell.isNull() && cell.value() == null) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        // -----------------------------------------------------------------------------------------------------
+        // Events
+        // -----------------------------------------------------------------------------------------------------
+
+        Row output() {
+            String[] verdict = verdict();
+            return verdict != null ? Events.output(verdict[0], verdict[1], null) : Events.output(null, null, events());
+        }
+
+        List<Row> events() {
+            boolean row = "ROW".equals(kind);
+            Row source = source();
+            String commit = Canonical.fixedWidth(String.valueOf(r.get("id")), 20);
+            Map<String, String> before = row ? image(beforeCells) : null;
+            Map<String, String> after = row ? image(afterCells) : null;
+            List<Row> columnRows = null;
+            if (row) {
+                columnRows = new ArrayList<>(columns.size());
+                for (Column column : columns) {
+                    int key = pkNames == null ? -1 : pkNames.indexOf(column.name);
+                    columnRows.add(Events.column(column.name, column.index + 1, typeName(column.code, sourceType), column.logical,
+                            null, key < 0 ? null : key + 1));
+                }
+            }
+            Events.Event event = new Events.Event().set("event_id", Events.eventId(topic, partition, offset, 0))
+                    .set("format", "dts-avro").set("format_version", generation).set("kind", kind).set("op", op)
+                    .set("snapshot", row ? "true".equals(snapshotText) : null).set("source", source).set("columns", columnRows)
+                    .set("key", row ? key(before, after, op) : null)
+                    .set("before", row && !"INSERT".equals(op) ? before : null).set("after", row && !"DELETE".equals(op) ? after : null)
+                    .set("position", Events.position(commit, null, Keys.OLD_SEQ))
+                    .set("tx_id", Records.emptyAsNull(text(r.get("sourceTxid")))).set("commit_ts", commitTs())
+                    .set("ddl", ddlChange == null ? null : Events.pair(statement(), ddlChange))
+                    .set("origin", Events.origin(topic, partition, offset));
+            if (!("UPDATE".equals(op) && Keys.keyChanged(pkNames, before, after))) {
+                return List.of(event.row());
+            }
+            String group = Keys.group(new String[] {part(source, 0), "", part(source, 2), part(source, 3), part(source, 4), commit, null},
+                    Keys.only(before, pkNames), Keys.afterChange(pkNames, before, after));
+            Events.Event delete = event.copy().set("op", "DELETE").set("key", key(before, null, "DELETE")).set("after", null)
+                    .set("pk_change", Events.pair(group, "OLD")).set("position", Events.position(commit, null, Keys.OLD_SEQ));
+            Events.Event insert = event.copy().set("event_id", Events.eventId(topic, partition, offset, 1)).set("op", "INSERT")
+                    .set("key", key(before, after, "INSERT")).set("before", null).set("after", after)
+                    .set("pk_change", Events.pair(group, "NEW")).set("position", Events.position(commit, null, Keys.NEW_SEQ));
+            return List.of(delete.row(), insert.row());
+        }
+
+        String part(Row source, int i) {
+            return source == null ? null : source.getString(i);
+        }
+
+        List<Row> key(Map<String, String> before, Map<String, String> after, String op) {
+            return Keys.entries(pkNames, before, after, op);
+        }
+
+        /** {@code db.table} or {@code db.schema.table}, dots inside names escaped as \u002E (the demo's
+         * uncompressionObjectName). */
+        Row source() {
+            if (objectName == null) {
+                return null;
+            }
+            String[] parts = objectName.split("[.]", -1);
+            for (int i = 0; i < parts.length; i++) {
+                parts[i] = parts[i].replace("\\u002E", ".");
+            }
+            String system = sourceType == null ? null : sourceType.toLowerCase(Locale.ROOT);
+            return Events.source(system, null, parts[0], parts.length == 3 ? parts[1] : null,
+                    parts.length > 1 ? parts[parts.length - 1] : null);
+        }
+
+        /** bornTimestamp (ms, 2020 schema) when set, else sourceTimestamp (seconds). */
+        Instant commitTs() {
+            Object born = r.getSchema().getField("bornTimestamp") == null ? null : r.get("bornTimestamp");
+            if (born instanceof Long && (Long) born >= 1 && (Long) born <= MAX_BORN_MILLIS) {
+                return Instant.ofEpochMilli((Long) born);
+            }
+            long seconds = (Long) r.get("sourceTimestamp");
+            return seconds >= Canonical.MIN_EPOCH_SECOND && seconds <= Canonical.MAX_EPOCH_SECOND ? Instant.ofEpochSecond(seconds) : null;
+        }
+    }
+
+    public static GenericRecord element(List<Object> values, int index) {
+        Object element = values == null || index >= values.size() ? null : values.get(index);
+        return element instanceof GenericRecord ? (GenericRecord) element : null;
+    }
+
+    public static boolean is(GenericRecord value, String valueClass) {
+        return value != null && value.getSchema().getName().equals(valueClass);
+    }
+
+    /** One image element (a union of the DTS value classes) as text in the TEXT encoding; EmptyObject is none. */
+    public static String rawText(Object element, String logical) {
+        if (!(element instanceof GenericRecord)) {
+            return null;
+        }
+        GenericRecord v = (GenericRecord) element;
+        switch (v.getSchema().getName()) {
+            case "Integer":
+            case "Decimal":
+            case "TextGeometry":
+            case "TextObject":
+                return text(v.get("value"));
+            case "Character":
+                return "BYTES".equals(logical) ? base64(v.get("value")) : characterText(text(v.get("charset")), bytes(v.get("value")));
+            case "Float":
+                return Double.toString((Double) v.get("value"));
+            case "Timestamp":
+                long seconds = (Long) v.get("timestamp");
+                int micros = (Integer) v.get("millis");
+                return seconds >= Canonical.MIN_EPOCH_SECOND && seconds <= Canonical.MAX_EPOCH_SECOND && micros >= 0 && micros <= 999_999
+                        ? LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC).format(SECONDS) + "." + Canonical.zeroPad(micros, 6) + "Z"
+                        : null;
+            case "DateTime":
+                String date = dateText(v);
+                String time = timeText(v);
+                if ("DATE".equals(logical)) {
+                    return date;
+                }
+                if (logical != null && logical.startsWith("TIME(")) {
+                    return time;
+                }
+                if ("INT16".equals(logical)) {
+                    return String.valueOf(v.get("year"));
+                }
+                return time == null ? null : date + " " + time;
+            case "TimestampWithTimeZone":
+                GenericRecord t = (GenericRecord) v.get("value");
+                String clock = timeText(t);
+                return clock == null ? null : dateText(t) + "T" + clock + text(v.get("timezone"));
+            case "BinaryGeometry":
+            case "BinaryObject":
+                return base64(v.get("value"));
+            default:
+                return null;
+        }
+    }
+
+    /** A DateTime's date as {@code %04d-%02d-%02d} (a missing part prints "null", as Spark's format_string did). */
+    public static String dateText(GenericRecord dateTime) {
+        return Canonical.zeroPad((Integer) dateTime.get("year"), 4) + "-" + Canonical.zeroPad((Integer) dateTime.get("month"), 2)
+                + "-" + Canonical.zeroPad((Integer) dateTime.get("day"), 2);
+    }
+
+    /** A DateTime's time as {@code %02d:%02d:%02d.%06d}, no millis as 0; null when the sub-second part (microseconds,
+     * whatever the field's name says) is outside 0..999,999: seven digits would read as nanoseconds, another instant. */
+    public static String timeText(GenericRecord dateTime) {
+        Integer millis = (Integer) dateTime.get("millis");
+        if (millis != null && (millis < 0 || millis > 999_999)) {
+            return null;
+        }
+        return Canonical.zeroPad((Integer) dateTime.get("hour"), 2) + ":" + Canonical.zeroPad((Integer) dateTime.get("minute"), 2)
+                + ":" + Canonical.zeroPad((Integer) dateTime.get("second"), 2) + "." + Canonical.zeroPad(millis == null ? 0 : millis, 6);
+    }
+
+    public static byte[] bytes(Object avroBytes) {
+        ByteBuffer buffer = ((ByteBuffer) avroBytes).duplicate();
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return bytes;
+    }
+
+    public static String base64(Object avroBytes) {
+        return Base64.getEncoder().encodeToString(bytes(avroBytes));
+    }
+
+    /** Character bytes as text in their charset; null when they are not text of it or the charset is unknown (a
+     * replacement character would be a wrong value). */
+    public static String characterText(String charset, byte[] bytes) {
+        String name = charset == null ? null : charset.toLowerCase(Locale.ROOT);
+        if (name == null) {
+            return null;
+        }
+        if (UTF8_CHARSETS.contains(name)) {
+            return Json.isUtf8(bytes) ? new String(bytes, StandardCharsets.UTF_8) : null;
+        }
+        if (name.equals("ascii")) {
+            for (byte b : bytes) {
+                if (b < 0) {
+                    return null;
+                }
+            }
+            return new String(bytes, StandardCharsets.US_ASCII);
+        }
+        String java = JAVA_CHARSETS.get(name);
+        if (java == null) {
+            return null;
+        }
+        String decoded = CharsetText.decode(HexFormat.of().formatHex(bytes), java);
+        return decoded.startsWith(CharsetText.TEXT) ? decoded.substring(1) : null;
+    }
+}

@@ -1,0 +1,230 @@
+package io.cdcconformance.shared;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.avro.Schema;
+
+/**
+ * What is wrong with an Avro binary datum, read with a schema without trusting its declared sizes.
+ *
+ * <p>Spark's {@code from_avro} allocates the array or buffer a block declares before reading its items: a
+ * count of 2,147,483,639 in five bytes makes it ask for gigabytes, and the {@code OutOfMemoryError} ends
+ * the executor JVM (PERMISSIVE mode catches exceptions, not errors). It also passes the bytes of an Avro
+ * string on without checking that they are UTF-8, so invalid bytes reach the output as U+FFFD.
+ *
+ * <p>This walker steps through the datum by its schema over the bytes themselves: every count and length
+ * is checked against the bytes that remain before anything else happens, nothing is allocated for
+ * them, and every string is checked to be UTF-8. The normalizer calls {@link #problem} through Spark's
+ * {@code java_method} and reads with {@code from_avro} only the records it finds nothing wrong with.
+ * Nothing from the record is ever deserialized into objects, let alone classes.
+ */
+public final class AvroGuard {
+    /** Nothing wrong (not null: Spark's {@code java_method} renders a null result as the text "null"). */
+    public static final String OK = "OK";
+    /** The bytes are not exactly one datum of the schema. */
+    public static final String MALFORMED = "MALFORMED";
+    /** A datum, but a string in it is not UTF-8. */
+    public static final String NOT_UTF8 = "NOT_UTF8";
+
+    private static final ConcurrentHashMap<String, Schema> SCHEMAS = new ConcurrentHashMap<>();
+    private static final int MAX_DEPTH = 64;
+
+    private final byte[] bytes;
+    private int position;
+    private boolean utf8 = true;
+
+    private AvroGuard(byte[] bytes) {
+        this.bytes = bytes;
+    }
+
+    /**
+     * {@link #OK} when {@code base64Datum} (base64 of the bytes) is exactly one datum of {@code schemaJson}
+     * whose strings are all UTF-8; else {@link #MALFORMED} or {@link #NOT_UTF8}.
+     */
+    public static String problem(String base64Datum, String schemaJson) {
+        if (base64Datum == null || schemaJson == null) {
+            return MALFORMED;
+        }
+        try {
+            Schema schema = SCHEMAS.computeIfAbsent(schemaJson, text -> new Schema.Parser().parse(text));
+            AvroGuard guard = new AvroGuard(Base64.getDecoder().decode(base64Datum));
+            guard.walk(schema, 0);
+            if (guard.position != guard.bytes.length) {
+                return MALFORMED;  // bytes left over: not one datum
+            }
+            return guard.utf8 ? OK : NOT_UTF8;
+        } catch (RuntimeException e) {
+            return MALFORMED;  // out of bytes, a negative length, a union index out of range, a bad schema
+        }
+    }
+
+    /** The same for the datum's bytes and a parsed schema (the JVM readers' own call). */
+    public static String problem(byte[] datum, Schema schema) {
+        try {
+            AvroGuard guard = new AvroGuard(datum);
+            guard.walk(schema, 0);
+            return guard.position != guard.bytes.length ? MALFORMED : guard.utf8 ? OK : NOT_UTF8;
+        } catch (RuntimeException e) {
+            return MALFORMED;
+        }
+    }
+
+    // Avro's reader for each schema, and a decoder to reuse, per task thread (neither is thread-safe; making a
+    // reader resolves its schema again)
+    private static final ThreadLocal<java.util.Map<Schema, org.apache.avro.generic.GenericDatumReader<Object>>> READERS =
+            ThreadLocal.withInitial(java.util.IdentityHashMap::new);
+    private static final ThreadLocal<org.apache.avro.io.BinaryDecoder> DECODER = new ThreadLocal<>();
+
+    /** The datum of {@code schema} in {@code datum}, which the guard found to be exactly one ({@link #problem}). */
+    public static Object read(byte[] datum, Schema schema) throws java.io.IOException {
+        org.apache.avro.io.BinaryDecoder decoder = org.apache.avro.io.DecoderFactory.get().binaryDecoder(datum, DECODER.get());
+        DECODER.set(decoder);
+        return READERS.get().computeIfAbsent(schema, org.apache.avro.generic.GenericDatumReader::new).read(null, decoder);
+    }
+
+    private void walk(Schema schema, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new IllegalStateException("schema nested too deep");
+        }
+        switch (schema.getType()) {
+            case NULL -> { }
+            case BOOLEAN -> {
+                if ((take(1)[0] & 0xFE) != 0) {
+                    throw new IllegalStateException("boolean byte");
+                }
+            }
+            case INT -> {
+                long value = varint();
+                if (value != (int) value) {
+                    throw new IllegalStateException("int out of range");
+                }
+            }
+            case LONG -> varint();
+            case FLOAT -> skip(4);
+            case DOUBLE -> skip(8);
+            case FIXED -> skip(schema.getFixedSize());
+            case BYTES -> skip(length());
+            case STRING -> string();
+            case ENUM -> index(schema.getEnumSymbols().size());
+            case UNION -> {
+                List<Schema> branches = schema.getTypes();
+                walk(branches.get(index(branches.size())), depth + 1);
+            }
+            case RECORD -> {
+                for (Schema.Field field : schema.getFields()) {
+                    walk(field.schema(), depth + 1);
+                }
+            }
+            case ARRAY -> blocks(schema.getElementType(), null, depth);
+            case MAP -> blocks(schema.getValueType(), schema, depth);
+            default -> throw new IllegalStateException("unknown type");
+        }
+    }
+
+    /** Array or map blocks: a count (negative: followed by the block's byte size), items, until a 0 count. */
+    private void blocks(Schema items, Schema map, int depth) {
+        for (long count = varint(); count != 0; count = varint()) {
+            if (count < 0) {
+                count = -count;
+                length();  // the block's size in bytes; the items are read anyway
+            }
+            // every item takes at least one byte unless its type takes none: a count beyond the bytes left is a lie
+            if (count > bytes.length - position && !zeroSized(items, map)) {
+                throw new IllegalStateException("count beyond the bytes left");
+            }
+            for (long i = 0; i < count; i++) {
+                if (map != null) {
+                    string();
+                }
+                walk(items, depth + 1);
+            }
+        }
+    }
+
+    private static boolean zeroSized(Schema items, Schema map) {
+        return map == null && (items.getType() == Schema.Type.NULL
+                || (items.getType() == Schema.Type.FIXED && items.getFixedSize() == 0)
+                || (items.getType() == Schema.Type.RECORD && items.getFields().isEmpty()));
+    }
+
+    private void string() {
+        int length = length();
+        int start = position;
+        skip(length);
+        if (utf8 && !ascii(start, length)) {
+            CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+            try {
+                decoder.decode(ByteBuffer.wrap(bytes, start, length));
+            } catch (CharacterCodingException e) {
+                utf8 = false;
+            }
+        }
+    }
+
+    /** Most strings are ASCII: those are UTF-8 without a decoder (one was made per string, and the guard runs on
+     * every record of the Avro formats). */
+    private boolean ascii(int start, int length) {
+        for (int i = start; i < start + length; i++) {
+            if (bytes[i] < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int index(int size) {
+        long value = varint();
+        if (value < 0 || value >= size) {
+            throw new IllegalStateException("index out of range");
+        }
+        return (int) value;
+    }
+
+    private int length() {
+        long value = varint();
+        if (value < 0 || value > bytes.length - position) {
+            throw new IllegalStateException("length beyond the bytes left");
+        }
+        return (int) value;
+    }
+
+    private void skip(int count) {
+        if (count < 0 || count > bytes.length - position) {
+            throw new IllegalStateException("out of bytes");
+        }
+        position += count;
+    }
+
+    private byte[] take(int count) {
+        if (count < 0 || count > bytes.length - position) {
+            throw new IllegalStateException("out of bytes");
+        }
+        byte[] part = java.util.Arrays.copyOfRange(bytes, position, position + count);
+        position += count;
+        return part;
+    }
+
+    /** A zig-zag varint of at most 10 bytes (a long). */
+    private long varint() {
+        long raw = 0;
+        for (int shift = 0; shift < 70; shift += 7) {
+            if (position >= bytes.length) {
+                throw new IllegalStateException("out of bytes");
+            }
+            int b = bytes[position++] & 0xFF;
+            raw |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return (raw >>> 1) ^ -(raw & 1);
+            }
+        }
+        throw new IllegalStateException("varint longer than 10 bytes");
+    }
+}

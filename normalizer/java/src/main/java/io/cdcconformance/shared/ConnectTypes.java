@@ -1,0 +1,149 @@
+package io.cdcconformance.shared;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Kafka Connect's types (JsonConverter with schemas): the logical type of a field descriptor, and a value as
+ * JsonConverter writes it turned into canonical text (types.CONNECT when the decoders were Spark SQL).
+ */
+public final class ConnectTypes {
+    /** The semantic name (schema {@code name}) decides; without one, the primitive type. */
+    public static final Map<String, String> SEMANTIC = Map.ofEntries(
+            Map.entry("io.debezium.data.VariableScaleDecimal", "DECIMAL"),
+            Map.entry("io.debezium.time.Date", "DATE"), Map.entry("org.apache.kafka.connect.data.Date", "DATE"),
+            Map.entry("io.debezium.time.Time", "TIME(3)"), Map.entry("org.apache.kafka.connect.data.Time", "TIME(3)"),
+            Map.entry("io.debezium.time.MicroTime", "TIME(6)"), Map.entry("io.debezium.time.NanoTime", "TIME(9)"),
+            Map.entry("io.debezium.time.Timestamp", "TIMESTAMP(3)"),
+            Map.entry("org.apache.kafka.connect.data.Timestamp", "TIMESTAMP(3)"),
+            Map.entry("io.debezium.time.MicroTimestamp", "TIMESTAMP(6)"),
+            Map.entry("io.debezium.time.NanoTimestamp", "TIMESTAMP(9)"),
+            Map.entry("io.debezium.time.ZonedTimestamp", "TIMESTAMP_TZ"), Map.entry("io.debezium.time.ZonedTime", "TIME_TZ"),
+            Map.entry("io.debezium.data.Json", "JSON"), Map.entry("io.debezium.data.Uuid", "UUID"),
+            Map.entry("io.debezium.data.Xml", "XML"), Map.entry("io.debezium.data.Enum", "ENUM"),
+            Map.entry("io.debezium.time.MicroDuration", "INTERVAL"),
+            Map.entry("io.debezium.data.geometry.Geometry", "GEOMETRY"));
+    public static final String DECIMAL = "org.apache.kafka.connect.data.Decimal";
+    /** BIT(n), n > 1: a BitSet's bytes, bit 0 first (JdbcValueConverters.convertBits), n in the {@code length}
+     * parameter. Canonical: the n digits the database prints (docs/canonical-model.md). */
+    public static final String BITS = "io.debezium.data.Bits";
+    public static final Map<String, String> PRIMITIVE = Map.ofEntries(
+            Map.entry("int8", "INT8"), Map.entry("int16", "INT16"), Map.entry("int32", "INT32"), Map.entry("int64", "INT64"),
+            Map.entry("float", "FLOAT32"), Map.entry("float32", "FLOAT32"), Map.entry("double", "FLOAT64"),
+            Map.entry("float64", "FLOAT64"), Map.entry("boolean", "BOOLEAN"), Map.entry("string", "STRING"),
+            Map.entry("bytes", "BYTES"));
+    /** Logical types whose canonical text is the value as written, in every encoding (types.PASS_THROUGH). */
+    public static final Set<String> PASS_THROUGH = Set.of("STRING", "UUID", "JSON", "XML", "ENUM", "INTERVAL");
+
+    private ConnectTypes() {
+    }
+
+    /** {@code types.connect_logical_type}: the logical type of a field with schema {@code name}, {@code type} and
+     * {@code parameters}; an unknown type is its own name in upper case (Connect's STRUCT, ARRAY, MAP). */
+    public static String logicalType(String name, String type, Map<String, String> parameters) {
+        String semantic = name == null ? null : SEMANTIC.get(name);
+        if (semantic != null) {
+            return semantic;
+        }
+        if (DECIMAL.equals(name)) {
+            // numbers, validated here once: a parameter's raw text ("3,7") pasted into the type was re-read as scale 7
+            Integer precision = parameters == null ? null
+                    : Canonical.boundedInt(parameters.get("connect.decimal.precision"), 1, Canonical.MAX_DECIMAL_PRECISION);
+            Integer scale = parameters == null ? null : Canonical.boundedInt(parameters.get("scale"), 0, Canonical.MAX_DECIMAL_SCALE);
+            return "DECIMAL(" + (precision == null ? "?" : precision) + "," + (scale == null ? "?" : scale) + ")";
+        }
+        if (BITS.equals(name)) {
+            Integer length = parameters == null ? null : Canonical.boundedInt(parameters.get("length"), 1, Canonical.MAX_BITS);
+            return "BITS(" + (length == null ? "?" : length) + ")";
+        }
+        if (type == null) {
+            return null;
+        }
+        String primitive = PRIMITIVE.get(type.toLowerCase(Locale.ROOT));
+        return primitive != null ? primitive : type.toUpperCase(Locale.ROOT);
+    }
+
+    /** {@code types.convert(raw, logical, CONNECT)}: canonical text of {@code raw} as JsonConverter writes a value of
+     * {@code logical}; null when it does not fit (UNDECODABLE_VALUE). */
+    public static String convert(String raw, String logical) {
+        if (raw == null) {
+            return null;
+        }
+        if (logical == null || PASS_THROUGH.contains(logical)) {
+            return raw;
+        }
+        if (Canonical.INTEGER_RANGES.containsKey(logical)) {
+            return Canonical.integerText(raw, logical);
+        }
+        switch (logical) {
+            case "BOOLEAN":
+                return Canonical.booleanText(raw);
+            case "BYTES":  // JsonConverter writes bytes as base64: anything else is not bytes it wrote
+                return Canonical.strictBase64(raw);
+            case "FLOAT64":
+                return Canonical.float64Text(raw);
+            case "FLOAT32":
+                return Canonical.float32Text(raw);
+            case "DECIMAL":  // VariableScaleDecimal: a struct {scale, value} of its own per value
+                return variableScaleDecimal(raw);
+            case "GEOMETRY":
+                return geometry(raw);
+            case "DATE":
+                return Canonical.dateFromEpochDays(raw);
+            case "TIMESTAMP_TZ":
+                return Canonical.timestampTzFromIso(raw);
+            case "TIME_TZ":
+                return Canonical.timeTzFromIso(raw);
+            case "TIME(3)":
+                return Canonical.timeFromUnits(raw, 1_000L, 6);
+            case "TIMESTAMP(3)":
+                return Canonical.timestampFromEpochUnits(raw, 1_000L, 6);
+            case "TIME(6)":
+                return Canonical.timeFromUnits(raw, 1_000_000L, 6);
+            case "TIMESTAMP(6)":
+                return Canonical.timestampFromEpochUnits(raw, 1_000_000L, 6);
+            case "TIME(9)":
+                return Canonical.timeFromUnits(raw, 1_000_000_000L, 9);
+            case "TIMESTAMP(9)":
+                return Canonical.timestampFromEpochUnits(raw, 1_000_000_000L, 9);
+            default:
+                if (logical.startsWith("DECIMAL(")) {
+                    return Canonical.ofType(Canonical.decimalFromUnscaledBase64(raw, Canonical.scaleOf(logical)), logical);
+                }
+                if (logical.startsWith("BITS(")) {
+                    return Canonical.bitsFromLittleEndianBase64(raw, Canonical.bitsLength(logical));
+                }
+                // STRUCT, ARRAY, MAP keep their JSON text (forward compatible), members in name order
+                return raw.startsWith("{") || raw.startsWith("[") ? Json.canonicalText(Json.read(raw).root) : raw;
+        }
+    }
+
+    /** io.debezium.data.geometry.Geometry, a struct {wkb, srid}: {@code {"srid":N,"wkb":"<base64>"}} (srid null when
+     * unset or 0, as the binlog connectors write 0), the members in name order; null unless wkb is a string of
+     * canonical base64 and srid an int32 number or null (the text of "1234" as a number would pass for base64). */
+    private static String geometry(String raw) {
+        Map<String, Object> struct = Json.read(raw).object();
+        Object wkb = struct == null ? null : struct.get("wkb");
+        if (!(wkb instanceof String) || Canonical.strictBase64((String) wkb) == null) {
+            return null;
+        }
+        Object srid = struct.get("srid");
+        String sridText = srid instanceof Json.Number ? Canonical.integerText(srid.toString(), "INT32") : null;
+        if (Json.present(srid) && sridText == null) {
+            return null;
+        }
+        // SRID 0, "no reference system", is unset too
+        Object canonicalSrid = sridText == null || sridText.equals("0") ? Json.NULL : new Json.Number(sridText);
+        return Json.canonicalText(Map.of("srid", canonicalSrid, "wkb", wkb));
+    }
+
+    private static String variableScaleDecimal(String raw) {
+        Map<String, Object> struct = Json.read(raw).object();
+        if (struct == null) {
+            return null;
+        }
+        Integer scale = Canonical.boundedInt(Json.text(struct, "scale"), 0, Canonical.MAX_DECIMAL_SCALE);
+        return Canonical.decimalFromUnscaledBase64(Json.text(struct, "value"), scale);
+    }
+}

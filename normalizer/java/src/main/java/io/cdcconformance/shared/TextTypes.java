@@ -1,0 +1,110 @@
+package io.cdcconformance.shared;
+
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Values written as their database's own text (SQL Server CES, MySQL via canal, CloudCanal, DataWorks' text):
+ * '12.30', '2025-03-14 16:45:01.000', '1' for a bit. {@code types.convert(raw, logical, TEXT)} in
+ * normalizer/types.py was the same converter in SQL before the decoders moved to the JVM.
+ */
+public final class TextTypes {
+    private TextTypes() {
+    }
+
+    /** Canonical text of {@code raw} for {@code logical}; null when it does not fit, or for a logical type no branch
+     * names (such a column was already rejected as UNKNOWN_COLUMN_TYPE). */
+    public static String convert(String raw, String logical) {
+        if (raw == null || logical == null) {
+            return null;
+        }
+        if (ConnectTypes.PASS_THROUGH.contains(logical)) {
+            return raw;
+        }
+        if (Canonical.INTEGER_RANGES.containsKey(logical)) {
+            return Canonical.integerText(raw, logical);
+        }
+        switch (logical) {
+            case "BYTES":
+                return raw;
+            case "BOOLEAN":
+                return Canonical.booleanFromText(raw);
+            case "TIMESTAMP(3)":
+            case "TIMESTAMP(6)":
+                return naiveTimestamp(raw, 6);
+            case "FLOAT64":
+                return Canonical.float64Text(raw);
+            case "FLOAT32":
+                return Canonical.float32Text(raw);
+            case "DATE":
+                return date(raw);
+            case "TIME(6)":
+                return time(raw, 6);
+            case "TIME(9)":
+                return time(raw, 9);
+            case "TIMESTAMP(9)":
+                return naiveTimestamp(raw, 9);
+            case "TIMESTAMP_TZ":
+                return Canonical.timestampTzFromIso(raw);
+            default:
+                return logical.startsWith("DECIMAL(") ? Canonical.ofType(Canonical.decimalText(raw, Canonical.scaleOf(logical)), logical) : null;
+        }
+    }
+
+    private static final Pattern NAIVE =
+            Pattern.compile("^([0-9]{4})-([0-9]{2})-([0-9]{2})[T ]([0-9]{2}):([0-9]{2}):([0-9]{2})([.]([0-9]{1,9}))?$");
+
+    /** {@code ct.naive_timestamp_text}: '2025-03-14 16:45:01.000' -> '2025-03-14T16:45:01.000000' (or 9 digits). */
+    public static String naiveTimestamp(String raw, int digits) {
+        Matcher m = NAIVE.matcher(raw);
+        if (!m.matches() || !validDate(m.group(1), m.group(2), m.group(3)) || !validTime(m.group(4), m.group(5), m.group(6))) {
+            return null;
+        }
+        String fraction = m.group(8) == null ? "" : m.group(8);
+        return fraction.length() > digits ? null : m.group(1) + "-" + m.group(2) + "-" + m.group(3) + "T" + m.group(4) + ":"
+                + m.group(5) + ":" + m.group(6) + "." + fraction + "0".repeat(digits - fraction.length());
+    }
+
+    private static final Pattern DATE = Pattern.compile("^([0-9]{4})-([0-9]{2})-([0-9]{2})$");
+
+    /** {@code ct.date_text}. */
+    public static String date(String raw) {
+        Matcher m = DATE.matcher(raw);
+        return m.matches() && validDate(m.group(1), m.group(2), m.group(3)) ? m.group(1) + "-" + m.group(2) + "-" + m.group(3) : null;
+    }
+
+    private static final Pattern TIME = Pattern.compile("^([0-9]{2}):([0-9]{2}):([0-9]{2})([.]([0-9]{1,9}))?$");
+
+    /** {@code ct.time_text}. */
+    public static String time(String raw, int digits) {
+        Matcher m = TIME.matcher(raw);
+        if (!m.matches() || !validTime(m.group(1), m.group(2), m.group(3))) {
+            return null;
+        }
+        String fraction = m.group(5) == null ? "" : m.group(5);
+        return fraction.length() > digits ? null
+                : m.group(1) + ":" + m.group(2) + ":" + m.group(3) + "." + fraction + "0".repeat(digits - fraction.length());
+    }
+
+    /** A calendar date, as Spark's {@code try_to_timestamp(..., 'yyyy-MM-dd')} accepts it (year 0000 too). */
+    private static boolean validDate(String year, String month, String day) {
+        try {
+            LocalDate.of(Integer.parseInt(year), Integer.parseInt(month), Integer.parseInt(day));
+            return true;
+        } catch (DateTimeException e) {
+            return false;
+        }
+    }
+
+    private static boolean validTime(String hour, String minute, String second) {
+        try {
+            LocalTime.of(Integer.parseInt(hour), Integer.parseInt(minute), Integer.parseInt(second));
+            return true;
+        } catch (DateTimeException e) {
+            return false;
+        }
+    }
+}
