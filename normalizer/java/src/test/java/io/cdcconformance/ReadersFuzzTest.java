@@ -45,7 +45,9 @@ class ReadersFuzzTest {
         Row call(byte[] key, byte[] value, scala.collection.Seq<Row> headers, String topic, Integer partition, Long offset);
     }
 
-    /** Executions so far, and the worst cost per KB after the JIT's warm-up (an input under 1 KB counts as 1 KB). */
+    /** Executions so far, and the worst cost per KB after the JIT's warm-up (an input under 1 KB counts as 1 KB): a
+     * candidate is timed three times more and its fastest counts, so that a garbage collection or a compilation that
+     * happened to fall on it is not taken for the input's cost. */
     private static long executions;
     private static double worstMillisPerKb;
     private static int worstLength;
@@ -57,13 +59,24 @@ class ReadersFuzzTest {
                 worstMillisPerKb, worstLength);
     }
 
+    private static double millisPerKb(long nanos, byte[] value) {
+        return nanos / 1e6 / Math.max(1.0, value.length / 1024.0);
+    }
+
     static void check(Function<byte[], Row> reader, byte[] value, boolean json) {
         long start = System.nanoTime();
         Row out = reader.apply(value);
-        double millisPerKb = (System.nanoTime() - start) / 1e6 / Math.max(1.0, value.length / 1024.0);
+        double millisPerKb = millisPerKb(System.nanoTime() - start, value);
         if (++executions > WARM_UP && millisPerKb > worstMillisPerKb) {
-            worstMillisPerKb = millisPerKb;
-            worstLength = value.length;
+            for (int again = 0; again < 3; again++) {
+                long retry = System.nanoTime();
+                reader.apply(value);
+                millisPerKb = Math.min(millisPerKb, millisPerKb(System.nanoTime() - retry, value));
+            }
+            if (millisPerKb > worstMillisPerKb) {
+                worstMillisPerKb = millisPerKb;
+                worstLength = value.length;
+            }
         }
         String code = out.getString(0);
         String detail = String.valueOf(out.get(1));
