@@ -68,7 +68,7 @@ test-java: bootstrap
 # Coverage-guided fuzzing of each reader (Jazzer) for 10 minutes each (ReadersFuzzTest's maxDuration); pick targets
 # with FUZZ_TARGETS="canal dts". A finding fails the target and leaves its input in the target's inputs directory
 # (ReadersFuzzTestInputs/<target>): make it a case. Logs: .cache/fuzz/<target>.log
-FUZZ_TARGETS ?= debezium cloudcanalDebezium canal cloudcanal dataworks cesJson cesAvro dts
+FUZZ_TARGETS ?= $(shell $(BIN)/python scripts/fuzz_seeds.py --targets 2>/dev/null)
 fuzz: bootstrap
 	$(BIN)/python scripts/fuzz_seeds.py
 	@mkdir -p .cache/fuzz

@@ -4,7 +4,8 @@ one file each in Jazzer's inputs directory (ReadersFuzzTestInputs/<target>/), wh
 (make test) and starts from in fuzzing mode (make fuzz). Written on each run, never committed: the cases and the
 generators are their source.
 
-    python scripts/fuzz_seeds.py
+    python scripts/fuzz_seeds.py            # write the seeds
+    python scripts/fuzz_seeds.py --targets  # the fuzz targets, one per decoded format
 """
 from __future__ import annotations
 
@@ -20,28 +21,33 @@ from harness.cases import load_cases  # noqa: E402
 from harness.registry import Registry  # noqa: E402
 
 INPUTS = ROOT / "normalizer/java/src/test/resources/io/cdcconformance/ReadersFuzzTestInputs"
-# format id -> the fuzz target reading its records
-TARGETS = {"debezium-json": "debezium", "cloudcanal-debezium": "cloudcanalDebezium", "canal-json": "canal",
-           "cloudcanal-json": "cloudcanal", "dataworks-json": "dataworks", "ces-json": "cesJson", "ces-avro": "cesAvro",
-           "dts-avro": "dts"}
+
+
+def target(format_id: str) -> str:
+    """The fuzz target of a format: its id in lower camel case (`debezium-json`: `debeziumJson`)."""
+    first, *rest = format_id.split("-")
+    return first + "".join(word.capitalize() for word in rest)
 
 
 def seeds() -> dict[str, set[bytes]]:
-    found: dict[str, set[bytes]] = {target: set() for target in TARGETS.values()}
-    for case in load_cases():
-        found[TARGETS[case.format]] |= {r.value for r in case.kafka_records() if r.value}
     registry = Registry.load()
+    found: dict[str, set[bytes]] = {target(f): set() for f in registry.decoded_formats()}
+    for case in load_cases():
+        found[target(case.format)] |= {r.value for r in case.kafka_records() if r.value}
     for format_id in registry.decoded_formats():
         generator = registry.generator(format_id)
-        found[TARGETS[format_id]] |= {h.value for h in generator.hostile.values() if h.value}
-        found[TARGETS[format_id]] |= {value for _, value in generator.extreme_records() + generator.lone_surrogate_records()}
+        found[target(format_id)] |= {h.value for h in generator.hostile.values() if h.value}
+        found[target(format_id)] |= {value for _, value in generator.extreme_records() + generator.lone_surrogate_records()}
     return found
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--targets"]:  # make fuzz's default list
+        print(" ".join(target(f) for f in Registry.load().decoded_formats()))
+        return
     shutil.rmtree(INPUTS, ignore_errors=True)
-    for target, values in seeds().items():
-        directory = INPUTS / target
+    for name, values in seeds().items():
+        directory = INPUTS / name
         directory.mkdir(parents=True)
         for value in values:
             (directory / hashlib.sha1(value).hexdigest()).write_bytes(value)

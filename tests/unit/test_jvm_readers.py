@@ -46,3 +46,17 @@ def test_every_entry_point_a_spark_task_calls_is_guarded():
     for name, bodies in entries.items():
         assert all("Readers." in body for body in bodies), name
     assert Code.READER_FAILURE in CODE_PHASE
+
+
+def test_every_decoded_format_has_its_fuzz_target():
+    """scripts/fuzz_seeds.py seeds a target per decoded format, named after its id; the target must exist (Jazzer
+    would run nothing for a missing one)."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("fuzz_seeds", root / "scripts" / "fuzz_seeds.py")
+    fuzz_seeds = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz_seeds)
+    fuzz_test = (root / "normalizer/java/src/test/java/io/cdcconformance/ReadersFuzzTest.java").read_text()
+    targets = set(re.findall(r"@FuzzTest[^\n]*\n\s+void (\w+)\(", fuzz_test))
+    assert {fuzz_seeds.target(f) for f in plugin.decoders()} == targets

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.apache.spark.sql.Row;
 
 /**
- * Coverage-guided fuzzing of every record reader (Jazzer). In `make test` each target runs its seeds only (Jazzer's
+ * Coverage-guided fuzzing of every record reader (Jazzer), one target per format, named after the format's id
+ * ({@code debezium-json}: {@code debeziumJson}; tests/unit/test_jvm_readers.py holds every decoded format to one). In `make test` each target runs its seeds only (Jazzer's
  * regression mode: the conformance cases' records, written to ReadersFuzzTestInputs by scripts/fuzz_seeds.py);
  * `make fuzz` runs each for a given time (JAZZER_FUZZ=1). Oracle: nothing escapes a reader (no READER_FAILURE),
  * no event a reader builds is stopped at the exit (ModelExit fired: a reader let a wrong value reach it), and a
@@ -122,7 +123,7 @@ class ReadersFuzzTest {
     }
 
     @FuzzTest(maxDuration = "10m")
-    void debezium(byte[] value) {
+    void debeziumJson(byte[] value) {
         check(reader(new DebeziumRecords()::call, "pg.public.t"), value, true);
     }
 
@@ -132,17 +133,17 @@ class ReadersFuzzTest {
     }
 
     @FuzzTest(maxDuration = "10m")
-    void canal(byte[] value) {
+    void canalJson(byte[] value) {
         check(reader(new CanalRecords()::call, "canal.shop"), value, true);
     }
 
     @FuzzTest(maxDuration = "10m")
-    void cloudcanal(byte[] value) {
+    void cloudcanalJson(byte[] value) {
         check(reader(new CloudCanalRecords()::call, "cc.shop"), value, true);
     }
 
     @FuzzTest(maxDuration = "10m")
-    void dataworks(byte[] value) {
+    void dataworksJson(byte[] value) {
         check(withoutGroupKey(reader(new DataWorksRecords()::call, "dw.shop")), value, true);
     }
 
@@ -157,7 +158,7 @@ class ReadersFuzzTest {
     }
 
     @FuzzTest(maxDuration = "10m")
-    void dts(byte[] value) {
+    void dtsAvro(byte[] value) {
         check(reader(new DtsRecords()::call, "dts.shop"), value, false);
     }
 }
