@@ -130,6 +130,17 @@ _RULES = {
     "clock": lambda typed, text: _clock(text),
 }
 
+@functools.cache
+def _position_parts() -> dict[str, re.Pattern]:
+    return {part: re.compile(document()["position"][part]) for part in ("commit", "event", "seq")}
+
+
+def position_problem(part: str, text: str | None) -> str | None:
+    if text is None:
+        return None
+    return None if len(text) <= 600 and _position_parts()[part].fullmatch(text) else f"not a {part} part (fixed width)"
+
+
 _TEXT_FIELDS = ("event_id", "format", "format_version", "kind", "op", "tx_id")
 _TEXT_STRUCTS = ("source", "pk_change", "position", "ddl", "message")
 
@@ -139,6 +150,8 @@ def event_problems(event: dict) -> list[str]:
     found = [f"{f}: {p}" for f in _TEXT_FIELDS if (p := _text_problem(event.get(f)))]
     for struct in _TEXT_STRUCTS:
         found += [f"{struct}.{m}: {p}" for m, v in (event.get(struct) or {}).items() if (p := _text_problem(v))]
+    found += [f"position.{part}: {p}" for part in ("commit", "event", "seq")
+              if (p := position_problem(part, (event.get("position") or {}).get(part)))]
     logical: dict[str, str | None] = {}
     for i, column in enumerate(event.get("columns") or []):
         name = column.get("name")

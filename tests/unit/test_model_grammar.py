@@ -14,6 +14,15 @@ def test_each_fixture_is_judged_as_the_file_says(logical_type, text, valid):
     assert (model_grammar.problem(logical_type, text) is None) is valid
 
 
+POSITION_FIXTURES = [(f["part"], text, valid) for f in model_grammar.document()["position"]["fixtures"]
+                     for valid, texts in ((True, f["valid"]), (False, f["invalid"])) for text in texts]
+
+
+@pytest.mark.parametrize(("part", "text", "valid"), POSITION_FIXTURES, ids=lambda v: repr(v)[:40])
+def test_each_position_fixture_is_judged_as_the_file_says(part, text, valid):
+    assert (model_grammar.position_problem(part, text) is None) is valid
+
+
 def test_every_type_and_rule_of_the_file_has_a_fixture_and_every_rule_code():
     document = model_grammar.document()
     fixtures = {f["type"] for f in document["fixtures"]}

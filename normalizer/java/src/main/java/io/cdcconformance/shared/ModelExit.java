@@ -19,6 +19,8 @@ import org.apache.spark.sql.Row;
  */
 public final class ModelExit {
     private static final int COLUMNS = Events.FIELDS.indexOf("columns");
+    private static final int POSITION = Events.FIELDS.indexOf("position");
+    private static final List<String> POSITION_PARTS = List.of("commit", "event", "seq");
     private static final int KEY = Events.FIELDS.indexOf("key");
     private static final int BEFORE = Events.FIELDS.indexOf("before");
     private static final int AFTER = Events.FIELDS.indexOf("after");
@@ -60,6 +62,13 @@ public final class ModelExit {
             String problem = textProblem(event.get(TEXT_INDEXES[t]));
             if (problem != null) {
                 return value(TEXTS.get(t) + ": " + problem);
+            }
+        }
+        Row position = (Row) event.get(POSITION);
+        for (int i = 0; position != null && i < position.size(); i++) {
+            String problem = ModelGrammar.positionProblem(POSITION_PARTS.get(i), (String) position.get(i));
+            if (problem != null) {
+                return value("position." + POSITION_PARTS.get(i) + ": " + problem);
             }
         }
         for (int s = 0; s < STRUCT_INDEXES.length; s++) {

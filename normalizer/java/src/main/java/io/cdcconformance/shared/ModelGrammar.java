@@ -75,6 +75,25 @@ public final class ModelGrammar {
         return null;
     }
 
+    private static final Map<String, Pattern> POSITION_PARTS = positionParts();
+
+    /** Null when {@code text} is a well-formed {@code part} (commit, event, seq) of a position, else what is wrong. */
+    public static String positionProblem(String part, String text) {
+        if (text == null) {
+            return null;
+        }
+        return text.length() <= 600 && POSITION_PARTS.get(part).matcher(text).matches() ? null : "not a " + part + " part (fixed width)";
+    }
+
+    private static Map<String, Pattern> positionParts() {
+        Map<String, Object> position = Json.object(document().get("position"));
+        Map<String, Pattern> parts = new LinkedHashMap<>();
+        for (String part : List.of("commit", "event", "seq")) {
+            parts.put(part, Pattern.compile(Json.text(position, part)));
+        }
+        return parts;
+    }
+
     /** Whether a Java string is well-formed UTF-16: every surrogate in a high-low pair. */
     public static boolean wellFormed(String text) {
         for (int i = 0; i < text.length(); i++) {

@@ -27,6 +27,25 @@ class ModelGrammarTest {
         return cases.stream();
     }
 
+    static Stream<Arguments> positionFixtures() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Object entry : Json.array(Json.object(ModelGrammar.document().get("position")).get("fixtures"))) {
+            Map<String, Object> fixture = Json.object(entry);
+            for (String verdict : new String[] {"valid", "invalid"}) {
+                for (Object text : Json.array(fixture.get(verdict))) {
+                    cases.add(Arguments.of(Json.text(fixture.get("part")), Json.text(text), verdict.equals("valid")));
+                }
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1} valid={2}")
+    @MethodSource("positionFixtures")
+    void eachPositionFixtureIsJudgedAsTheFileSays(String part, String text, boolean valid) {
+        assertEquals(valid, ModelGrammar.positionProblem(part, text) == null);
+    }
+
     /** The hand-written matchers (GrammarFastPaths) judge as the file's patterns do: each type's valid texts, edited at
      * random (fixed seed) a few characters at a time, both ways. */
     @ParameterizedTest
