@@ -34,6 +34,7 @@ def pytest_runtest_logreport(report):
 
 def pytest_configure(config):
     _config.append(config)
+    config.pluginmanager.register(_LongestFirst(), "cdc-longest-first")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -57,7 +58,21 @@ def pytest_collection_modifyitems(config, items):
         backend = getattr(item, "callspec", None) and item.callspec.params.get("suite")
         if backend:
             item.add_marker(pytest.mark.xdist_group(f"suite-{backend}"))
-    items[:] = timeline.ordered(items, _group, timeline.durations())
+
+
+class _LongestFirst:
+    """Hands tests out longest first (tests/timeline.py). Last among the collection hooks, so that it orders what `-m`
+    left (make test leaves out the resilience tier, whose minutes would otherwise count as work handed out before the
+    broker image's tests), yet before xdist's own, registered earlier, reads the groups."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config, items):
+        known = timeline.durations()  # by the plain id, whether or not xdist has suffixed its group yet
+        items[:] = timeline.ordered(items, _group, {i.nodeid: known.get(_plain_id(i), 0.0) for i in items})
+
+
+def _plain_id(item) -> str:
+    return item.nodeid.removesuffix(f"@{_group(item)}") if _group(item) else item.nodeid
 
 
 def _group(item) -> str | None:

@@ -45,6 +45,10 @@ class Profile:
     topic_override: str | None = None  # batched property runs share topics across examples
     decimal_format: str = "base64"         # JsonConverter's decimal.format: base64 (the default) | numeric
     toasted: bool = False                  # PostgreSQL RI DEFAULT: unchanged text/bytea values are TOASTed
+    # binlog files (MariaDB): None, the server's first file and no rotation (as the real-producer tier's server
+    # writes); or (first file's index, statements per file): MySQL numbers files .000001 on and past .999999 the
+    # number grows (.1000000), so profiles draw histories that rotate across it (issue 39 A10)
+    binlog_rotation: tuple[int, int] | None = None
 
     @property
     def release(self) -> tuple[int, int]:
@@ -143,6 +147,7 @@ def profiles(prefix: str = "dbserver1"):
         database=st.sampled_from(["inventory", "testDB"]),
         decimal_format=st.sampled_from(["base64", "numeric"]),
         toasted=st.booleans(),
+        binlog_rotation=st.sampled_from([None, (999_998, 3)]),
     ).filter(lambda p: not (p.binlog and p.release < (2, 7)))  # MariaDB's connector is 2.7's
 
 
@@ -272,9 +277,8 @@ class _SourceClock:
     log_position: int = 24_023_128
     tx_count: int = 555
     pg_last_commit: int | None = None
-    # MySQL numbers binlog files .000001 on and past .999999 the number grows (.1000000): histories start just
-    # before that, so that positions whose file names have two widths are drawn (issue 39 A10)
-    binlog_index: int = 999_999
+    binlog_index: int = 1
+    statements_per_file: int | None = None  # None: one file (the profile's binlog_rotation says otherwise)
     statements_in_file: int = 0
 
     def sqlserver_lsn(self) -> str:
@@ -296,7 +300,7 @@ class _SourceClock:
         coordinates = []
         for statement in tx.statements():
             position = self.next_log_position()
-            if self.statements_in_file == 3:  # rotate, as max_binlog_size or FLUSH LOGS does
+            if self.statements_in_file == self.statements_per_file:  # rotate, as max_binlog_size or FLUSH LOGS does
                 self.binlog_index, self.statements_in_file = self.binlog_index + 1, 0
             self.statements_in_file += 1
             coordinates += [{"server_id": 1, "gtid": f"0-1-{self.tx_count}", "file": f"binlog.{self.binlog_index:06d}", "pos": position,
@@ -347,6 +351,10 @@ class DebeziumEncoder:
     table: Table
     clock: _SourceClock = field(default_factory=_SourceClock)
     _in_snapshot: bool = False  # the transaction being encoded is a snapshot's (_zoned_fixed)
+
+    def __post_init__(self):
+        if self.profile.binlog_rotation is not None:
+            self.clock.binlog_index, self.clock.statements_per_file = self.profile.binlog_rotation
 
     # -- schemas ---------------------------------------------------------------------------------
     def _schema_prefix(self) -> str:

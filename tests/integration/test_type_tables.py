@@ -28,7 +28,7 @@ MYSQL_TYPES = [
 
 
 def _jvm(spark):
-    return spark._jvm.io.cdcconformance
+    return spark._jvm.io.cdcconformance.shared
 
 
 @pytest.mark.parametrize("type_text, logical", MYSQL_TYPES)
@@ -51,7 +51,7 @@ def test_decimal_text_never_overflows(spark, raw, scale, expected):
 ])
 def test_instants_outside_years_1_to_9999_are_null(spark, raw, expected):
     """CES `time`/`committime`, read as Spark reads a timestamp text (DateTimeUtils.stringToTimestamp, in UTC)."""
-    value = _jvm(spark).CesChanges.instant(raw)
+    value = spark._jvm.io.cdcconformance.ces.CesChanges.instant(raw)
     assert (None if value is None else value.toString()) == expected
 
 
