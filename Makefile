@@ -75,14 +75,14 @@ test-java: bootstrap
 	$(MVN) test
 
 # Coverage-guided fuzzing of each reader (Jazzer) for 10 minutes each (ReadersFuzzTest's maxDuration); pick targets
-# with FUZZ_TARGETS="canal dts". A finding fails the target and leaves its input in the target's inputs directory
+# with FUZZ_TARGETS="canalJson dtsAvro" (scripts/fuzz_seeds.py --targets lists them). A finding fails the target and leaves its input in the target's inputs directory
 # (ReadersFuzzTestInputs/<target>): make it a case. Logs: .cache/fuzz/<target>.log
 FUZZ_TARGETS ?= $(shell $(BIN)/python scripts/fuzz_seeds.py --targets 2>/dev/null)
 fuzz: bootstrap
 	$(BIN)/python scripts/fuzz_seeds.py
 	@mkdir -p .cache/fuzz
 	@failed=""; for target in $(FUZZ_TARGETS); do \
-	  JAZZER_FUZZ=1 mvn -B -s harness/maven/settings.xml -f $(JAVA_MODULE)/pom.xml test -Dtest="ReadersFuzzTest#$$target" \
+	  JAZZER_FUZZ=1 mvn -B -s harness/maven/settings.xml -f $(JAVA_MODULE)/pom.xml test -Dquiet.tests=false -Dtest="ReadersFuzzTest#$$target" \
 	    > .cache/fuzz/$$target.log 2>&1 || failed="$$failed $$target"; \
 	  echo "$$target: $$(grep -h '^fuzz:' .cache/fuzz/$$target.log) $$(grep -ho 'exec/s: [0-9]*' .cache/fuzz/$$target.log | tail -1)"; \
 	done; [ -z "$$failed" ] || { echo "findings in:$$failed (.cache/fuzz/<target>.log)"; exit 1; }
