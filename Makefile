@@ -2,13 +2,13 @@
 #   make run   - bootstrap, then run the conformance suite on the embedded defaults and print the summary
 #   make test  - bootstrap, then the tests (unit tier, then integration against the real broker and Spark;
 #                the Testcontainers tests get a Docker engine from scripts/docker-engine.sh where none runs)
-#   make test-resilience - the minutes-long fault and soak runs (a broker and a driver killed mid-stream, the soak's
-#                500-record slice per format; run by .ci/run after make test)
+#   make test-long - the minute-long runs: a broker and a driver killed mid-stream, the soak's 500-record slice per
+#                format, the installed plugin, capture and certify stories (run by .ci/run after make test)
 #   make test-user - the three jobs (certify, reproduce, gate) from a throwaway user repository, the suite installed
 #                from its wheel (run by .ci/run after make test)
 #   make test-java - the JVM readers' JUnit tests and fuzz targets over their seeds (make test runs it)
 #   make fuzz  - coverage-guided fuzzing of every reader, 10 minutes each (Jazzer)
-#   make soak  - 10,000 mutated records per format through Kafka and Spark (make test-resilience runs a 500 slice)
+#   make soak  - 10,000 mutated records per format through Kafka and Spark (make test-long runs a 500 slice)
 #   make producers - drawn histories through PostgreSQL and Debezium 1.9.7, 2.7.3, 3.3.2, and through MariaDB and
 #                    Debezium's MariaDB connector 3.3.0 and 3.5.0 (make test runs one crafted history per database)
 PYTHON ?= python3
@@ -17,7 +17,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 JVM_READY := .cache/jvm/.ready
 
-.PHONY: bootstrap system-packages browser run test test-unit test-integration test-user test-java test-resilience fuzz lint bench soak producers docker-engine docker-engine-stop clean
+.PHONY: bootstrap system-packages browser run test test-unit test-integration test-user test-java test-long fuzz lint bench soak producers docker-engine docker-engine-stop clean
 
 bootstrap: $(INSTALLED) $(JVM_READY)
 
@@ -59,12 +59,14 @@ lint: bootstrap
 test: system-packages bootstrap browser
 	$(BIN)/ruff check .
 	$(MAKE) --no-print-directory test-java
-	scripts/docker-engine.sh run -- $(BIN)/python -m pytest -m "not resilience"
+	scripts/docker-engine.sh run -- $(BIN)/python -m pytest -m "not long"
 
-# The minutes-long runs: the soak's 500-record slice per format, a broker (embedded and in a container) and a driver
-# killed mid-stream. Outside make test's 12 minutes; .ci/run runs them after it.
-test-resilience: system-packages bootstrap
-	scripts/docker-engine.sh run -- $(BIN)/python -m pytest -m resilience
+# The minute-long runs: the soak's 500-record slice per format, a broker (embedded and in a container) and a driver
+# killed mid-stream, the plugin from the built wheel in a fresh virtualenv, the capture stories (a cluster with
+# SASL/SCRAM over TLS; minimize, redact, promote) and the certify story. Outside make test's 12 minutes; .ci/run runs
+# them after it.
+test-long: system-packages bootstrap browser
+	scripts/docker-engine.sh run -- $(BIN)/python -m pytest -m long
 
 # The JVM readers as a Maven module (normalizer/java): JUnit tests without Spark, and each fuzz target over its seeds
 # (the conformance cases' and the generators' hostile records; Jazzer's regression mode), in seconds

@@ -62,7 +62,7 @@ def pytest_collection_modifyitems(config, items):
 
 class _LongestFirst:
     """Hands tests out longest first (tests/timeline.py). Last among the collection hooks, so that it orders what `-m`
-    left (make test leaves out the resilience tier, whose minutes would otherwise count as work handed out before the
+    left (make test leaves out the long tier, whose minutes would otherwise count as work handed out before the
     broker image's tests), yet before xdist's own, registered earlier, reads the groups."""
 
     @pytest.hookimpl(trylast=True)

@@ -40,6 +40,7 @@ def _oracle_covers(generator, examples: int, seed: int) -> bool:
     return generator.coverage(events, []) == []
 
 
+@pytest.mark.long
 def test_certify_writes_a_record_and_check_names_a_changed_golden_file(roundtrip, tmp_path):
     registry, cases = Registry.load(), load_cases()
     golden_root = tmp_path / "golden"

@@ -74,7 +74,7 @@ def own_broker(request):
     broker.stop()
 
 
-@pytest.mark.resilience
+@pytest.mark.long
 def test_a_broker_killed_mid_stream_and_restarted_loses_and_duplicates_nothing(spark, own_broker, tmp_path):
     topic = _topic("broker")
     items = split_events(session_seed(), topic, count=3)
@@ -100,7 +100,7 @@ def test_a_broker_killed_mid_stream_and_restarted_loses_and_duplicates_nothing(s
     _assert_streamed_equals_batch_and_accounts(spark, own_broker, topic, sink, coordinates)
 
 
-@pytest.mark.resilience
+@pytest.mark.long
 def test_a_driver_killed_mid_stream_restarts_from_its_checkpoint(spark, broker, tmp_path):
     topic = _topic("driver")
     items = split_events(session_seed(), topic, count=8)

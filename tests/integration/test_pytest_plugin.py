@@ -55,6 +55,7 @@ def _wrong_copy(case, new_id: str) -> dict:
     return document
 
 
+@pytest.mark.long
 def test_the_installed_plugin_runs_the_suite_in_another_project_as_the_cli_would(installed_suite, tmp_path):
     """Every case of one format passes against the user's normalizer; a case failing for a known reason is xfail
     with the user's known-failures file; a failing case shows its own message (not pytest's frames) and a replay

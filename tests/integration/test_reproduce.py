@@ -40,6 +40,7 @@ def _cli(*args, cwd):
                           env={**os.environ, "PYTHONPATH": os.getcwd()})
 
 
+@pytest.mark.long
 def test_capture_minimize_redact_promote(spark, broker, tmp_path, cli_here):
     topic = f"prod-{os.getpid()}.public.customers"
     broker.create_topics({topic: 1})
@@ -111,6 +112,7 @@ def test_reproduce_commands_refuse_misuse_in_one_line(tmp_path):
         assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
 
 
+@pytest.mark.long
 def test_capture_errors_are_one_line(broker, tmp_path):
     """A partition the topic lacks, a group that committed nothing, a broker nobody answers at: one line each,
     exit 1, nothing written (they were 28-line tracebacks, or a silent read from the start)."""
@@ -155,6 +157,7 @@ def test_a_client_secret_is_never_written_to_a_capture_an_output_or_an_error(bro
     assert secret not in failed.stdout + failed.stderr
 
 
+@pytest.mark.long
 def test_capture_from_a_cluster_with_sasl_scram_over_tls(tmp_path):
     """The secured-cluster path: the embedded broker with a SASL/SCRAM-SHA-512 listener over TLS (a self-signed
     certificate made at start); the capture authenticates with kcat's -X properties, and a wrong password is a

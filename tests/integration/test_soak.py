@@ -9,7 +9,7 @@ from harness import soak
 from harness.property import session_seed
 from harness.registry import Registry
 
-pytestmark = [pytest.mark.integration, pytest.mark.resilience]
+pytestmark = [pytest.mark.integration, pytest.mark.long]
 RECORDS = int(os.environ.get("CDC_SOAK_RECORDS", "500"))
 REGISTRY = Registry.load()
 
