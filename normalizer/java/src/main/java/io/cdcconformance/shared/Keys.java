@@ -34,7 +34,7 @@ public final class Keys {
             }
             text.append(parts[i] == null ? "" : parts[i]);
         }
-        for (Map<String, String> key : new Map[] {oldKey, newKey}) {
+        for (Map<String, String> key : java.util.Arrays.asList(oldKey, newKey)) {  // asList keeps the nulls
             if (key != null) {
                 text.append('|').append(sortedMapText(key));
             }
