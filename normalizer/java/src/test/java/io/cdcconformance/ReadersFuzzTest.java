@@ -86,7 +86,10 @@ class ReadersFuzzTest {
         if (json && Json.isUtf8(value)) {
             Json.Document document = Json.read(value);
             if (document.root != null && document.root != Json.NULL && !document.repeatsAMember && !document.loneSurrogate) {
-                byte[] respelled = Json.text(document.root).getBytes(StandardCharsets.UTF_8);
+                // through a list: Json.text gives a string's own text, and a record that is one JSON string ("{}") must
+                // stay one (make fuzz's first cesJson finding was this oracle's, not the reader's)
+                String listed = Json.text(java.util.List.of(document.root));
+                byte[] respelled = listed.substring(1, listed.length() - 1).getBytes(StandardCharsets.UTF_8);
                 assertEquals(render(out), render(reader.apply(respelled)), "a respelling changed the output");
             }
         }
