@@ -23,7 +23,7 @@ from generators.oracle import change_events
 from generators.plugin import FormatGenerator, Hostile, absorbed_json_mutator, json_mutator, profile_examples, profile_render
 from generators.records import Expected, KafkaRecord
 from generators.spellings import Number
-from generators.values import LogicalType, canonical_text, java_double_text
+from generators.values import DURATION_TYPE, LogicalType, canonical_text, java_double_text
 from normalizer import keys
 from normalizer.model import CanonicalEvent, Code, Column
 
@@ -52,7 +52,7 @@ MYSQL_TYPES = {"INT16": ("smallint(6)", 5, "INT16"), "INT32": ("int(11)", 4, "IN
                "STRING": ("varchar(255)", 12, "STRING"), "FLOAT64": ("double", 8, "FLOAT64"), "DATE": ("date", 91, "DATE"),
                "BYTES": ("varbinary(64)", -3, "BYTES")}
 VALUE_TYPES = [LogicalType(k) for k in MYSQL_TYPES] + [
-    LogicalType("TIME", 6), LogicalType("TIMESTAMP", 3), LogicalType("TIMESTAMP", 6), LogicalType("DECIMAL", 10, 2),
+    LogicalType("TIME", 6), DURATION_TYPE, LogicalType("TIMESTAMP", 3), LogicalType("TIMESTAMP", 6), LogicalType("DECIMAL", 10, 2),
     LogicalType("DECIMAL", 38, 10), LogicalType("DECIMAL", 65, 30), LogicalType("DECIMAL", 5, 0)]
 # ENUM and SET labels (mysql_type writes them as `desc` prints them, quotes doubled): words that are also
 # type words, quotes, spaces, non-BMP text; a SET at MySQL's 64-member limit, so its bitmask fills an unsigned long
@@ -90,7 +90,7 @@ def mysql_type(logical: LogicalType, name: str = "") -> tuple[str, int, str]:
         return f"{logical.kind.lower()}({_declared(logical.labels)})", 4 if logical.kind == "ENUM" else -7, logical.name
     if logical.kind == "DECIMAL":
         return f"{_spelling('DECIMAL', name)}({logical.precision},{logical.scale})", 3, logical.name
-    if logical.kind == "TIME":
+    if logical.kind in ("TIME", "DURATION"):  # MySQL's TIME is a duration: RowsLogBuffer prints a sign, 2+ hour digits
         return "time(6)", 92, "TIME(6)"
     if logical.kind == "TIMESTAMP":
         return f"datetime({logical.precision})", 93, "TIMESTAMP(6)"

@@ -22,7 +22,7 @@ from generators.history import Change, History, Row, Table, Transaction, histori
 from generators.jsontext import dumps_bytes
 from generators.plugin import FormatGenerator, Hostile, Mutator, record_mutator
 from generators.records import Expected, KafkaRecord, default_partition
-from generators.values import ALL_TYPES, BITS_TYPES, EPOCH, LogicalType, canonical_text, rescale
+from generators.values import ALL_TYPES, BITS_TYPES, DURATION_TYPE, EPOCH, LogicalType, canonical_text, java_bigdecimal_text, rescale
 from normalizer import keys
 from normalizer.model import CanonicalEvent, Code, Column
 
@@ -44,6 +44,10 @@ class Profile:
     database: str = "inventory"
     topic_override: str | None = None  # batched property runs share topics across examples
     decimal_format: str = "base64"         # JsonConverter's decimal.format: base64 (the default) | numeric
+    # the connector's binary.handling.mode: bytes (the default) | base64 | base64-url-safe | hex; and its
+    # decimal.handling.mode: precise (the default) | string | double (issue 40: what users choose)
+    binary_handling: str = "bytes"
+    decimal_handling: str = "precise"
     toasted: bool = False                  # PostgreSQL RI DEFAULT: unchanged text/bytea values are TOASTed
     # binlog files (MariaDB): None, the server's first file and no rotation (as the real-producer tier's server
     # writes); or (first file's index, statements per file): MySQL numbers files .000001 on and past .999999 the
@@ -131,6 +135,54 @@ class Profile:
 
 
 PRODUCER_VERSIONS = ("1.9.7.Final", "2.7.3.Final", "3.2.0.Final")  # one release per registry version
+BINARY_HANDLING_MODES = ("bytes", "base64", "base64-url-safe", "hex")
+DECIMAL_HANDLING_MODES = ("precise", "string", "double")
+
+
+def _binary_text(mode: str, value: bytes) -> str:
+    """A binary value as binary.handling.mode writes it (BinaryHandlingMode: java.util.Base64's encoder, its URL-safe
+    one with padding, HexConverter's lower-case digits)."""
+    if mode == "hex":
+        return value.hex()
+    return (base64.urlsafe_b64encode if mode == "base64-url-safe" else base64.b64encode)(value).decode()
+
+
+def _setting_view(profile: Profile, logical: LogicalType, value):
+    """A column's type and value as the connector's settings write them: under binary.handling.mode other than bytes
+    a binary column is a plain string; under decimal.handling.mode=string a decimal is its plain digits in a plain
+    string (seen on the real PostgreSQL 3.3.2: `0.000000000000000000000000000001`, never exponent form), under double
+    a float64 that has lost digits (SpecialValueDecimal.fromLogical: doubleValue)."""
+    if logical.kind == "BYTES" and profile.binary_handling != "bytes":
+        return LogicalType("STRING"), None if value is None else _binary_text(profile.binary_handling, value)
+    if logical.kind == "DECIMAL" and profile.decimal_handling == "string":
+        return LogicalType("STRING"), None if value is None else f"{rescale(value, logical.scale):f}"
+    if logical.kind == "DECIMAL" and profile.decimal_handling == "double":
+        return LogicalType("FLOAT64"), None if value is None else float(value)
+    return logical, value
+
+
+def written_table(table: Table, profile: Profile) -> Table:
+    """`table` with each column's type as the profile's connector settings write it (`_setting_view`)."""
+    return replace(table, columns=tuple(replace(c, logical=_setting_view(profile, c.logical, None)[0])
+                                        for c in table.columns))
+
+
+def written_row(table: Table, profile: Profile, row: Row | None) -> Row | None:
+    """A row of `table` with each value as the profile's connector settings write it."""
+    return None if row is None else {c.name: _setting_view(profile, c.logical, row[c.name])[1] for c in table.columns}
+
+
+def as_written(history: History, profile: Profile) -> History:
+    """`history` with every column and value as the profile's connector settings write them, so that the encoder and
+    the oracle see what the connector does: the canonical event of a hex binary is the STRING of its digits, the
+    normalizer having no way to know the column held bytes (docs/formats/debezium-json.md, settings)."""
+    if profile.binary_handling == "bytes" and profile.decimal_handling == "precise":
+        return history
+    table = history.table
+    transactions = tuple(replace(tx, changes=tuple(replace(ch, before=written_row(table, profile, ch.before),
+                                                           after=written_row(table, profile, ch.after))
+                                                   for ch in tx.changes)) for tx in history.transactions)
+    return replace(history, table=written_table(table, profile), transactions=transactions)
 
 
 def profiles(prefix: str = "dbserver1"):
@@ -148,7 +200,12 @@ def profiles(prefix: str = "dbserver1"):
         decimal_format=st.sampled_from(["base64", "numeric"]),
         toasted=st.booleans(),
         binlog_rotation=st.sampled_from([None, (999_998, 3)]),
-    ).filter(lambda p: not (p.binlog and p.release < (2, 7)))  # MariaDB's connector is 2.7's
+        # the defaults half of the time, so that bytes and Decimals keep most of the draws
+        binary_handling=st.one_of(st.just("bytes"), st.sampled_from(BINARY_HANDLING_MODES)),
+        decimal_handling=st.one_of(st.just("precise"), st.sampled_from(DECIMAL_HANDLING_MODES)),
+    ).filter(lambda p: not (p.binlog and p.release < (2, 7))  # MariaDB's connector is 2.7's
+             # what the connector writes for an unchanged TOASTed bytea under a text mode has not been run here
+             and not (p.toasted and p.binary_handling != "bytes"))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -160,6 +217,7 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
     semantic = {
         "DATE": ("int32", "io.debezium.time.Date"),
         "TIME": ("int64", "io.debezium.time.NanoTime" if logical.precision == 9 else "io.debezium.time.MicroTime"),
+        "DURATION": ("int64", "io.debezium.time.MicroTime"),  # the binlog connectors: a Duration's microseconds
         "TIMESTAMP": ("int64", {3: "io.debezium.time.Timestamp", 9: "io.debezium.time.NanoTimestamp"}.get(
             logical.precision, "io.debezium.time.MicroTimestamp")),
         "TIMESTAMP_TZ": ("string", "io.debezium.time.ZonedTimestamp"),
@@ -223,6 +281,8 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
         return exact if decimal_format == "numeric" else unscaled_base64(exact)
     if kind == "DATE":
         return (value - EPOCH.date()).days
+    if kind == "DURATION":  # negative, or past a day: MySQL's TIME (issue 40)
+        return _micros(value)
     if kind == "TIME":
         return ((value.hour * 60 + value.minute) * 60 + value.second) * 1_000_000 + value.microsecond
     if kind == "TIMESTAMP":
@@ -258,7 +318,7 @@ def schemaless_text(logical: LogicalType, value, zoned_fixed_width: bool, decima
     if isinstance(encoded, float):
         return canonical_text(logical, encoded)
     if isinstance(encoded, Decimal):  # a NUMERIC decimal: its JSON token, exactly as written
-        return format(encoded, "f")
+        return java_bigdecimal_text(encoded)
     if isinstance(encoded, dict):  # a struct: its JSON text, members in name order (no spelling changes it)
         return json.dumps(encoded, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
     return str(encoded)
@@ -498,7 +558,7 @@ class DebeziumEncoder:
         return envelope
 
     # -- the oracle's view of one record ----------------------------------------------------------
-    def _canonical_image(self, row: Row | None, columns=None) -> dict | None:
+    def canonical_image(self, row: Row | None, columns=None) -> dict | None:
         if row is None:
             return None
         columns = columns if columns is not None else self.table.columns
@@ -566,13 +626,13 @@ class DebeziumEncoder:
         and the converter's fallback where it is NOT NULL (0, false, "", epoch: JdbcValueConverters), seen on
         the real 1.9.7, 2.7.3 and 3.3.2 connectors. Nothing in the record marks those values."""
         if not (self.profile.connector == "postgresql" and self.profile.replica_identity == "DEFAULT"):
-            return self.row_json(row), self._canonical_image(row)
+            return self.row_json(row), self.canonical_image(row)
         old = {c.name: row[c.name] if c.pk_position else None if c.nullable else _fallback(c.logical)
                for c in self.table.columns}
         written = {c.name: self._written(c.logical, old[c.name], self._zoned_fixed() and bool(c.pk_position))
                    for c in self.table.columns}
         if self.profile.schemas_enable:
-            return written, self._canonical_image(old)
+            return written, self.canonical_image(old)
         return written, {c.name: self._schemaless(c.logical, old[c.name], self._zoned_fixed() and bool(c.pk_position))
                          for c in self.table.columns}
 
@@ -626,7 +686,7 @@ class DebeziumEncoder:
             op = "r" if change.kind == "READ" else "c"
             value = self._value(op, None, self.row_json(change.after), source, tx)
             event = self._event("ROW", tx, position, op="INSERT", snapshot=tx.snapshot, columns=columns,
-                                key=self._canonical_key(change.after), after=self._canonical_image(change.after))
+                                key=self._canonical_key(change.after), after=self.canonical_image(change.after))
             return [Expected(self._record(self.key_bytes(change.after), value), [event])]
         if change.kind == "DELETE":
             return self._delete(change.before, tx, position, source, columns)
@@ -644,8 +704,8 @@ class DebeziumEncoder:
         kept = [c for c in self.table.columns if c not in toasted]
         event = self._event("ROW", tx, position, op="UPDATE", snapshot=False, columns=columns,
                             key=self._canonical_key(change.after),
-                            before=self._canonical_image(change.before, before_columns) if before_columns else None,
-                            after=self._canonical_image(change.after, kept))
+                            before=self.canonical_image(change.before, before_columns) if before_columns else None,
+                            after=self.canonical_image(change.after, kept))
         return [Expected(self._record(self.key_bytes(change.after), value), [event])]
 
     def _toasted(self, change: Change) -> list:
@@ -682,7 +742,7 @@ class DebeziumEncoder:
                            pk_change={"group": group, "role": "OLD"})
         value = self._value("c", None, self.row_json(change.after), self._source(tx, insert_position, False), tx)
         event = self._event("ROW", tx, insert_position, op="INSERT", snapshot=False, columns=columns,
-                            key=self._canonical_key(change.after), after=self._canonical_image(change.after),
+                            key=self._canonical_key(change.after), after=self.canonical_image(change.after),
                             pk_change={"group": group, "role": "NEW"})
         out.append(Expected(self._record(self.key_bytes(change.after), value,
                                          [("__debezium.oldkey", connect_header_text(old_key))]), [event]))
@@ -714,7 +774,7 @@ def _placeholder(logical: LogicalType) -> str:
 # what the connector's value converters give a NOT NULL column it has no value for (JdbcValueConverters'
 # fallbacks), as the Python values the encoder renders: a zone-less epoch for the zoned timestamp
 _FALLBACKS = {"INT16": 0, "INT32": 0, "INT64": 0, "BOOLEAN": False, "STRING": "", "DECIMAL": Decimal(0),
-              "FLOAT64": 0.0, "DATE": dt.date(1970, 1, 1), "TIME": dt.time(0), "TIMESTAMP": dt.datetime(1970, 1, 1),
+              "FLOAT64": 0.0, "DATE": dt.date(1970, 1, 1), "TIME": dt.time(0), "DURATION": dt.timedelta(0), "TIMESTAMP": dt.datetime(1970, 1, 1),
               "TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC), "BYTES": b"", "BITS": 0}
 
 def _fallback(logical: LogicalType):
@@ -739,6 +799,7 @@ def pk_change_group(profile: Profile, table: Table, position: dict, old_key: dic
 
 def encode(history: History, profile: Profile) -> list[Expected]:
     """Records with expected events; call `with_coordinates` once their topics' state is known."""
+    history = as_written(history, profile)
     return DebeziumEncoder(profile, history.table).encode(history)
 
 
@@ -1024,7 +1085,7 @@ def value_types(profile: Profile) -> list[LogicalType]:
         return ALL_TYPES
     if profile.connector == "postgresql":
         return ALL_TYPES + BITS_TYPES
-    return ALL_TYPES + [t for t in BITS_TYPES if t.precision <= 64] + [LogicalType("GEOMETRY")]
+    return ALL_TYPES + [t for t in BITS_TYPES if t.precision <= 64] + [LogicalType("GEOMETRY"), DURATION_TYPE]
 
 
 def render(example, topic: str, index: int) -> list[Expected]:

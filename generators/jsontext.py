@@ -5,14 +5,14 @@ import json
 import math
 from decimal import Decimal
 
-from generators.values import java_double_text
+from generators.values import java_bigdecimal_text, java_double_text
 
 
 def dumps(value) -> str:
     if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
         return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, Decimal):  # a JSON number with the exact digits (JsonConverter's decimal.format=NUMERIC)
-        return format(value, "f")
+    if isinstance(value, Decimal):  # JsonConverter's decimal.format=NUMERIC: BigDecimal.toString, exponent form included
+        return java_bigdecimal_text(value)
     if isinstance(value, float):
         # Jackson quotes non-finite doubles (QUOTE_NON_NUMERIC_NUMBERS is on by default).
         text = java_double_text(value)

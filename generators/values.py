@@ -45,6 +45,8 @@ class LogicalType:
             return "INT64"  # INT UNSIGNED and BIGINT UNSIGNED: Debezium writes both as int64
         if self.kind == "DECIMAL":
             return f"DECIMAL({self.precision},{self.scale})"
+        if self.kind == "DURATION":
+            return "TIME(6)"  # MySQL's and MariaDB's TIME: a duration (-838:59:59 to 838:59:59), held as a timedelta
         if self.kind in ("TIME", "TIMESTAMP", "BITS"):
             return f"{self.kind}({self.precision})"
         return self.kind
@@ -69,6 +71,26 @@ def java_double_text(value: float) -> str:
         return f"{sign}{digits[:point]}.{digits[point:]}"
     mantissa = digits[0] + "." + (digits[1:] or "0")
     return f"{sign}{mantissa}E{exponent}"
+
+
+def java_bigdecimal_text(value: Decimal) -> str:
+    """Java's BigDecimal.toString of `value` (its digits and exponent as held: Decimal('12.30') has scale 2): plain
+    digits while the adjusted exponent is -6 or more and the scale is not negative, otherwise exponent form with as
+    many digits as the unscaled value has (`0E-30`, `1.82005358175E-19` at scale 30). Kafka's JsonConverter writes a Decimal so
+    under decimal.format=NUMERIC (its Jackson node serializes a BigDecimal with toString; run here on connect-json 4.1.1)."""
+    sign, digit_tuple, exponent = value.as_tuple()
+    coefficient = str(int("".join(map(str, digit_tuple)) or "0"))
+    scale = -exponent
+    adjusted = len(coefficient) - 1 - scale
+    minus = "-" if sign and int(coefficient) else ""
+    if scale == 0:
+        return minus + coefficient
+    if scale > 0 and adjusted >= -6:
+        if len(coefficient) > scale:
+            return f"{minus}{coefficient[:-scale]}.{coefficient[-scale:]}"
+        return f"{minus}0.{'0' * (scale - len(coefficient))}{coefficient}"
+    mantissa = coefficient[0] + ("." + coefficient[1:] if len(coefficient) > 1 else "")
+    return f"{minus}{mantissa}E{'+' if adjusted > 0 else ''}{adjusted}"
 
 
 def _shortest_digits(value: float) -> tuple[str, int]:
@@ -97,6 +119,8 @@ def canonical_text(logical: LogicalType, value) -> str | None:
         return _nanos_text(kind, value)
     if kind == "TIME":
         return value.strftime("%H:%M:%S.%f")
+    if kind == "DURATION":
+        return duration_text(value)
     if kind == "TIMESTAMP":
         return value.strftime("%Y-%m-%dT%H:%M:%S.%f")
     if kind == "TIMESTAMP_TZ":
@@ -108,6 +132,19 @@ def canonical_text(logical: LogicalType, value) -> str | None:
     if kind == "GEOMETRY":
         return geometry_text(*value)
     return value
+
+
+def duration_text(value: dt.timedelta) -> str:
+    """A MySQL/MariaDB TIME as the canonical TIME text: a sign, at least two hour digits (`-00:00:01.000000`,
+    `838:59:59.000000`), six fraction digits (docs/canonical-model.md)."""
+    micros = abs(value // dt.timedelta(microseconds=1))
+    seconds, fraction = divmod(micros, 1_000_000)
+    sign = "-" if value < dt.timedelta(0) else ""
+    return f"{sign}{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{fraction:06d}"
+
+
+# MySQL's and MariaDB's TIME range (MariaDB's fraction reaches .999999; MySQL's stops at .000000)
+MAX_DURATION = dt.timedelta(hours=838, minutes=59, seconds=59, microseconds=999_999)
 
 
 def geometry_text(srid: int | None, wkb: bytes) -> str:
@@ -153,8 +190,11 @@ def rescale(value: Decimal, scale: int) -> Decimal:
 
 
 def _decimals(precision: int, scale: int):
+    """Its ends, zero and the smallest steps either side (at scale 30 zero and 1E-30 are what Java's BigDecimal.toString,
+    JsonConverter's NUMERIC spelling, writes in exponent form: `0E-30`), and any between."""
     bound = 10 ** precision - 1
-    return st.integers(-bound, bound).map(lambda unscaled: exact_decimal(unscaled, scale))
+    return st.one_of(st.sampled_from([0, 1, -1, bound, -bound]), st.integers(-bound, bound)).map(
+        lambda unscaled: exact_decimal(unscaled, scale))
 
 
 # a coordinate: any finite double, its extremes and both zeros among them (MySQL's and MariaDB's WKB hold no NaN)
@@ -247,6 +287,11 @@ def value_strategy(logical: LogicalType):
         return _nanos(int((MIN_DT - EPOCH).total_seconds()), int((MAX_DT - EPOCH).total_seconds()))
     if kind == "TIME":
         return st.times()
+    if kind == "DURATION":  # its ends, one second either side of zero, a day and past it, and any between
+        return st.one_of(st.sampled_from([MAX_DURATION, -MAX_DURATION, dt.timedelta(seconds=-1), dt.timedelta(hours=24),
+                                          dt.timedelta(hours=100), dt.timedelta(0)]),
+                         st.integers(-MAX_DURATION // dt.timedelta(microseconds=1),
+                                     MAX_DURATION // dt.timedelta(microseconds=1)).map(lambda us: dt.timedelta(microseconds=us)))
     if kind == "TIMESTAMP":
         return st.datetimes(MIN_DT, MAX_DT).map(
             lambda v: v.replace(microsecond=v.microsecond // 1000 * 1000) if logical.precision == 3 else v)
@@ -261,6 +306,8 @@ def value_strategy(logical: LogicalType):
 KEY_TYPES = [LogicalType("INT32"), LogicalType("INT64"), LogicalType("STRING")]
 # BIT(n) past one bit (BIT(1) is a boolean to Debezium): a partial byte, one bit past a byte, MySQL's longest (64) and,
 # PostgreSQL's only, one past it
+# MySQL's and MariaDB's TIME, a duration (canonical TIME(6)): the binlog producers' formats draw it
+DURATION_TYPE = LogicalType("DURATION", 6)
 BITS_TYPES = [LogicalType("BITS", 3), LogicalType("BITS", 9), LogicalType("BITS", 64), LogicalType("BITS", 65)]
 ALL_TYPES = [
     LogicalType("INT16"), LogicalType("INT32"), LogicalType("INT64"), LogicalType("BOOLEAN"),

@@ -121,6 +121,17 @@ def _clock(text: str) -> bool:
     return int(text[start:start + 2]) <= 23 and int(text[start + 3:start + 5]) <= 59 and int(text[start + 6:start + 8]) <= 59
 
 
+def _duration(text: str) -> bool:
+    """A time of day, PostgreSQL's 24:00:00, or a MySQL/MariaDB TIME duration (-838:59:59.999999 .. 838:59:59.999999);
+    three hour digits only from 100 on, no negative zero."""
+    negative = text.startswith("-")
+    hours_text, minutes, rest = text.lstrip("-").split(":")
+    hours = int(hours_text)
+    zero = hours == 0 and int(minutes) == 0 and set(rest) <= {"0", "."}
+    return ((len(hours_text) == 2 or hours >= 100) and hours <= 838 and int(minutes) <= 59 and int(rest[:2]) <= 59
+            and not (negative and zero))
+
+
 _RULES = {
     "integer_range": lambda typed, text: len(text) <= 20 and typed.bounds[0] <= int(text) <= typed.bounds[1],
     "fraction_exactly_s": lambda typed, text: (dict(typed.parameters)["s"] == 0) == ("." not in text),
@@ -128,6 +139,8 @@ _RULES = {
     "canonical_base64": lambda typed, text: _canonical_base64(text),
     "calendar": lambda typed, text: _calendar(text),
     "clock": lambda typed, text: _clock(text),
+    "duration": lambda typed, text: _duration(text),
+    "at_most_n_digits": lambda typed, text: dict(typed.parameters)["n"] is None or len(text) <= dict(typed.parameters)["n"],
 }
 
 @functools.cache

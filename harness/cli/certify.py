@@ -24,12 +24,15 @@ from harness.under_test import DEFAULT_NORMALIZER
               help="real: also run drawn histories through the version's real producer (docs/producers.md).")
 @click.option("--histories", type=click.IntRange(1, 10_000), default=20, show_default=True,
               help="Histories through the real producer (--producer real).")
+@click.option("--settings", "setting_names", default="default", show_default=True, metavar="NAME[,NAME]",
+              help="The real producer's connector and converter settings, combined by commas (--producer real; "
+                   "`producers --settings list` names them).")
 @UNDER_TEST_OPTION
 @click.option("--certifications-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Where records are [default: ./cdc-certifications; the suite's reports/certifications for the "
                    "reference normalizer inside the suite's checkout].")
 @click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Golden files [default: golden].")
-def certify(target, every_version, check_records, examples, seed, producer, histories, normalizer_spec,
+def certify(target, every_version, check_records, examples, seed, producer, histories, setting_names, normalizer_spec,
             certifications_dir, golden_dir) -> None:
     """Certify FORMAT@VERSION (one or more: what ran is taken once, so a record written for one does not make the
     next one's suite commit "-dirty"), or --all supported versions (cases in range + generic checks), writing a record
@@ -50,6 +53,14 @@ def certify(target, every_version, check_records, examples, seed, producer, hist
     directory = _records_directory(certifications_dir, normalizer_spec)
     golden_root = golden_dir or golden.GOLDEN_DIR
     targets = [_format_version(registry, t) for t in target] if target else _supported_versions(registry) if every_version else []
+    from harness.producers import settings as known
+
+    try:
+        setting = known.parse(setting_names)
+    except ValueError as error:
+        raise Misuse(f"--settings: {error}") from error
+    if setting is not known.DEFAULT and producer != "real":
+        raise Misuse("--settings chooses the real producer's settings: give --producer real too")
     if producer == "real":
         from harness.producers.checks import REAL_PRODUCER_FORMATS
 
@@ -80,7 +91,7 @@ def certify(target, every_version, check_records, examples, seed, producer, hist
         with progress.phase(f"certifying {len(targets)} version(s)", total=len(targets)) as done:
             for fv in targets:
                 if not _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, directory, golden_root, progress,
-                                    histories if producer == "real" else 0):
+                                    histories if producer == "real" else 0, setting):
                     failed.append(fv.label)
                 done()
     if len(targets) > 1:
@@ -122,7 +133,7 @@ def _supported_versions(registry: Registry) -> list:
 
 
 def _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, directory, golden_root, progress,
-                 histories: int = 0) -> bool:
+                 histories: int = 0, setting=None) -> bool:
     """Certify one version and write its record (the registry says `certified` when the suite's own normalizer was
     certified into the suite's own directory); False, with its first problems printed, when it does not pass."""
     from harness import certify as certification
@@ -138,7 +149,7 @@ def _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, director
         from harness.producers.postgres import ProducerUnavailable
 
         try:
-            described, run = certification_check(roundtrip, registry.generator(fv.format), fv.version)
+            described, run = certification_check(roundtrip, registry.generator(fv.format), fv.version, setting)
         except ProducerUnavailable as error:
             raise click.ClickException(f"the real producers cannot run here: {error}") from error
         facts, real = {**facts, "producer": described}, {"real_producer": run, "histories": histories}

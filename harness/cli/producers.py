@@ -30,11 +30,16 @@ def documented_table(text: str) -> str | None:
               help="Debezium release from Maven Central (repeatable) [default: 3.3.2.Final; MariaDB's: 3.3.0.Final].")
 @click.option("--replica-identity", type=click.Choice(["FULL", "DEFAULT", "both"]), default="both", show_default=True,
               help="PostgreSQL REPLICA IDENTITY of the drawn tables (both: alternating).")
+@click.option("--settings", "setting_names", multiple=True, metavar="NAME[,NAME]",
+              help="Connector and converter settings to run with, combined by commas; repeatable, one run each "
+                   "(docs/producers.md, settings; `--settings list` names them; `--settings rotation`: the defaults "
+                   "and three others taken in turn by seed) [default: the defaults].")
 @click.option("--seed", type=int, default=None, help="Draw the same histories again [default: a fresh seed].")
 @click.option("--table", "print_table", is_flag=True, help="Print the generator-fidelity table and exit.")
 @click.option("--update-docs", is_flag=True, help="Write the fidelity table into docs/producers.md and exit.")
 @UNDER_TEST_OPTION
-def producers(histories, databases, versions, replica_identity, seed, print_table, update_docs, normalizer_spec) -> None:
+def producers(histories, databases, versions, replica_identity, setting_names, seed, print_table, update_docs,
+              normalizer_spec) -> None:
     """Real producers in the loop: histories through PostgreSQL or MariaDB and Debezium, checked against the oracle,
     the database's final state and the project's own generator."""
     from harness.producers import fidelity
@@ -47,15 +52,26 @@ def producers(histories, databases, versions, replica_identity, seed, print_tabl
             DOC.write_text(_TABLE_BLOCK.sub(lambda m: m.group(1) + table + "\n" + m.group(2), DOC.read_text()))
         click.echo(table)
         return
+    from harness.producers import settings as known
+
+    if "list" in setting_names:
+        click.echo("\n".join(f"{s.name:<24}{s.about}" for s in known.SETTINGS.values()))
+        return
+    try:
+        chosen = [known.parse(text) for text in setting_names if text != "rotation"] or [known.DEFAULT]
+    except ValueError as error:
+        raise Misuse(f"--settings: {error}") from error
     unreleased = [v for v in versions if not re.fullmatch(r"\d+\.\d+\.\d+\.\w+", v)]
     if unreleased:
         raise Misuse(f"--debezium {unreleased[0]}: a release such as 3.3.2.Final")
     from harness.property import session_seed
 
     seed = session_seed() if seed is None else seed
+    if "rotation" in setting_names:
+        chosen = known.rotation(seed) + [s for s in chosen if s is not known.DEFAULT]
     from harness.producers.checks import DATABASES
 
-    results = _run(histories, databases or tuple(DATABASES), versions, replica_identity, seed,
+    results = _run(histories, databases or tuple(DATABASES), versions, replica_identity, chosen, seed,
                    normalizer_under_test(normalizer_spec))
     click.echo(summary(results))
     from harness.producers import checks
@@ -67,7 +83,7 @@ def producers(histories, databases, versions, replica_identity, seed, print_tabl
         sys.exit(1)
 
 
-def _run(histories, databases, versions, replica_identity, seed, under_test):
+def _run(histories, databases, versions, replica_identity, chosen, seed, under_test):
     from harness.broker import EmbeddedKafka
     from harness.producers import checks
     from harness.producers.postgres import ProducerUnavailable
@@ -81,9 +97,11 @@ def _run(histories, databases, versions, replica_identity, seed, under_test):
                 identities = (None if database != "postgresql" or replica_identity == "both"
                               else (replica_identity,))
                 for version in versions or [checks.DATABASES[database].default_version]:
-                    with progress.phase(f"Debezium {version} on {database}: {histories} histories", total=histories) as done:
-                        results += checks.drawn_checks(spark_session(), broker, under_test, version, histories, seed,
-                                                       identities, done, database)
+                    for setting in chosen:
+                        with progress.phase(f"Debezium {version} on {database} ({setting.name}): {histories} histories",
+                                            total=histories) as done:
+                            results += checks.drawn_checks(spark_session(), broker, under_test, version, histories, seed,
+                                                           identities, done, database, setting)
     except ProducerUnavailable as error:
         raise click.ClickException(f"the real producers cannot run here: {error}") from error
     return results
@@ -94,12 +112,13 @@ def summary(results) -> str:
     accepted by the fidelity table, and failures (normalizer vs oracle, database vs events, quarantined)."""
     rows: dict[tuple, list] = {}
     for result in results:
-        rows.setdefault((result.database, result.debezium_version, result.replica_identity), []).append(result)
-    lines = [f"{'database':<12}{'debezium':<14}{'identity':<10}{'histories':>10}{'records':>9}{'events':>8}"
+        rows.setdefault((result.database, result.debezium_version, result.setting, result.replica_identity),
+                        []).append(result)
+    lines = [f"{'database':<12}{'debezium':<14}{'settings':<24}{'identity':<10}{'histories':>10}{'records':>9}{'events':>8}"
              f"{'differences':>13}{'failures':>10}  server"]
-    for (database, version, identity), group in sorted(rows.items()):
+    for (database, version, setting, identity), group in sorted(rows.items()):
         differences = sum(len(r.differences) for r in group)
-        lines.append(f"{database:<12}{version:<14}{identity:<10}{len(group):>10}{sum(r.records for r in group):>9}"
+        lines.append(f"{database:<12}{version:<14}{setting:<24}{identity:<10}{len(group):>10}{sum(r.records for r in group):>9}"
                      f"{sum(r.events for r in group):>8}{differences:>13}"
                      f"{sum(len(r.problems) for r in group) - differences:>10}"
                      f"  {group[0].versions.get(database, '?')}")

@@ -9,6 +9,7 @@ from harness.jvm import DEFAULT_DEBEZIUM_VERSION, DEFAULT_MARIADB_DEBEZIUM_VERSI
 from harness.producers import compare, debezium_mariadb, debezium_postgres, fidelity
 from harness.producers import histories as drawable
 from harness.producers.postgres import ProducerUnavailable
+from harness.producers.settings import DEFAULT, Setting
 
 FORMAT = "debezium-json"
 
@@ -19,7 +20,7 @@ class Database:
     histories it holds, its replica identities (PostgreSQL) or binlog row images (MariaDB), and the connector
     release run by default."""
 
-    run: Callable                 # (broker, history, identity, debezium_version) -> RealRun
+    run: Callable                 # (broker, history, identity, debezium_version, setting) -> RealRun
     histories: Callable           # (required_types=()) -> the Hypothesis strategy of histories it holds
     types: Callable               # () -> the value column types it holds
     identities: tuple[str, ...]
@@ -70,6 +71,7 @@ class HistoryCheck:
     differences: list[compare.Difference] = field(default_factory=list)  # generator vs connector, not accepted
     quarantined: list[str] = field(default_factory=list)     # records the normalizer quarantined (none expected)
     versions: dict[str, str] = field(default_factory=dict)
+    setting: str = DEFAULT.name
 
     @property
     def problems(self) -> list[str]:
@@ -80,11 +82,13 @@ class HistoryCheck:
 
 
 def check(spark, broker, under_test, history: History, replica_identity: str = "FULL",
-          debezium_version: str = DEFAULT_DEBEZIUM_VERSION, database: str = "postgresql") -> HistoryCheck:
-    """`replica_identity`: PostgreSQL's REPLICA IDENTITY, or MariaDB's binlog_row_image."""
+          debezium_version: str = DEFAULT_DEBEZIUM_VERSION, database: str = "postgresql",
+          setting: Setting = DEFAULT) -> HistoryCheck:
+    """`replica_identity`: PostgreSQL's REPLICA IDENTITY, or MariaDB's binlog_row_image; `setting`: the connector
+    and converter settings (harness.producers.settings)."""
     from normalizer.kafka_source import read_batch
 
-    run = DATABASES[database].run(broker, history, replica_identity, debezium_version)
+    run = DATABASES[database].run(broker, history, replica_identity, debezium_version, setting)
     ranges = {run.topic: {p: (0, end) for p, end in broker.end_offsets(run.topic).items()}}
     events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT)
     generated = compare.generated(run)  # the generator's records and the oracle's events, for two comparisons
@@ -93,12 +97,12 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
         oracle=compare.oracle_problems(generated, events), state=compare.state_problems(run, events),
         differences=[d for d in compare.fidelity(run, generated) if not fidelity.accepted(d)],
         quarantined=[f"{q['origin'][0]['offset']}: {q['code']} {q['detail']}" for q in quarantine],
-        versions=run.versions)
+        versions=run.versions, setting=setting.name)
 
 
 def drawn_checks(spark, broker, under_test, debezium_version: str, histories: int, seed: int,
                  identities: tuple[str, ...] | None = None, done=lambda: None,
-                 database: str = "postgresql") -> list[HistoryCheck]:
+                 database: str = "postgresql", setting: Setting = DEFAULT) -> list[HistoryCheck]:
     """`histories` drawn histories (seed `seed`) through the connector, replica identities alternating."""
     from harness.property import draw_examples
 
@@ -109,14 +113,14 @@ def drawn_checks(spark, broker, under_test, debezium_version: str, histories: in
         history = draw_examples(DATABASES[database].histories(required_types=required_types(database, index)), 10,
                                 seed + index)[-1]
         results.append(check(spark, broker, under_test, history, identities[index % len(identities)], debezium_version,
-                             database))
+                             database, setting))
         done()
     return results
 
 
 def failures(results: list[HistoryCheck], seed: int) -> list[str]:
     """One line per problem, naming its history and the seed that draws it again."""
-    return [f"history {index} of seed {seed} ({result.replica_identity}): {problem}"
+    return [f"history {index} of seed {seed} ({result.replica_identity}, {result.setting}): {problem}"
             for index, result in enumerate(results) for problem in result.problems]
 
 
@@ -142,7 +146,7 @@ def certification_releases(line: str, postgres_release: str) -> tuple[dict[str, 
     return releases, not_run
 
 
-def certification_check(roundtrip, generator, version: str):
+def certification_check(roundtrip, generator, version: str, setting: Setting | None = None):
     """(what the producers are, run(histories, seed) -> failures) for `certify --producer real`: each database's
     connector of the version's line (certification_releases), `histories` drawn histories through each."""
     from harness.jvm import kafka_version
@@ -159,12 +163,13 @@ def certification_check(roundtrip, generator, version: str):
         raise ProducerUnavailable("; ".join(not_run.values()))
     described = "; ".join(f"Debezium {release} {database} connector on {found[database]}"
                           for database, release in releases.items())
-    described += f" (Kafka Connect {kafka_version()})" + "".join(
+    setting = setting or DEFAULT
+    described += f" (Kafka Connect {kafka_version()}" + ("" if setting is DEFAULT else f"; settings {setting.name}") + ")" + "".join(
         f"; not run: {database}: {why}" for database, why in not_run.items())
 
     def run(histories: int, seed: int) -> list[str]:
         return [f"{database}: {failure}" for database, release in releases.items()
                 for failure in failures(drawn_checks(roundtrip.spark, roundtrip.broker, roundtrip.normalizer, release,
-                                                     histories, seed, database=database), seed)]
+                                                     histories, seed, database=database, setting=setting), seed)]
 
     return described, run

@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass
 
 from generators import debezium
-from generators.values import canonical_text
 from harness.diff import deep_diff, readable_path
 from harness.producers.runs import RealRun
 from normalizer.model import event_to_json
@@ -23,9 +22,10 @@ _HISTORY_FIELDS = ("kind", "op", "snapshot", "format_version", "columns", "key",
 
 def profile(run: RealRun) -> debezium.Profile:
     """How the connector of this run writes, as the generator's profile."""
-    return debezium.Profile(connector=run.database, version=run.versions["debezium"], schemas_enable=True,
-                            replica_identity=run.replica_identity, tombstones=True, partitions=1, prefix=run.prefix,
-                            database="cdc", decimal_format="base64", toasted=False)
+    fields = dict(connector=run.database, version=run.versions["debezium"], schemas_enable=True,
+                  replica_identity=run.replica_identity, tombstones=True, partitions=1, prefix=run.prefix,
+                  database="cdc", decimal_format="base64", toasted=False)
+    return debezium.Profile(**{**fields, **run.setting.profile})
 
 
 def generated(run: RealRun) -> list:
@@ -65,11 +65,14 @@ def folded(events: list[dict]) -> dict[tuple, dict]:
 
 
 def state_problems(run: RealRun, events: list[dict]) -> list[str]:
-    """The table as PostgreSQL holds it after the history vs the normalizer's events folded by key."""
+    """The table as the database holds it after the history vs the normalizer's events folded by key. Each row is
+    rendered as the run's settings write it (a hex binary is the STRING of its digits; without schemas each value is
+    its JSON text), which is what the events can hold: the generator's encoder says how."""
+    written = debezium.DebeziumEncoder(profile(run), debezium.written_table(run.history.table, profile(run)))
     table = run.history.table
     database = {}
     for row in run.final_rows:
-        texts = {c.name: canonical_text(c.logical, row[c.name]) for c in table.columns}
+        texts = written.canonical_image(debezium.written_row(run.history.table, profile(run), row))
         database[tuple(texts[c.name] for c in table.key_columns)] = texts
     replayed = folded(events)
     problems = [f"row {list(key)}: the database has it, the events do not" for key in database.keys() - replayed.keys()]
@@ -86,7 +89,8 @@ def state_problems(run: RealRun, events: list[dict]) -> list[str]:
 # ---------------------------------------------------------------------------------------------------
 
 # values that belong to the run, not to the history: compared by presence and JSON type only
-_RUN_VALUES = re.compile(r"^value\.payload\.(ts_(ms|us|ns)|source\.(ts_(ms|us|ns)|txId|lsn|sequence|xmin|pos|gtid))$")
+# (without schemas the envelope is the value itself: no `payload` level)
+_RUN_VALUES = re.compile(r"^value\.(payload\.)?(ts_(ms|us|ns)|source\.(ts_(ms|us|ns)|txId|lsn|sequence|xmin|pos|gtid))$")
 _RUN_HEADERS = {"__debezium.context.connectorLogicalName", "__debezium.context.runId"}
 
 

@@ -31,7 +31,7 @@ class ConnectWorker:
     connector: dict[str, object]
     debezium_version: str = DEFAULT_DEBEZIUM_VERSION
     connector_artifact: str = "postgres"   # debezium-connector-<this>
-    schemas_enable: bool = True
+    worker_settings: dict = field(default_factory=dict)  # converter properties a run's setting chooses
     start_timeout: float = 90.0
     workdir: Path | None = None
     _process: subprocess.Popen | None = field(default=None, repr=False)
@@ -54,12 +54,12 @@ class ConnectWorker:
         (self.workdir / "worker.properties").write_text(_properties({
             "bootstrap.servers": self.bootstrap_servers,
             "key.converter": converter, "value.converter": converter,
-            "key.converter.schemas.enable": str(self.schemas_enable).lower(),
-            "value.converter.schemas.enable": str(self.schemas_enable).lower(),
+            "key.converter.schemas.enable": "true", "value.converter.schemas.enable": "true",
             "offset.storage.file.filename": self.workdir / "offsets",
             "offset.flush.interval.ms": 1000,
             "listeners": f"http://127.0.0.1:{self._port}",
             "plugin.discovery": "only_scan",  # the connector is on the classpath; no plugin.path to scan
+            **self.worker_settings,
         }))
         (self.workdir / "connector.properties").write_text(_properties(self.connector))
         (self.workdir / "log4j2.properties").write_text(LOG4J2_TO_FILE.format(log=self.workdir / "connect.log", level="INFO"))

@@ -17,6 +17,7 @@ from harness.jvm import DEFAULT_MARIADB_DEBEZIUM_VERSION
 from harness.producers.connect import ConnectWorker
 from harness.producers.mariadb import PASSWORD, USER, MariaDbServer
 from harness.producers.runs import CONNECTOR_SETTINGS, PROGRESS_TABLE, RealRun, read_topic, run_names, wait_for_progress, wait_for_streaming
+from harness.producers.settings import DEFAULT, Setting
 from harness.producers.statements import MARIADB
 
 
@@ -45,7 +46,7 @@ def connector_settings(run_id: str, server: MariaDbServer, history: History, pre
 
 
 def run(broker, history: History, row_image: str = "FULL",
-        debezium_version: str = DEFAULT_MARIADB_DEBEZIUM_VERSION) -> RealRun:
+        debezium_version: str = DEFAULT_MARIADB_DEBEZIUM_VERSION, setting: Setting = DEFAULT) -> RealRun:
     """The history through MariaDB and the connector; everything it started is stopped and removed."""
     run_id, prefix, snapshot = run_names(history)
     with MariaDbServer(row_image=row_image) as server:
@@ -53,9 +54,9 @@ def run(broker, history: History, row_image: str = "FULL",
             _execute(connection, [[*MARIADB.create_table(history.table), f"CREATE DATABASE {PROGRESS_TABLE[0]}",
                                    f"CREATE TABLE {'.'.join(PROGRESS_TABLE)} (id int PRIMARY KEY)"]])
             _execute(connection, MARIADB.transactions(history, snapshot=True))
-        settings = connector_settings(run_id, server, history, prefix, snapshot, debezium_version)
+        settings = {**connector_settings(run_id, server, history, prefix, snapshot, debezium_version), **setting.connector}
         with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version,
-                           connector_artifact="mariadb") as worker:
+                           connector_artifact="mariadb", worker_settings=setting.worker) as worker:
             with server.connect(database=None) as connection, connection.cursor() as cursor:
                 wait_for_streaming(lambda: cursor.execute(
                     "SELECT 1 FROM information_schema.PROCESSLIST WHERE COMMAND = 'Binlog Dump' AND USER = %s", (USER,)
@@ -66,7 +67,7 @@ def run(broker, history: History, row_image: str = "FULL",
             wait_for_progress(broker, ".".join((prefix, *PROGRESS_TABLE)), worker)
         topic = f"{prefix}.{history.table.schema}.{history.table.name}"
         return RealRun(history, "mariadb", row_image, prefix, topic, read_topic(broker.bootstrap_servers, topic),
-                       _final_rows(server, history), {"debezium": debezium_version, "mariadb": server.version})
+                       _final_rows(server, history), {"debezium": debezium_version, "mariadb": server.version}, setting)
 
 
 def _execute(connection, transactions) -> None:
@@ -95,6 +96,8 @@ def _python_value(kind: str, value, labels: tuple[str, ...] = ()):
         return int.from_bytes(value[:4], "little"), value[4:]
     if kind == "TIME":
         return (dt.datetime.min + value).time()
+    if kind == "DURATION":  # PyMySQL reads TIME as a timedelta, which a duration is
+        return value
     if kind == "TIMESTAMP_TZ":
         return value.replace(tzinfo=dt.UTC)
     if kind == "SET" and isinstance(value, set):  # PyMySQL reads a SET as a Python set

@@ -9,6 +9,7 @@ from generators.history import History
 from harness.producers.connect import DEFAULT_DEBEZIUM_VERSION, ConnectWorker
 from harness.producers.postgres import PostgresCluster
 from harness.producers.runs import CONNECTOR_SETTINGS, PROGRESS_TABLE, RealRun, read_topic, run_names, wait_for_progress, wait_for_streaming
+from harness.producers.settings import DEFAULT, Setting
 from harness.producers.statements import POSTGRES
 
 
@@ -35,7 +36,7 @@ def connector_settings(run_id: str, cluster: PostgresCluster, history: History, 
 
 
 def run(broker, history: History, replica_identity: str = "FULL",
-        debezium_version: str = DEFAULT_DEBEZIUM_VERSION) -> RealRun:
+        debezium_version: str = DEFAULT_DEBEZIUM_VERSION, setting: Setting = DEFAULT) -> RealRun:
     """The history through PostgreSQL and the connector; everything it started is stopped and removed."""
     run_id, prefix, snapshot = run_names(history)
     with PostgresCluster() as cluster:
@@ -45,8 +46,9 @@ def run(broker, history: History, replica_identity: str = "FULL",
                               f"CREATE TABLE {'.'.join(PROGRESS_TABLE)} (id integer PRIMARY KEY)"]:
                 connection.execute(statement)
             _execute(connection, POSTGRES.transactions(history, snapshot=True))
-        settings = connector_settings(run_id, cluster, history, prefix, snapshot, debezium_version)
-        with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version) as worker:
+        settings = {**connector_settings(run_id, cluster, history, prefix, snapshot, debezium_version), **setting.connector}
+        with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version,
+                           worker_settings=setting.worker) as worker:
             with cluster.connect() as connection:
                 wait_for_streaming(lambda: connection.execute(
                     "SELECT 1 FROM pg_replication_slots WHERE slot_name = %s AND active", (settings["slot.name"],)
@@ -57,7 +59,7 @@ def run(broker, history: History, replica_identity: str = "FULL",
             wait_for_progress(broker, ".".join((prefix, *PROGRESS_TABLE)), worker)
         topic = f"{prefix}.{history.table.schema}.{history.table.name}"
         return RealRun(history, "postgresql", replica_identity, prefix, topic, read_topic(broker.bootstrap_servers, topic),
-                       _final_rows(cluster, history), {"debezium": debezium_version, "postgresql": cluster.version})
+                       _final_rows(cluster, history), {"debezium": debezium_version, "postgresql": cluster.version}, setting)
 
 
 def _execute(connection, transactions) -> None:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from generators.canal import ENUM_SET_TYPES
 from generators.history import ColumnSpec, History, histories, tables
-from generators.values import ALL_TYPES, BITS_TYPES, KEY_TYPES, LogicalType
+from generators.values import ALL_TYPES, BITS_TYPES, DURATION_TYPE, KEY_TYPES, LogicalType
 from harness.producers.statements import MARIADB, MARIADB_KEY_CHARS, POSTGRES
 
 # PostgreSQL's text cannot hold U+0000 ("invalid byte sequence for encoding UTF8: 0x00"); bytea can
@@ -115,7 +115,8 @@ def mariadb_types() -> list[LogicalType]:
     """... with MySQL's ENUM and SET (canal's labels: quotes, spaces, accents, a SET of 64 members), YEAR, JSON,
     INT UNSIGNED, BIGINT UNSIGNED and GEOMETRY (points and line strings)."""
     return [t for t in ALL_TYPES + BITS_TYPES if MARIADB.holds(t)] + [_bmp_labels(t) for t in ENUM_SET_TYPES] \
-        + [LogicalType("YEAR"), LogicalType("JSON"), LogicalType("UINT32"), LogicalType("UINT64"), LogicalType("GEOMETRY")]
+        + [LogicalType("YEAR"), LogicalType("JSON"), LogicalType("UINT32"), LogicalType("UINT64"), LogicalType("GEOMETRY"),
+           DURATION_TYPE]
 
 
 def mariadb_histories(max_changes: int = 8, max_columns: int = 5, required_types=()):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from generators.history import History
 from generators.records import KafkaRecord
+from harness.producers.settings import DEFAULT, Setting
 
 PROGRESS_TABLE = ("cdc_harness", "progress")  # no drawn schema is called cdc_harness (generators.history.tables)
 
@@ -39,6 +40,7 @@ class RealRun:
     records: list[KafkaRecord]           # the connector's records on the history's topic, in offset order
     final_rows: list[dict]               # the table after the history: column -> Python value, by key
     versions: dict[str, str]             # {"debezium": ..., "postgresql" | "mariadb": ...}
+    setting: Setting = DEFAULT           # the connector and converter settings it ran with
 
 
 def wait_for_streaming(streaming: Callable[[], bool], worker, waited_for: str, timeout: float = 60.0) -> None:

@@ -132,7 +132,8 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
     }
 
     /** Canonical text of one JSON value of a typed field. A Decimal is base64 of its unscaled bytes, or, with
-     * {@code decimal.format=NUMERIC}, a JSON number: its token is the exact value. Any other number beyond a
+     * {@code decimal.format=NUMERIC}, a JSON number: its token (BigDecimal.toString, exponent form included) is the
+     * exact value. Any other number beyond a
      * double's range (1e-400, 1e400) is no value of any Connect type. */
     public static String convert(Object json, Field field) {
         String raw = Json.text(json);
@@ -140,7 +141,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             return null;
         }
         if (field.logical != null && field.logical.startsWith("DECIMAL(") && !(json instanceof String)) {
-            return json instanceof Json.Number ? Canonical.ofType(Canonical.decimalText(raw, Canonical.scaleOf(field.logical)), field.logical) : null;
+            return json instanceof Json.Number ? Canonical.ofType(Canonical.decimalTextOfBigDecimal(raw, Canonical.scaleOf(field.logical)), field.logical) : null;
         }
         if (json instanceof Json.Number && Canonical.beyondDoubleRange(raw)) {
             return null;

@@ -531,7 +531,10 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
      * whatever the field's name says) is outside 0..999,999: seven digits would read as nanoseconds, another instant. */
     public static String timeText(GenericRecord dateTime) {
         Integer millis = (Integer) dateTime.get("millis");
-        if (millis != null && (millis < 0 || millis > 999_999)) {
+        Integer hour = (Integer) dateTime.get("hour");
+        // a time of day: the DateTime record has no sign, so how DTS writes a MySQL TIME duration (negative, or past
+        // a day) is not known here; such hours stay refused rather than guessed (docs/formats/dts-avro.md)
+        if (millis != null && (millis < 0 || millis > 999_999) || hour != null && (hour < 0 || hour > 23)) {
             return null;
         }
         return Canonical.zeroPad((Integer) dateTime.get("hour"), 2) + ":" + Canonical.zeroPad((Integer) dateTime.get("minute"), 2)

@@ -273,7 +273,7 @@ public final class Canonical {
     /** The longest BIT(n) read: its text is n digits whatever the value's size (PostgreSQL writes 1 as one byte in any
      * BIT(n)), so, as for a decimal's scale, n is bounded. PostgreSQL allows 83,886,080 bits; MySQL and MariaDB 64. */
     public static final int MAX_BITS = 16_384;
-    private static final Pattern BITS_LENGTH = Pattern.compile("^BITS[(]([0-9]+)[)]$");
+    private static final Pattern BITS_LENGTH = Pattern.compile("^(?:BITS|VARBIT)[(]([0-9]+)[)]$");
 
     /** The n of a logical type {@code BITS(n)}: null when absent ({@code BITS(?)}) or beyond {@link #MAX_BITS}. */
     public static Integer bitsLength(String logical) {
@@ -379,6 +379,41 @@ public final class Canonical {
 
     private static final Pattern PLAIN_DECIMAL = Pattern.compile("(-?)([0-9]+)([.]([0-9]*))?");
 
+    /** The digits of a JSON number as Java's {@code BigDecimal.toString} writes it (Kafka's JsonConverter under
+     * {@code decimal.format=NUMERIC}: {@code 1.82005358175E-19}, {@code 0E-30} at scale 30), at
+     * {@code scale}: {@link #decimalText} once the exponent is applied. The exponent only moves the point, so the
+     * value is exact; bounded before any arithmetic (a text past {@link #MAX_DECIMAL_PRECISION} digits, or an exponent
+     * putting digits beyond it or non-zero digits past the scale, is no value of a column: null). */
+    public static String decimalTextOfBigDecimal(String raw, Integer scale) {
+        int e = raw == null ? -1 : Math.max(raw.indexOf('E'), raw.indexOf('e'));
+        if (e < 0) {
+            return decimalText(raw, scale);
+        }
+        if (e + 1 >= raw.length()) {
+            return null;
+        }
+        Integer exponent = boundedInt(raw.charAt(e + 1) == '+' ? raw.substring(e + 2) : raw.substring(e + 1),
+                -MAX_DECIMAL_PRECISION - MAX_DECIMAL_SCALE, MAX_DECIMAL_PRECISION + MAX_DECIMAL_SCALE);
+        Matcher mantissa = PLAIN_DECIMAL.matcher(raw).region(0, e);
+        if (exponent == null || !mantissa.matches()) {
+            return null;
+        }
+        String digits = mantissa.group(2) + (mantissa.group(4) == null ? "" : mantissa.group(4));
+        if (stripLeadingZeros(digits).isEmpty()) {
+            return decimalText("0", scale);
+        }
+        // the exponent moves the point: digits before it past the largest precision, or past the largest scale
+        // after it, are no value of a column, and are refused before any zeros are written
+        long point = (long) mantissa.group(2).length() + exponent;
+        if (point > digits.length() + (long) MAX_DECIMAL_PRECISION || point < -(long) MAX_DECIMAL_SCALE) {
+            return null;
+        }
+        String plain = point <= 0 ? "0." + "0".repeat((int) -point) + digits
+                : point >= digits.length() ? digits + "0".repeat((int) (point - digits.length()))
+                : digits.substring(0, (int) point) + "." + digits.substring((int) point);
+        return decimalText(mantissa.group(1) + plain, scale);
+    }
+
     /** {@code ct.decimal_text}: a plain decimal ('12.3', '-5', '0.500') with exactly {@code scale} fraction
      * digits; extra fraction digits only when they are zeros (rounding would invent a value). */
     public static String decimalText(String raw, Integer scale) {
@@ -412,6 +447,16 @@ public final class Canonical {
         return out.toString();
     }
 
+    /** A VARBIT(n) value's digits: those of the bits the connector wrote, without the leading zeros it cannot keep
+     * ("0" for none set). */
+    public static String withoutLeadingZeros(String bits) {
+        if (bits == null) {
+            return null;
+        }
+        String significant = stripLeadingZeros(bits);
+        return significant.isEmpty() ? "0" : significant;
+    }
+
     private static String stripLeadingZeros(String digits) {
         int i = 0;
         while (i < digits.length() && digits.charAt(i) == '0') {
@@ -433,15 +478,25 @@ public final class Canonical {
         return LocalDate.ofEpochDay(days).toString();
     }
 
-    /** {@code ct.time_from_units}: a count of units past midnight as HH:MM:SS.ffffff (or 9 digits). */
+    /** The longest TIME in seconds: MySQL's and MariaDB's TIME is a duration up to 838:59:59 either way. */
+    public static final long MAX_TIME_SECONDS = 838 * 3600 + 59 * 60 + 59;
+
+    /** {@code ct.time_from_units}: a count of units past midnight as HH:MM:SS.ffffff (or 9 digits); PostgreSQL's
+     * 24:00:00 and a MySQL/MariaDB TIME duration (negative, or past 24 hours, within 838:59:59.999999) as well. */
     public static String timeFromUnits(String raw, long unitsPerSecond, int digits) {
         Long total = parseLong(raw);
-        if (total == null || total < 0 || total >= 86_400 * unitsPerSecond) {
+        if (total == null || Math.abs(total) >= (MAX_TIME_SECONDS + 1) * unitsPerSecond) {
             return null;
         }
-        long seconds = total / unitsPerSecond;
-        return zeroPad(seconds / 3600, 2) + ":" + zeroPad((seconds / 60) % 60, 2) + ":" + zeroPad(seconds % 60, 2) + "."
-                + fraction(total % unitsPerSecond, unitsPerSecond, digits);
+        long magnitude = Math.abs(total);
+        long seconds = magnitude / unitsPerSecond;
+        return (total < 0 ? "-" : "") + durationText(seconds / 3600, (seconds / 60) % 60, seconds % 60,
+                fraction(magnitude % unitsPerSecond, unitsPerSecond, digits));
+    }
+
+    /** The canonical TIME text of a duration's parts: two hour digits, three from 100 on. */
+    public static String durationText(long hours, long minutes, long seconds, String fraction) {
+        return zeroPad(hours, 2) + ":" + zeroPad(minutes, 2) + ":" + zeroPad(seconds, 2) + "." + fraction;
     }
 
     /** {@code ct.timestamp_from_epoch_units}: a naive timestamp from a count since the epoch (floor division keeps

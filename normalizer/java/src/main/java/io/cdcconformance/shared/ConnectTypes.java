@@ -55,7 +55,10 @@ public final class ConnectTypes {
         }
         if (BITS.equals(name)) {
             Integer length = parameters == null ? null : Canonical.boundedInt(parameters.get("length"), 1, Canonical.MAX_BITS);
-            return "BITS(" + (length == null ? "?" : length) + ")";
+            // PostgreSQL's bit varying(n): n is only a maximum, and the connector's bytes drop the leading zero bits
+            // (B'00101' and B'101' are both 0x05), so no padding to n is the database's value (issue 40)
+            boolean varying = parameters != null && "VARBIT".equalsIgnoreCase(parameters.get("__debezium.source.column.type"));
+            return (varying ? "VARBIT(" : "BITS(") + (length == null ? "?" : length) + ")";
         }
         if (type == null) {
             return null;
@@ -113,6 +116,9 @@ public final class ConnectTypes {
                 }
                 if (logical.startsWith("BITS(")) {
                     return Canonical.bitsFromLittleEndianBase64(raw, Canonical.bitsLength(logical));
+                }
+                if (logical.startsWith("VARBIT(")) {
+                    return Canonical.withoutLeadingZeros(Canonical.bitsFromLittleEndianBase64(raw, Canonical.bitsLength(logical)));
                 }
                 // STRUCT, ARRAY, MAP keep their JSON text (forward compatible), members in name order
                 return raw.startsWith("{") || raw.startsWith("[") ? Json.canonicalText(Json.read(raw).root) : raw;

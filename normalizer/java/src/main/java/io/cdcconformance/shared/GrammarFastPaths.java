@@ -37,7 +37,7 @@ final class GrammarFastPaths {
             case "DATE":
                 return date(text, 0) && text.length() == 10;
             case "TIME":
-                return clock(text, 0) && fraction(text, 8, f) && text.length() == 9 + f;
+                return duration(text, f);
             case "TIMESTAMP":
                 return date(text, 0) && text.length() == 20 + f && text.charAt(10) == 'T' && clock(text, 11)
                         && fraction(text, 19, f);
@@ -165,6 +165,16 @@ final class GrammarFastPaths {
     }
 
     /** {@code [0-9]{2}:[0-9]{2}:[0-9]{2}} at {@code at}. */
+    /** {@code -?[0-9]{2,3}:[0-9]{2}:[0-9]{2}[.][0-9]{f}} (the duration rule is ModelGrammar's). */
+    private static boolean duration(String text, int f) {
+        int at = text.startsWith("-") ? 1 : 0;
+        int colon = text.indexOf(':');
+        int hourDigits = colon - at;
+        return (hourDigits == 2 || hourDigits == 3) && digits(text, at, hourDigits) && text.length() == colon + 7 + f
+                && digits(text, colon + 1, 2) && text.charAt(colon + 3) == ':' && digits(text, colon + 4, 2)
+                && fraction(text, colon + 6, f);
+    }
+
     private static boolean clock(String text, int at) {
         return text.length() >= at + 8 && digits(text, at, 2) && text.charAt(at + 2) == ':' && digits(text, at + 3, 2)
                 && text.charAt(at + 5) == ':' && digits(text, at + 6, 2);

@@ -166,6 +166,10 @@ public final class ModelGrammar {
                 return text.endsWith("infinity") || calendarDay(text);
             case "clock":
                 return text.endsWith("infinity") || clock(text, text.indexOf(':') - 2);
+            case "duration":
+                return duration(text);
+            case "at_most_n_digits":
+                return typed.parameters.get("n") == null || text.length() <= typed.parameters.get("n");
             default:
                 throw new IllegalStateException("model-grammar.json names a rule without code: " + rule);
         }
@@ -198,6 +202,18 @@ public final class ModelGrammar {
         } catch (DateTimeException e) {
             return false;
         }
+    }
+
+    /** A TIME: a time of day, PostgreSQL's 24:00:00, or a MySQL/MariaDB TIME duration within -838:59:59.999999 ..
+     * 838:59:59.999999; three hour digits only from 100 on, and no negative zero (one text per value). */
+    private static boolean duration(String text) {
+        boolean negative = text.startsWith("-");
+        int colon = text.indexOf(':');
+        int hours = Integer.parseInt(text, negative ? 1 : 0, colon, 10);
+        boolean minimal = colon - (negative ? 1 : 0) == 2 || hours >= 100;
+        boolean zero = text.substring(colon).chars().allMatch(c -> c == ':' || c == '.' || c == '0') && hours == 0;
+        return minimal && hours <= 838 && Integer.parseInt(text, colon + 1, colon + 3, 10) <= 59
+                && Integer.parseInt(text, colon + 4, colon + 6, 10) <= 59 && !(negative && zero);
     }
 
     private static boolean clock(String text, int start) {

@@ -76,17 +76,26 @@ public final class TextTypes {
         return m.matches() && validDate(m.group(1), m.group(2), m.group(3)) ? m.group(1) + "-" + m.group(2) + "-" + m.group(3) : null;
     }
 
-    private static final Pattern TIME = Pattern.compile("^([0-9]{2}):([0-9]{2}):([0-9]{2})([.]([0-9]{1,9}))?$");
+    private static final Pattern TIME = Pattern.compile("^(-?)([0-9]{2,3}):([0-9]{2}):([0-9]{2})([.]([0-9]{1,9}))?$");
 
-    /** {@code ct.time_text}. */
+    /** {@code ct.time_text}: a time of day, or a MySQL/MariaDB TIME duration as the binlog readers print it
+     * ({@code -00:00:01}, {@code 838:59:59}: canal's RowsLogBuffer writes a sign and at least two hour digits). */
     public static String time(String raw, int digits) {
         Matcher m = TIME.matcher(raw);
-        if (!m.matches() || !validTime(m.group(1), m.group(2), m.group(3))) {
+        if (!m.matches()) {
             return null;
         }
-        String fraction = m.group(5) == null ? "" : m.group(5);
-        return fraction.length() > digits ? null
-                : m.group(1) + ":" + m.group(2) + ":" + m.group(3) + "." + fraction + "0".repeat(digits - fraction.length());
+        int hours = Integer.parseInt(m.group(2));
+        int minutes = Integer.parseInt(m.group(3));
+        int seconds = Integer.parseInt(m.group(4));
+        String fraction = m.group(6) == null ? "" : m.group(6);
+        if (fraction.length() > digits || minutes > 59 || seconds > 59 || hours * 3600L + minutes * 60 + seconds > Canonical.MAX_TIME_SECONDS
+                || m.group(2).length() == 3 && hours < 100) {
+            return null;
+        }
+        String padded = fraction + "0".repeat(digits - fraction.length());
+        boolean zero = hours == 0 && minutes == 0 && seconds == 0 && padded.chars().allMatch(c -> c == '0');
+        return (zero ? "" : m.group(1)) + Canonical.durationText(hours, minutes, seconds, padded);
     }
 
     /** A calendar date, as Spark's {@code try_to_timestamp(..., 'yyyy-MM-dd')} accepts it (year 0000 too). */

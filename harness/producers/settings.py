@@ -1,0 +1,77 @@
+"""Connector and converter settings users choose, as the real-producer tier runs them (`producers --settings`).
+
+Each setting names what it gives the connector (its properties), the Connect worker (converter properties) and the
+Debezium generator (Profile fields that write the same), so a run with it is checked the three usual ways: the
+normalizer against the oracle, the database against the events, and the generator against the connector.
+docs/producers.md has one row per setting: what the connector writes, what the normalizer makes of it, the run.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    about: str
+    connector: dict = field(default_factory=dict)   # connector properties
+    worker: dict = field(default_factory=dict)      # worker properties (the converters')
+    profile: dict = field(default_factory=dict)     # generators.debezium.Profile fields
+
+    def __add__(self, other: Setting) -> Setting:
+        for mine, theirs in ((self.connector, other.connector), (self.worker, other.worker), (self.profile, other.profile)):
+            clash = sorted(k for k in mine.keys() & theirs.keys() if mine[k] != theirs[k])
+            if clash:
+                raise ValueError(f"settings {self.name} and {other.name} both set {clash[0]}")
+        if self.name == DEFAULT.name:
+            return other
+        return Setting(f"{self.name}+{other.name}", f"{self.about}; {other.about}",
+                       {**self.connector, **other.connector}, {**self.worker, **other.worker},
+                       {**self.profile, **other.profile})
+
+
+DEFAULT = Setting("default", "the connector's and converter's defaults")
+
+
+def _converters(**properties) -> dict:
+    """A converter property for both the key's and the value's converter."""
+    return {f"{side}.converter.{name.replace('_', '.')}": value for side in ("key", "value")
+            for name, value in properties.items()}
+
+
+SETTINGS = {s.name: s for s in [
+    DEFAULT,
+    Setting("schemas-disabled", "key/value.converter.schemas.enable=false: the payload only",
+            worker=_converters(schemas_enable="false"), profile={"schemas_enable": False}),
+    Setting("tombstones-off", "tombstones.on.delete=false: no tombstone after a delete",
+            connector={"tombstones.on.delete": "false"}, profile={"tombstones": False}),
+    Setting("decimal-numeric", "converter decimal.format=NUMERIC: a Decimal as a JSON number (BigDecimal.toString)",
+            worker=_converters(decimal_format="NUMERIC"), profile={"decimal_format": "numeric"}),
+    Setting("decimal-string", "decimal.handling.mode=string: a decimal as a plain string (BigDecimal.toString)",
+            connector={"decimal.handling.mode": "string"}, profile={"decimal_handling": "string"}),
+    Setting("decimal-double", "decimal.handling.mode=double: a decimal as a float64",
+            connector={"decimal.handling.mode": "double"}, profile={"decimal_handling": "double"}),
+    *(Setting(f"binary-{mode}", f"binary.handling.mode={mode}: a binary value as a plain string",
+              connector={"binary.handling.mode": mode}, profile={"binary_handling": mode})
+      for mode in ("base64", "base64-url-safe", "hex")),
+]}
+
+
+ROTATION_SIZE = 3
+
+
+def rotation(seed: int) -> list[Setting]:
+    """The defaults and ROTATION_SIZE other settings, taken in turn by seed: `make producers` runs a few each time,
+    and every one within a few runs."""
+    others = [s for s in SETTINGS.values() if s is not DEFAULT]
+    return [DEFAULT] + [others[(seed * ROTATION_SIZE + i) % len(others)] for i in range(ROTATION_SIZE)]
+
+
+def parse(text: str) -> Setting:
+    """`name[,name...]` as one setting (ValueError names an unknown or clashing one)."""
+    combined = DEFAULT
+    for name in (part.strip() for part in text.split(",")):
+        if name not in SETTINGS:
+            raise ValueError(f"no setting {name!r} (known: {', '.join(SETTINGS)})")
+        combined = combined + SETTINGS[name]
+    return combined
