@@ -33,7 +33,7 @@ FORMAT = "debezium-json"
 class Profile:
     """How one Debezium deployment writes: connector, release, converter and table settings."""
 
-    connector: str = "postgresql"          # postgresql | sqlserver | mariadb
+    connector: str = "postgresql"          # postgresql | sqlserver | mariadb | mysql (1.x's MySQL connector on MariaDB)
     version: str = "2.7.3.Final"
     schemas_enable: bool = True
     snapshot_style: str = "enum"           # enum (the wire format since 0.10) | boolean (old doc examples)
@@ -65,8 +65,9 @@ class Profile:
 
     @property
     def binlog(self) -> bool:
-        """MariaDB's connector (its own since 2.7): a schema is a database, positions are binlog ones."""
-        return self.connector == "mariadb"
+        """MariaDB's connector (its own since 2.7), or the MySQL connector that read MariaDB before it: a schema is a
+        database, positions are binlog ones."""
+        return self.connector in ("mariadb", "mysql")
 
     def database_of(self, table: Table) -> str:
         return table.schema if self.binlog else self.database
@@ -172,6 +173,14 @@ def written_row(table: Table, profile: Profile, row: Row | None) -> Row | None:
     return None if row is None else {c.name: _setting_view(profile, c.logical, row[c.name])[1] for c in table.columns}
 
 
+def written_fallbacks(table: Table, profile: Profile) -> dict:
+    """Each column's fallback (what the connector writes for a NOT NULL column it has no value for) as the settings
+    write it: the column type's own zero, then viewed (a decimal under string mode is `0.00` at scale 2, seen on the
+    real PostgreSQL 3.3.2 under REPLICA IDENTITY DEFAULT; the STRING it became would say "")."""
+    return {c.name: _setting_view(profile, c.logical, _fallback(c.logical))[1] for c in table.columns
+            if c.logical.kind in _FALLBACKS}
+
+
 def as_written(history: History, profile: Profile) -> History:
     """`history` with every column and value as the profile's connector settings write them, so that the encoder and
     the oracle see what the connector does: the canonical event of a hex binary is the STRING of its digits, the
@@ -188,7 +197,7 @@ def as_written(history: History, profile: Profile) -> History:
 def profiles(prefix: str = "dbserver1"):
     return st.builds(
         Profile,
-        connector=st.sampled_from(["postgresql", "sqlserver", "mariadb"]),
+        connector=st.sampled_from(["postgresql", "sqlserver", "mariadb", "mysql"]),
         version=st.sampled_from(PRODUCER_VERSIONS),
         schemas_enable=st.booleans(),
         snapshot_style=st.sampled_from(["enum", "boolean"]),
@@ -203,7 +212,9 @@ def profiles(prefix: str = "dbserver1"):
         # the defaults half of the time, so that bytes and Decimals keep most of the draws
         binary_handling=st.one_of(st.just("bytes"), st.sampled_from(BINARY_HANDLING_MODES)),
         decimal_handling=st.one_of(st.just("precise"), st.sampled_from(DECIMAL_HANDLING_MODES)),
-    ).filter(lambda p: not (p.binlog and p.release < (2, 7))  # MariaDB's connector is 2.7's
+    ).filter(lambda p: not (p.connector == "mariadb" and p.release < (2, 7))  # MariaDB's connector is 2.7's
+             # the MySQL connector as run here: 1.9.7 on MariaDB (docs/producers.md)
+             and not (p.connector == "mysql" and p.release >= (2, 7))
              # what the connector writes for an unchanged TOASTed bytea under a text mode has not been run here
              and not (p.toasted and p.binary_handling != "bytes"))
 
@@ -411,6 +422,8 @@ class DebeziumEncoder:
     table: Table
     clock: _SourceClock = field(default_factory=_SourceClock)
     _in_snapshot: bool = False  # the transaction being encoded is a snapshot's (_zoned_fixed)
+    # a NOT NULL column's fallback as the settings write it, where they changed its type (`written_fallbacks`)
+    fallbacks: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if self.profile.binlog_rotation is not None:
@@ -490,8 +503,8 @@ class DebeziumEncoder:
     def _zoned_fixed(self) -> bool:
         """2.2+ keeps a TIMESTAMP WITH TIME ZONE's fraction width (DBZ-5996). MariaDB's snapshot reads the column
         over JDBC and writes as many digits as needed; its binlog reader writes six (seen on the real 3.3.0)."""
-        if self.profile.binlog:
-            return not self._in_snapshot
+        if self.profile.binlog:  # 1.9's MySQL connector streams as many digits as needed (seen on the real 1.9.7)
+            return not self._in_snapshot and self.profile.release >= (2, 2)
         return self.profile.release >= (2, 2)
 
     def _written(self, logical: LogicalType, value, zoned_fixed: bool):
@@ -627,7 +640,7 @@ class DebeziumEncoder:
         the real 1.9.7, 2.7.3 and 3.3.2 connectors. Nothing in the record marks those values."""
         if not (self.profile.connector == "postgresql" and self.profile.replica_identity == "DEFAULT"):
             return self.row_json(row), self.canonical_image(row)
-        old = {c.name: row[c.name] if c.pk_position else None if c.nullable else _fallback(c.logical)
+        old = {c.name: row[c.name] if c.pk_position else None if c.nullable else self.fallbacks.get(c.name, _fallback(c.logical))
                for c in self.table.columns}
         written = {c.name: self._written(c.logical, old[c.name], self._zoned_fixed() and bool(c.pk_position))
                    for c in self.table.columns}
@@ -640,7 +653,10 @@ class DebeziumEncoder:
         """One position per change, as the database assigns them (commit LSN shared by the transaction)."""
         c = self.clock
         if self.profile.binlog:
-            return c.binlog(tx)
+            positions = c.binlog(tx)
+            if self.profile.connector == "mysql" and not tx.snapshot:  # the MySQL connector's thread (0 on MariaDB)
+                positions = [{**position, "thread": 0} for position in positions]
+            return positions
         if self.profile.connector == "sqlserver":
             changes = [None if tx.snapshot else c.sqlserver_lsn() for _ in tx.changes]
             commit = c.sqlserver_lsn()
@@ -799,8 +815,9 @@ def pk_change_group(profile: Profile, table: Table, position: dict, old_key: dic
 
 def encode(history: History, profile: Profile) -> list[Expected]:
     """Records with expected events; call `with_coordinates` once their topics' state is known."""
+    fallbacks = written_fallbacks(history.table, profile)
     history = as_written(history, profile)
-    return DebeziumEncoder(profile, history.table).encode(history)
+    return DebeziumEncoder(profile, history.table, fallbacks=fallbacks).encode(history)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -1075,6 +1092,7 @@ HOSTILE: dict[str, Hostile] = {
 def examples(draw):
     profile = draw(profiles())
     return profile, draw(histories(tables(value_types=value_types(profile)),
+                                   # 1.9's MySQL connector wrote no TRUNCATE (seen on MariaDB: docs/producers.md)
                                    allow_truncate=profile.connector in ("postgresql", "mariadb")))
 
 

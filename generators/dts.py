@@ -472,6 +472,13 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
     "latin1 byte where cp1252 differs": (hostile_record(15, after=[_integer("15"), _character("latin1", b"\x80\x81")]),
                                          None),
     "invalid UTF-8": (hostile_record(16, after=[_integer("16"), _character("utf8mb4", b"\xff")]), Code.UNDECODABLE_VALUE),
+    # a value class the type code does not hold (make fuzz, issue 39): a number's text passes for base64 ("1234"), so it
+    # is refused; text under a blob or geometry code stays text, as a Character's does
+    "a number under a blob code": (hostile_record(61, fields=[{"name": "id", "dataTypeNumber": 3}, {"name": "b", "dataTypeNumber": 252}],
+                                                  after=[_integer("61"), _integer("1234")]), Code.UNDECODABLE_VALUE),
+    "text under a geometry code": (hostile_record(62, fields=[{"name": "id", "dataTypeNumber": 3}, {"name": "g", "dataTypeNumber": 255}],
+                                                  after=[_integer("62"), (f"{NS}.TextObject", {"type": "enum", "value": "red"})]),
+                                   None),
     "TIME hour 100": (hostile_record(17, fields=_ID_AND_TIME, after=[_integer("17"), _datetime(hour=100, minute=0, second=0)]),
                       Code.UNDECODABLE_VALUE),
     "Timestamp seconds out of range": (hostile_record(18, fields=[{"name": "id", "dataTypeNumber": 3},

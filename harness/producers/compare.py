@@ -22,7 +22,9 @@ _HISTORY_FIELDS = ("kind", "op", "snapshot", "format_version", "columns", "key",
 
 def profile(run: RealRun) -> debezium.Profile:
     """How the connector of this run writes, as the generator's profile."""
-    fields = dict(connector=run.database, version=run.versions["debezium"], schemas_enable=True,
+    release = debezium.Profile(version=run.versions["debezium"]).release
+    connector = "mysql" if run.database == "mariadb" and release < (2, 7) else run.database  # 1.x read MariaDB so
+    fields = dict(connector=connector, version=run.versions["debezium"], schemas_enable=True,
                   replica_identity=run.replica_identity, tombstones=True, partitions=1, prefix=run.prefix,
                   database="cdc", decimal_format="base64", toasted=False)
     return debezium.Profile(**{**fields, **run.setting.profile})

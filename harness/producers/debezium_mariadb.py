@@ -25,6 +25,8 @@ def connector_settings(run_id: str, server: MariaDbServer, history: History, pre
                        debezium_version: str = DEFAULT_MARIADB_DEBEZIUM_VERSION) -> dict:
     table = history.table
     release = debezium.Profile(version=debezium_version).release
+    if not uses_mariadb_connector(debezium_version):
+        return _mysql_connector_settings(run_id, server, history, prefix, snapshot)
     return {
         "name": f"cdc-{run_id}",
         "connector.class": "io.debezium.connector.mariadb.MariaDbConnector",
@@ -45,6 +47,36 @@ def connector_settings(run_id: str, server: MariaDbServer, history: History, pre
     }
 
 
+# Debezium's MariaDB connector is its own since 2.7; before, its MySQL connector read MariaDB (issue 40: 1.9 on MariaDB)
+MARIADB_CONNECTOR_SINCE = (2, 7)
+
+
+def uses_mariadb_connector(debezium_version: str) -> bool:
+    return debezium.Profile(version=debezium_version).release >= MARIADB_CONNECTOR_SINCE
+
+
+def _mysql_connector_settings(run_id: str, server: MariaDbServer, history: History, prefix: str, snapshot: bool) -> dict:
+    """Debezium 1.x's MySQL connector on the MariaDB server: its 1.x names (`database.server.name`, `database.history`,
+    snapshot mode `schema_only` for no data), TRUNCATE under its own switch, as the PostgreSQL 1.9 run has it."""
+    table = history.table
+    return {
+        "name": f"cdc-{run_id}",
+        "connector.class": "io.debezium.connector.mysql.MySqlConnector",
+        "tasks.max": 1,
+        "database.hostname": "127.0.0.1", "database.port": server.port, "database.user": USER,
+        "database.password": PASSWORD, "database.server.id": random.randint(1000, 2 ** 31 - 1),
+        "database.ssl.mode": "disabled",
+        "database.server.name": prefix,
+        "database.include.list": f"{table.schema},{PROGRESS_TABLE[0]}",
+        "table.include.list": f"{table.schema}\\.{table.name},{PROGRESS_TABLE[0]}\\.{PROGRESS_TABLE[1]}",
+        "database.history": "io.debezium.relational.history.FileDatabaseHistory",
+        "database.history.file.filename": str(server.workdir / "schema-history.dat"),
+        "snapshot.mode": "initial" if snapshot else "schema_only",
+        **CONNECTOR_SETTINGS,
+        "truncate.handling.mode": "include",
+    }
+
+
 def run(broker, history: History, row_image: str = "FULL",
         debezium_version: str = DEFAULT_MARIADB_DEBEZIUM_VERSION, setting: Setting = DEFAULT) -> RealRun:
     """The history through MariaDB and the connector; everything it started is stopped and removed."""
@@ -56,7 +88,8 @@ def run(broker, history: History, row_image: str = "FULL",
             _execute(connection, MARIADB.transactions(history, snapshot=True))
         settings = {**connector_settings(run_id, server, history, prefix, snapshot, debezium_version), **setting.connector}
         with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version,
-                           connector_artifact="mariadb", worker_settings=setting.worker) as worker:
+                           connector_artifact="mariadb" if uses_mariadb_connector(debezium_version) else "mysql",
+                           worker_settings=setting.worker) as worker:
             with server.connect(database=None) as connection, connection.cursor() as cursor:
                 wait_for_streaming(lambda: cursor.execute(
                     "SELECT 1 FROM information_schema.PROCESSLIST WHERE COMMAND = 'Binlog Dump' AND USER = %s", (USER,)

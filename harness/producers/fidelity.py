@@ -83,6 +83,17 @@ KNOWN = (
         "the snapshot reads the column over JDBC, the binlog reader decodes it itself and keeps six digits: "
         "`DebeziumEncoder._zoned_fixed` says which"),
     KnownDifference(
+        r"value\.payload\.source\.(connector|thread)", "MariaDB through Debezium 1.9's MySQL connector: `connector` "
+        "`mariadb` / `mysql` (and the Source struct `io.debezium.connector.mysql.Source`); `thread` null / 0 on "
+        "streamed rows", "MariaDB 1.9.7", FIXED,
+        "before 2.7 Debezium read MariaDB with its MySQL connector: `Profile(connector=\"mysql\")`, a binlog profile "
+        "like MariaDB's, writes its name and the thread id it reads (0 here); the normalizer reads `mysql` positions "
+        "as MariaDB's"),
+    KnownDifference(
+        r"value\.payload\.(after|before)\..*", "MariaDB through 1.9's MySQL connector, streamed TIMESTAMP "
+        "(ZonedTimestamp): six fraction digits / as many as needed (`1970-01-01T00:00:01Z`)", "MariaDB 1.9.7", FIXED,
+        "the fixed width came with 2.2 (DBZ-5996) for the binlog reader too: `DebeziumEncoder._zoned_fixed`"),
+    KnownDifference(
         r"value\.payload\.(after|before)\..*", "PostgreSQL BIT(n) (`io.debezium.data.Bits`): the BitSet's bytes "
         "padded to ceil(n / 8) / as few as the value needs (178 in a BIT(9): `sgA=` / `sg==`; 0: `AAA=` / `\"\"`)",
         "3.3.2, 1.9.7, 2.7.3", FIXED, "`JdbcValueConverters.convertBits` pads, PostgreSQL's converter hands it the "

@@ -92,15 +92,16 @@ def postgres_types() -> list[LogicalType]:
 
 
 def _histories(value_types, value: Callable[[ColumnSpec, object], object], max_changes: int, max_columns: int,
-               required_types) -> st.SearchStrategy:
+               required_types, allow_truncate: bool = True) -> st.SearchStrategy:
     """Histories over `value_types` with every value passed through `value`; `required_types`: value columns every
     drawn table has (generators.history.tables)."""
-    return histories(tables(KEY_TYPES, value_types, max_columns, required_types), max_changes=max_changes) \
+    return histories(tables(KEY_TYPES, value_types, max_columns, required_types), max_changes=max_changes,
+                     allow_truncate=allow_truncate) \
         .map(lambda history: _with_values(history, value)).filter(_keys_distinct)
 
 
-def postgres_histories(max_changes: int = 8, max_columns: int = 5, required_types=()):
-    return _histories(postgres_types(), _postgres_value, max_changes, max_columns, required_types)
+def postgres_histories(max_changes: int = 8, max_columns: int = 5, required_types=(), allow_truncate: bool = True):
+    return _histories(postgres_types(), _postgres_value, max_changes, max_columns, required_types, allow_truncate)
 
 
 def _bmp_labels(logical):
@@ -119,6 +120,6 @@ def mariadb_types() -> list[LogicalType]:
            DURATION_TYPE]
 
 
-def mariadb_histories(max_changes: int = 8, max_columns: int = 5, required_types=()):
-    return _histories(mariadb_types(), _mariadb_value, max_changes, max_columns, required_types)
+def mariadb_histories(max_changes: int = 8, max_columns: int = 5, required_types=(), allow_truncate: bool = True):
+    return _histories(mariadb_types(), _mariadb_value, max_changes, max_columns, required_types, allow_truncate)
 

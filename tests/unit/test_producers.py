@@ -102,14 +102,16 @@ def test_a_fixed_difference_seen_again_is_not_accepted():
 
 
 def test_certifying_a_line_runs_each_database_whose_connector_has_a_release_of_it():
-    """`certify --producer real`: MariaDB's connector has releases of its own (none before 2.7; 2.7.0's snapshot
-    fails on a NOT NULL LONGBLOB), and a line it cannot run says why in the record."""
+    """`certify --producer real`: MariaDB's connector has releases of its own (2.7.0's snapshot fails on a NOT NULL
+    LONGBLOB; before 2.7 the MySQL connector read MariaDB, and 1.9's does here), and a line it cannot run says why in
+    the record."""
     from harness.producers.checks import certification_releases
 
     assert certification_releases("3.2", "3.2.0.Final") == ({"postgresql": "3.2.0.Final", "mariadb": "3.2.0.Final"}, {})
     releases, not_run = certification_releases("2.7", "2.7.3.Final")
     assert releases == {"postgresql": "2.7.3.Final"} and "LONGBLOB" in not_run["mariadb"]
-    assert "no MariaDB connector" in certification_releases("1.9", "1.9.7.Final")[1]["mariadb"]
+    assert certification_releases("1.9", "1.9.7.Final") == ({"postgresql": "1.9.7.Final", "mariadb": "1.9.7.Final"}, {})
+    assert "no MariaDB connector release of line 2.0" in certification_releases("2.0", "2.0.1.Final")[1]["mariadb"]
 
 
 def test_a_few_real_producer_histories_hold_every_type_of_their_database():

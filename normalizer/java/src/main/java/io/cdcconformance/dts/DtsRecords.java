@@ -264,7 +264,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
 
         /** The type code's logical type, with a decimal's precision and scale taken from its first value (the code
          * does not carry them; DECIMAL without them when every value is NULL), and text under a blob or geometry code
-         * (Character, TextGeometry WKT) kept as text. */
+         * (Character, TextObject, TextGeometry WKT) kept as text. */
         String columnLogical(Column column) {
             GenericRecord after = element(afterValues, column.index);
             GenericRecord before = element(beforeValues, column.index);
@@ -275,7 +275,8 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
                 }
             }
             if ("BYTES".equals(column.codeLogical) && (is(after, "Character") || is(before, "Character")
-                    || is(after, "TextGeometry") || is(before, "TextGeometry"))) {
+                    || is(after, "TextGeometry") || is(before, "TextGeometry")
+                    || is(after, "TextObject") || is(before, "TextObject"))) {
                 return "STRING";
             }
             return column.codeLogical;
@@ -475,12 +476,20 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
     }
 
     /** One image element (a union of the DTS value classes) as text in the TEXT encoding; EmptyObject is none. */
+    /** The value classes a binary column's value comes in (text in a Character, TextObject or TextGeometry makes the
+     * column STRING: columnLogical). */
+    private static final Set<String> BINARY_VALUE_CLASSES = Set.of("BinaryObject", "BinaryGeometry", "Character");
+
     public static String rawText(Object element, String logical) {
         if (!(element instanceof GenericRecord)) {
             return null;
         }
         GenericRecord v = (GenericRecord) element;
-        switch (v.getSchema().getName()) {
+        String valueClass = v.getSchema().getName();
+        if ("BYTES".equals(logical) && !BINARY_VALUE_CLASSES.contains(valueClass)) {
+            return null;  // a number or a time is no binary value: its text ("1234") would pass for base64 (make fuzz)
+        }
+        switch (valueClass) {
             case "Integer":
             case "Decimal":
             case "TextGeometry":
