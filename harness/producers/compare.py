@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from generators import debezium
 from harness.diff import deep_diff, readable_path
+from harness.producers import debezium_mariadb
 from harness.producers.runs import RealRun
 from normalizer.model import event_to_json
 
@@ -22,8 +23,9 @@ _HISTORY_FIELDS = ("kind", "op", "snapshot", "format_version", "columns", "key",
 
 def profile(run: RealRun) -> debezium.Profile:
     """How the connector of this run writes, as the generator's profile."""
-    release = debezium.Profile(version=run.versions["debezium"]).release
-    connector = "mysql" if run.database == "mariadb" and release < (2, 7) else run.database  # 1.x read MariaDB so
+    connector = run.database
+    if run.database == "mariadb" and not debezium_mariadb.uses_mariadb_connector(run.versions["debezium"]):
+        connector = "mysql"  # 1.x read MariaDB with its MySQL connector
     fields = dict(connector=connector, version=run.versions["debezium"], schemas_enable=True,
                   replica_identity=run.replica_identity, tombstones=True, partitions=1, prefix=run.prefix,
                   database="cdc", decimal_format="base64", toasted=False)
@@ -70,11 +72,11 @@ def state_problems(run: RealRun, events: list[dict]) -> list[str]:
     """The table as the database holds it after the history vs the normalizer's events folded by key. Each row is
     rendered as the run's settings write it (a hex binary is the STRING of its digits; without schemas each value is
     its JSON text), which is what the events can hold: the generator's encoder says how."""
-    written = debezium.DebeziumEncoder(profile(run), debezium.written_table(run.history.table, profile(run)))
-    table = run.history.table
+    table, run_profile = run.history.table, profile(run)
+    written = debezium.DebeziumEncoder(run_profile, debezium.written_table(table, run_profile))
     database = {}
     for row in run.final_rows:
-        texts = written.canonical_image(debezium.written_row(run.history.table, profile(run), row))
+        texts = written.canonical_image(debezium.written_row(table, run_profile, row))
         database[tuple(texts[c.name] for c in table.key_columns)] = texts
     replayed = folded(events)
     problems = [f"row {list(key)}: the database has it, the events do not" for key in database.keys() - replayed.keys()]

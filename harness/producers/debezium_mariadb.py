@@ -23,22 +23,16 @@ from harness.producers.statements import MARIADB
 
 def connector_settings(run_id: str, server: MariaDbServer, history: History, prefix: str, snapshot: bool,
                        debezium_version: str = DEFAULT_MARIADB_DEBEZIUM_VERSION) -> dict:
-    table = history.table
-    release = debezium.Profile(version=debezium_version).release
     if not uses_mariadb_connector(debezium_version):
         return _mysql_connector_settings(run_id, server, history, prefix, snapshot)
+    release = debezium.Profile(version=debezium_version).release
     return {
-        "name": f"cdc-{run_id}",
+        **_server_settings(run_id, server, history),
         "connector.class": "io.debezium.connector.mariadb.MariaDbConnector",
-        "tasks.max": 1,
-        "database.hostname": "127.0.0.1", "database.port": server.port, "database.user": USER,
-        "database.password": PASSWORD, "database.server.id": random.randint(1000, 2 ** 31 - 1),  # a replica's id
         # a loopback server without TLS; 2.7.0's default (`preferred`) is a value its MariaDB driver refuses, and
         # 3.0 renamed the modes after the driver's
         "database.ssl.mode": "disabled" if release < (3, 0) else "disable",
         "topic.prefix": prefix,
-        "database.include.list": f"{table.schema},{PROGRESS_TABLE[0]}",
-        "table.include.list": f"{table.schema}\\.{table.name},{PROGRESS_TABLE[0]}\\.{PROGRESS_TABLE[1]}",
         # the schema history in a file beside the server's data (removed with it), not in a topic of its own
         "schema.history.internal": "io.debezium.storage.file.history.FileSchemaHistory",
         "schema.history.internal.file.filename": str(server.workdir / "schema-history.dat"),
@@ -55,20 +49,27 @@ def uses_mariadb_connector(debezium_version: str) -> bool:
     return debezium.Profile(version=debezium_version).release >= MARIADB_CONNECTOR_SINCE
 
 
+def _server_settings(run_id: str, server: MariaDbServer, history: History) -> dict:
+    """What either connector is told of the server and the tables to read: the loopback server, a replica's id,
+    the history's table and the progress table."""
+    table = history.table
+    return {
+        "name": f"cdc-{run_id}", "tasks.max": 1,
+        "database.hostname": "127.0.0.1", "database.port": server.port, "database.user": USER,
+        "database.password": PASSWORD, "database.server.id": random.randint(1000, 2 ** 31 - 1),  # a replica's id
+        "database.include.list": f"{table.schema},{PROGRESS_TABLE[0]}",
+        "table.include.list": f"{table.schema}\\.{table.name},{PROGRESS_TABLE[0]}\\.{PROGRESS_TABLE[1]}",
+    }
+
+
 def _mysql_connector_settings(run_id: str, server: MariaDbServer, history: History, prefix: str, snapshot: bool) -> dict:
     """Debezium 1.x's MySQL connector on the MariaDB server: its 1.x names (`database.server.name`, `database.history`,
     snapshot mode `schema_only` for no data), TRUNCATE under its own switch, as the PostgreSQL 1.9 run has it."""
-    table = history.table
     return {
-        "name": f"cdc-{run_id}",
+        **_server_settings(run_id, server, history),
         "connector.class": "io.debezium.connector.mysql.MySqlConnector",
-        "tasks.max": 1,
-        "database.hostname": "127.0.0.1", "database.port": server.port, "database.user": USER,
-        "database.password": PASSWORD, "database.server.id": random.randint(1000, 2 ** 31 - 1),
         "database.ssl.mode": "disabled",
         "database.server.name": prefix,
-        "database.include.list": f"{table.schema},{PROGRESS_TABLE[0]}",
-        "table.include.list": f"{table.schema}\\.{table.name},{PROGRESS_TABLE[0]}\\.{PROGRESS_TABLE[1]}",
         "database.history": "io.debezium.relational.history.FileDatabaseHistory",
         "database.history.file.filename": str(server.workdir / "schema-history.dat"),
         "snapshot.mode": "initial" if snapshot else "schema_only",
