@@ -39,12 +39,24 @@ class Profile:
     gtid: bool = True                  # canal >= 1.1.7 writes `gtid`
     topic: str = "canal.shop"
     database: str = "shop"
+    # how canal's own server wrote MariaDB's binary log here (the real-producer tier: docs/producers.md):
+    annotations: bool = False    # MariaDB's annotate-rows event before each statement's rows: a QUERY message
+    per_statement: bool = False  # one message per statement, as the binary log has it (else per run of one kind)
+    server_types: bool = False   # mysqlType as the server's `desc` prints the harness's columns (else drawn spellings)
+    # situations a server makes only on purpose: a zero date where the oracle has NULL, key names in another case
+    quirks: bool = True
+
+
+def SERVER_1_1_4_ON_MARIADB(**fields) -> Profile:
+    """canal 1.1.4's server reading MariaDB 10.11, as the real-producer tier runs it (docs/producers.md)."""
+    return Profile(gtid=False, annotations=True, per_statement=True, server_types=True, quirks=False, **fields)
 
 
 def profiles():
     return st.builds(Profile, old_columns=st.sampled_from(["changed", "all"]),
                      partition_hash=st.sampled_from([None, "table", "pk"]), partitions=st.integers(1, 3),
-                     gtid=st.booleans())
+                     gtid=st.booleans(), annotations=st.booleans(), per_statement=st.booleans(),
+                     server_types=st.booleans(), quirks=st.booleans())
 
 
 # logical kind -> MySQL column type as canal writes mysqlType, java.sql.Types code, canonical logical type
@@ -86,7 +98,7 @@ def _declared(labels: tuple[str, ...]) -> str:
 def mysql_type(logical: LogicalType, name: str = "") -> tuple[str, int, str]:
     """(type text, JDBC code, logical type) of a column; `name` picks among the type's spellings."""
     if logical.kind in ("ENUM", "SET"):
-        # canal's RowsLogBuffer: ENUM is Types.INTEGER, SET is Types.BIT
+        # canal's RowsLogBuffer: ENUM is Types.INTEGER, SET is Types.BIT (a NULL's: _sql_types)
         return f"{logical.kind.lower()}({_declared(logical.labels)})", 4 if logical.kind == "ENUM" else -7, logical.name
     if logical.kind == "DECIMAL":
         return f"{_spelling('DECIMAL', name)}({logical.precision},{logical.scale})", 3, logical.name
@@ -96,6 +108,28 @@ def mysql_type(logical: LogicalType, name: str = "") -> tuple[str, int, str]:
         return f"datetime({logical.precision})", 93, "TIMESTAMP(6)"
     text, code, canonical = MYSQL_TYPES[logical.kind]
     return _spelling(logical.kind, name), code, canonical
+
+
+# MariaDB 10.11's `desc` of the real-producer tier's columns (harness/producers/statements.py), and the JDBC code
+# canal 1.1.4 gave them (seen on the run: longtext 2005, CLOB; longblob 2004, BLOB)
+_SERVER_TYPES = {"STRING": ("longtext", 2005), "BYTES": ("longblob", 2004), "FLOAT64": ("double", 8), "DATE": ("date", 91)}
+SERVER_KEY_CHARS = 250
+_LOB_CODES = (2004, 2005)  # a text key is a varchar(250) there
+
+
+def server_type(logical: LogicalType, key: bool) -> tuple[str, int, str]:
+    """(type text, JDBC code, logical type) of a column as MariaDB's `desc` prints the real-producer tier's."""
+    if logical.kind == "STRING" and key:
+        return f"varchar({SERVER_KEY_CHARS})", 12, "STRING"
+    if logical.kind in _SERVER_TYPES:
+        return (*_SERVER_TYPES[logical.kind], MYSQL_TYPES[logical.kind][2])
+    if logical.kind == "DECIMAL":
+        return f"decimal({logical.precision},{logical.scale})", 3, logical.name
+    if logical.kind in ("TIME", "DURATION"):
+        return f"time({logical.precision})", 92, "TIME(6)"
+    if logical.kind in MYSQL_TYPES:  # the integers: their first spelling is desc's
+        return MYSQL_TYPES[logical.kind]
+    return mysql_type(logical)
 
 
 def value_text(logical: LogicalType, value) -> str | None:
@@ -117,6 +151,25 @@ def value_text(logical: LogicalType, value) -> str | None:
     return canonical_text(logical, value)
 
 
+_STATEMENT_WORDS = {"INSERT": "INSERT INTO", "UPDATE": "UPDATE", "DELETE": "DELETE FROM"}
+
+
+_DIGITS_PER_GROUP = 9  # MySQL's binary DECIMAL: nine digits in four bytes, the rest in a shorter group
+
+
+def binlog_decimal_text(text: str) -> str:
+    """A DECIMAL as canal's LogBuffer.getDecimal0 writes it (then BigDecimal.toPlainString): every full group of nine
+    fraction digits, the last shorter group only if it is not zero, and `0` if no fraction digit is left
+    (decimal(10,2) 5.00 is `5.0`, decimal(65,30) 0 is 27 zeros; seen on 1.1.4, unchanged in canal's later source).
+    `text` is the value at its column's scale."""
+    whole, point, fraction = text.partition(".")
+    if not point:
+        return text
+    full = len(fraction) // _DIGITS_PER_GROUP * _DIGITS_PER_GROUP
+    kept = fraction if fraction[full:].strip("0") else fraction[:full]
+    return f"{whole}.{kept or '0'}"
+
+
 def _partition(text: str, partitions: int) -> int:
     return hashlib.md5(text.encode()).digest()[0] % partitions
 
@@ -131,27 +184,36 @@ class CanalEncoder:
     batches: int = 0
     format_id = FORMAT
     format_version = FORMAT_VERSION
+    binlog_decimals = True  # decimals as canal's LogBuffer reads them (binlog_decimal_text)
 
     def _source(self) -> dict:
         return {"system": "mysql", "server": None, "database": self.profile.database, "schema": None,
                 "table": self.table.name}
 
     def _key_columns(self) -> list:
-        """The key the message names (pkNames)."""
-        return self.table.key_columns
+        """The key the message names (pkNames), in the table's column order: what the normalizer can know of it."""
+        return [c for c in self.table.columns if c.pk_position]
 
     def encode(self, history: History) -> list[Expected]:
         out = []
         for tx in history.transactions:
             self.batches += 1
-            statement: list[Change] = []
-            for change in tx.changes:
-                if statement and (change.kind != statement[0].kind or change.kind == "TRUNCATE"):
-                    out += self._statement(statement, tx)
-                    statement = []
-                statement.append(change)
-            out += self._statement(statement, tx)
+            for statement in self._statements(tx):
+                out += self._statement(statement, tx)
         return out
+
+    def _statements(self, tx: Transaction) -> list[list[Change]]:
+        """The transaction's rows events: its statements as the binary log keeps them (an UPDATE that changes nothing
+        logs no row), or (drawn) a run of changes of one kind as one multi-row statement."""
+        if getattr(self.profile, "per_statement", False):
+            return [rows for rows in ([c for c in statement if c.binlogged] for statement in tx.statements()) if rows]
+        statements: list[list[Change]] = []
+        for change in tx.changes:
+            if statements and change.kind == statements[-1][0].kind != "TRUNCATE":
+                statements[-1].append(change)
+            else:
+                statements.append([change])
+        return statements
 
     def _es(self, tx: Transaction) -> int:
         """The binlog header's time, in milliseconds of whole seconds: when the statement started, not when it
@@ -166,31 +228,56 @@ class CanalEncoder:
         message = {
             "data": None if ddl else [self._row(c.before if type_ == "DELETE" else c.after) for c in rows],
             "database": self.profile.database, "es": self._es(tx), "id": self.batches, "isDdl": ddl,
-            "mysqlType": None if ddl else {c.name: mysql_type(c.logical, c.name)[0] for c in columns},
+            "mysqlType": None if ddl else {c.name: self._type(c)[0] for c in columns},
             "old": self._old(rows) if type_ == "UPDATE" else None,
             "pkNames": None if ddl else self._key_names(), "sql": sql,
-            "sqlType": None if ddl else {c.name: mysql_type(c.logical, c.name)[1] for c in columns},
+            "sqlType": None if ddl else self._sql_types(rows, type_),
             "table": self.table.name, "ts": self._es(tx) + tx.emit_lag_us // 1000, "type": type_}
         if self.profile.gtid:
             message["gtid"] = f"3e11fa47-71ca-11e1-9e33-c80aa9429562:{self.index * 1000 + self.batches}"
         return message
 
+    def _sql_types(self, rows: list[Change], type_: str) -> dict[str, int]:
+        """sqlType: MQMessageUtils puts each row's codes into one map, so the last row's stand; and a NULL's code is
+        RowsLogBuffer.mysqlToJavaType's, which differs from a value's for two kinds (seen on 1.1.4): a text or blob
+        column is LONGVARBINARY (a value: CLOB or BLOB, set by LogEventConvert), a SET is BINARY (a value: BIT)."""
+        last = rows[-1].before if type_ == "DELETE" else rows[-1].after
+
+        def code(column) -> int:
+            value_code = self._type(column)[1]
+            if last[column.name] is not None:
+                return value_code
+            return -2 if column.logical.kind == "SET" else -4 if value_code in _LOB_CODES else value_code
+
+        return {c.name: code(c) for c in self.table.columns}
+
+    def _type(self, column) -> tuple[str, int, str]:
+        if getattr(self.profile, "server_types", False):
+            return server_type(column.logical, bool(column.pk_position))
+        return mysql_type(column.logical, column.name)
+
     def _row(self, row) -> dict:
         return {c.name: self._text(c, row[c.name]) for c in self.table.columns}
 
-    @staticmethod
-    def _text(column, value) -> str | None:
+    def _text(self, column, value) -> str | None:
         """value_text, except that some DATE and DATETIME columns hold MySQL's zero date where the oracle has
         NULL: where NO_ZERO_DATE is off MySQL stores '0000-00-00', and it means no date (Debezium: NULL)."""
-        if value is None and zlib.crc32(column.name.encode()) % 2 == 0:
+        if value is None and self._quirks and zlib.crc32(column.name.encode()) % 2 == 0:
             return {"DATE": "0000-00-00", "TIMESTAMP": "0000-00-00 00:00:00"}.get(column.logical.kind)
+        if value is not None and column.logical.kind == "DECIMAL" and self.binlog_decimals:
+            return binlog_decimal_text(canonical_text(column.logical, value))
         return value_text(column.logical, value)
 
+    @property
+    def _quirks(self) -> bool:
+        return getattr(self.profile, "quirks", True)
+
     def _key_names(self) -> list[str]:
-        """pkNames; canal reads them from its table metadata, whose case may differ from the row event's
-        (MySQL names are case-insensitive): some tables' keys are named in the other case."""
-        names = [c.name for c in self.table.key_columns]
-        if zlib.crc32(self.table.name.encode()) % 3 == 0:
+        """pkNames: the key columns in the table's column order (MQMessageUtils walks a row's columns and takes those
+        marked as key: the key's own order is not written). canal reads them from its table metadata, whose case may
+        differ from the row event's (MySQL names are case-insensitive): some tables' keys are named in the other case."""
+        names = [c.name for c in self._key_columns()]
+        if self._quirks and zlib.crc32(self.table.name.encode()) % 3 == 0:
             return [n.swapcase() if n.isascii() and n.swapcase().lower() == n.lower() else n for n in names]
         return names
 
@@ -218,19 +305,30 @@ class CanalEncoder:
             return [self._expected(message, 0, lambda offset: [self._control(tx, offset, sql)])]
         if self.profile.partition_hash != "pk":
             partition = 0 if self.profile.partition_hash is None else _partition(self.table.name, self.profile.partitions)
-            return [self._rows_message(changes, tx, partition)]
+            return self._rows_message(changes, tx, partition)
         # one message per partition, each with its rows (canal's messagePartition), in partition order
         by_partition: dict[int, list[Change]] = {}
         for change in changes:
             row = change.before if kind == "DELETE" else change.after
             key = "|".join(str(row[c.name]) for c in self.table.key_columns)
             by_partition.setdefault(_partition(key, self.profile.partitions), []).append(change)
-        return [self._rows_message(rows, tx, p) for p, rows in sorted(by_partition.items())]
+        return [item for p, rows in sorted(by_partition.items()) for item in self._rows_message(rows, tx, p)]
 
-    def _rows_message(self, changes: list[Change], tx: Transaction, partition: int) -> Expected:
+    def _rows_message(self, changes: list[Change], tx: Transaction, partition: int) -> list[Expected]:
         type_ = changes[0].kind
         message = self._message(tx, type_, changes)
-        return self._expected(message, partition, lambda offset: self._oracle(changes, tx, offset))
+        rows = self._expected(message, partition, lambda offset: self._oracle(changes, tx, offset))
+        return [self._annotation(changes, tx, partition), rows] if getattr(self.profile, "annotations", False) else [rows]
+
+    def _annotation(self, changes: list[Change], tx: Transaction, partition: int) -> Expected:
+        """MariaDB logs the statement's text before its rows (binlog_annotate_row_events, on by default) and canal
+        writes it as a QUERY message, which canal's own default (canal.instance.filter.query.dml=false) keeps, with
+        `database` and `table` empty (LogEventConvert.parseAnnotateRowsEvent, buildQueryEntry)."""
+        sql = f"{_STATEMENT_WORDS[changes[0].kind]} `{self.profile.database}`.`{self.table.name}`"
+        message = {"data": None, "database": "", "es": self._es(tx), "id": self.batches, "isDdl": False,
+                   "mysqlType": None, "old": None, "pkNames": None, "sql": sql, "sqlType": None, "table": "",
+                   "ts": self._es(tx) + tx.emit_lag_us // 1000, "type": "QUERY"}
+        return self._expected(message, partition, lambda offset: [self._statement_text(tx, offset, sql)])
 
     def _expected(self, message: dict, partition: int, events_at) -> Expected:
         value = json.dumps(message, ensure_ascii=False).encode()
@@ -248,10 +346,17 @@ class CanalEncoder:
     def _control(self, tx: Transaction, offset: int, sql: str) -> CanonicalEvent:
         return CanonicalEvent(kind="TRUNCATE", ddl={"statement": sql, "change": "TRUNCATE"}, **self._base(tx, offset, None))
 
+    def _statement_text(self, tx: Transaction, offset: int, sql: str) -> CanonicalEvent:
+        """A QUERY message: a DDL event of change OTHER with the statement (docs/formats/canal-json.md)."""
+        source = {**self._source(), "database": None, "table": None}
+        return CanonicalEvent(kind="DDL", ddl={"statement": sql, "change": "OTHER"},
+                              **{**self._base(tx, offset, None), "source": source})
+
     def _oracle(self, changes: list[Change], tx: Transaction, offset: int) -> list[CanonicalEvent]:
         table, key_columns = self.table, self._key_columns()
-        columns = [Column(c.name, i + 1, mysql_type(c.logical, c.name)[0], mysql_type(c.logical, c.name)[2], None,
-                          c.pk_position if key_columns else None) for i, c in enumerate(table.columns)]
+        positions = {c.name: index + 1 for index, c in enumerate(key_columns)}
+        columns = [Column(c.name, i + 1, self._type(c)[0], self._type(c)[2], None, positions.get(c.name))
+                   for i, c in enumerate(table.columns)]
 
         def image(values):
             return {c.name: canonical_text(c.logical, values[c.name]) for c in table.columns}

@@ -45,6 +45,7 @@ def profiles():
 class CloudCanalEncoder(canal.CanalEncoder):
     format_id = FORMAT
     format_version = "1"
+    binlog_decimals = False  # CloudCanal's own reader: decimals at their scale
 
     def _source(self) -> dict:
         return {"system": None, "server": None, "database": self.profile.database, "schema": self.profile.database,

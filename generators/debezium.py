@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import json
-import struct
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -379,14 +378,6 @@ class _SourceClock:
         return coordinates
 
 
-def _same_image(before: Row, after: Row) -> bool:
-    """Whether two row images are stored alike: equal values of one type, doubles bit for bit (0.0 is not -0.0)."""
-    def stored(value):
-        return (type(value), struct.pack(">d", value)) if isinstance(value, float) else (type(value), value)
-
-    return all(stored(before[name]) == stored(after[name]) for name in before)
-
-
 _RUN_ID = b"01a215e6-7182-7ae7-9b24-5f47f03d00d6"  # a UUID (version 7) as the connector writes one per run
 
 _BINLOG_SOURCE = ("server_id", "gtid", "file", "pos", "row", "thread", "query")
@@ -690,7 +681,7 @@ class DebeziumEncoder:
         (handler::ha_update_row logs only rows whose image changed, compare_record)."""
         if tx.snapshot:
             return tuple(sorted(tx.changes, key=lambda change: self.table.key_of(change.after)))
-        return tuple(c for c in tx.changes if not (c.kind == "UPDATE" and _same_image(c.before, c.after)))
+        return tuple(c for c in tx.changes if c.binlogged)
 
     def _encode_change(self, change: Change, tx: Transaction, position: dict, last: bool, first: bool = False) -> list[Expected]:
         source = self._source(tx, position, last, first)

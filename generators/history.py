@@ -6,6 +6,7 @@ expected canonical events (each encoder module knows how its format maps onto th
 from __future__ import annotations
 
 import datetime as dt
+import struct
 from dataclasses import dataclass, field, replace
 
 from hypothesis import strategies as st
@@ -37,6 +38,14 @@ class Table:
         return tuple(row[c.name] for c in self.key_columns)
 
 
+def _stored_alike(before: Row, after: Row) -> bool:
+    """Whether two row images are stored alike: equal values of one type, doubles bit for bit (0.0 is not -0.0)."""
+    def stored(value):
+        return (type(value), struct.pack(">d", value)) if isinstance(value, float) else (type(value), value)
+
+    return all(stored(before[name]) == stored(after[name]) for name in before)
+
+
 @dataclass(frozen=True)
 class Change:
     """One row-level change or table-level event inside a transaction."""
@@ -53,6 +62,12 @@ class Change:
         if self.set_columns is not None:
             return self.set_columns
         return frozenset(c.name for c in table.columns if self.before[c.name] != self.after[c.name])
+
+    @property
+    def binlogged(self) -> bool:
+        """Whether MySQL or MariaDB logs a row for it: an UPDATE that leaves its row as it was writes no row event
+        (handler::ha_update_row logs only rows whose image changed, compare_record; seen with Debezium and canal)."""
+        return not (self.kind == "UPDATE" and _stored_alike(self.before, self.after))
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,11 @@ def spark_version() -> str:
     return pyspark.__version__
 
 
-def kafka_broker_artifacts() -> ArtifactSet:
-    return ArtifactSet("kafka", JVM_DIR / "kafka-broker" / "pom.xml", kafka_version(), {})
+def kafka_broker_artifacts(version: str | None = None) -> ArtifactSet:
+    """The broker of the pom's Kafka version, or of `version` (the canal run's older broker: CANAL_KAFKA_VERSION)."""
+    if version is None or version == kafka_version():
+        return ArtifactSet("kafka", JVM_DIR / "kafka-broker" / "pom.xml", kafka_version(), {})
+    return ArtifactSet("kafka", JVM_DIR / "kafka-broker" / "pom.xml", version, {"kafka.version": version})
 
 
 def scala_binary_version() -> str:
@@ -108,6 +111,16 @@ def connector_version(jars: list[Path]) -> str | None:
 DEFAULT_DEBEZIUM_VERSION = "3.3.2.Final"
 # Debezium's MariaDB connector (its own since 2.7) has no 3.3.2 on Maven Central: 3.3.0 is the nearest (docs/producers.md)
 DEFAULT_MARIADB_DEBEZIUM_VERSION = "3.3.0.Final"
+
+
+# canal's server as Maven Central serves it (harness/maven/canal), and the broker it can write to: 1.1.4 sends with
+# Kafka's 1.1.1 client, whose requests Kafka 4 no longer accepts (KIP-896 removed them) and 3.9, the last 3.x, does
+CANAL_VERSION = "1.1.4"
+CANAL_KAFKA_VERSION = "3.9.1"
+
+
+def canal_artifacts() -> ArtifactSet:
+    return ArtifactSet("canal", JVM_DIR / "canal" / "pom.xml", CANAL_VERSION, {"canal.version": CANAL_VERSION})
 
 
 def kafka_connect_artifacts(debezium_version: str = DEFAULT_DEBEZIUM_VERSION, connector: str = "postgres") -> ArtifactSet:
@@ -244,8 +257,8 @@ def spark_connector_jars() -> list[Path]:
     return [*connectors, normalizer_jar()]
 
 
-def kafka_broker_classpath() -> str:
-    return os.pathsep.join(str(jar) for jar in ensure(kafka_broker_artifacts()))
+def kafka_broker_classpath(version: str | None = None) -> str:
+    return os.pathsep.join(str(jar) for jar in ensure(kafka_broker_artifacts(version)))
 
 
 def jvm_tool(name: str) -> str:

@@ -37,6 +37,7 @@ class EmbeddedKafka(Broker):
     secured_user: tuple[str, str] | None = None
     secured_bootstrap_servers: str = ""
     ca_file: Path | None = None
+    kafka_version: str | None = None  # None: harness/maven/kafka-broker's; the canal run's broker is older
     _process: subprocess.Popen | None = field(default=None, repr=False)
     _config: Path | None = field(default=None, repr=False)
 
@@ -101,7 +102,7 @@ class EmbeddedKafka(Broker):
             jvm.java_executable(), f"-Xmx{self.heap}", f"-Xms{self.heap}", "-XX:+UseG1GC",
             "-XX:TieredStopAtLevel=1",  # faster start; the broker is never the bottleneck here
             f"-Dlog4j2.configurationFile={self.workdir / 'log4j2.properties'}",
-            "-Djava.awt.headless=true", "-cp", jvm.kafka_broker_classpath(), main_class, *args,
+            "-Djava.awt.headless=true", "-cp", jvm.kafka_broker_classpath(self.kafka_version), main_class, *args,
         ]
 
     def start(self) -> EmbeddedKafka:

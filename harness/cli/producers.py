@@ -1,5 +1,5 @@
 """`cdc-conformance producers`: drawn histories through the real producers (PostgreSQL or MariaDB + Debezium on
-Kafka Connect), each checked three ways (docs/producers.md)."""
+Kafka Connect; MariaDB + canal's own server), each checked three ways (docs/producers.md)."""
 from __future__ import annotations
 
 import re
@@ -34,11 +34,13 @@ def documented_table(text: str) -> str | None:
               help="Connector and converter settings to run with, combined by commas; repeatable, one run each "
                    "(docs/producers.md, settings; `--settings list` names them; `--settings rotation`: the defaults "
                    "and three others taken in turn by seed) [default: the defaults].")
+@click.option("--canal", "run_canal", is_flag=True,
+              help="canal's own server (1.1.4, with a Kafka 3.9 broker of its own) on MariaDB instead of Debezium.")
 @click.option("--seed", type=int, default=None, help="Draw the same histories again [default: a fresh seed].")
 @click.option("--table", "print_table", is_flag=True, help="Print the generator-fidelity table and exit.")
 @click.option("--update-docs", is_flag=True, help="Write the fidelity table into docs/producers.md and exit.")
 @UNDER_TEST_OPTION
-def producers(histories, databases, versions, replica_identity, setting_names, seed, print_table, update_docs,
+def producers(histories, databases, versions, replica_identity, setting_names, run_canal, seed, print_table, update_docs,
               normalizer_spec) -> None:
     """Real producers in the loop: histories through PostgreSQL or MariaDB and Debezium, checked against the oracle,
     the database's final state and the project's own generator."""
@@ -67,6 +69,11 @@ def producers(histories, databases, versions, replica_identity, setting_names, s
     from harness.property import session_seed
 
     seed = session_seed() if seed is None else seed
+    if run_canal:
+        if databases or versions or setting_names:
+            raise Misuse("--canal runs canal on MariaDB: --database, --debezium and --settings are Debezium's")
+        _canal(histories, seed, normalizer_under_test(normalizer_spec))
+        return
     if "rotation" in setting_names:
         chosen = known.rotation(seed) + [s for s in chosen if s is not known.DEFAULT]
     from harness.producers.checks import DATABASES
@@ -105,6 +112,33 @@ def _run(histories, databases, versions, replica_identity, chosen, seed, under_t
     except ProducerUnavailable as error:
         raise click.ClickException(f"the real producers cannot run here: {error}") from error
     return results
+
+
+def _canal(histories, seed, under_test) -> None:
+    from harness.broker import EmbeddedKafka
+    from harness.jvm import CANAL_KAFKA_VERSION, CANAL_VERSION
+    from harness.producers import canal_mariadb
+    from harness.producers.postgres import ProducerUnavailable
+    from harness.spark import spark_session
+
+    click.echo(f"seed {seed} (again: --seed {seed})", err=True)
+    try:
+        with EmbeddedKafka(heap="512m", kafka_version=CANAL_KAFKA_VERSION) as broker, \
+                Progress().phase(f"canal {CANAL_VERSION} on MariaDB: {histories} histories", total=histories) as done:
+            results = canal_mariadb.drawn_checks(spark_session(), broker, under_test, histories, seed, done)
+    except ProducerUnavailable as error:
+        raise click.ClickException(f"canal cannot run here: {error}") from error
+    differences = sum(len(r.differences) for r in results)
+    click.echo(f"{'producer':<14}{'histories':>10}{'records':>9}{'events':>8}{'differences':>13}{'failures':>10}  server\n"
+               f"{'canal ' + CANAL_VERSION:<14}{len(results):>10}{sum(r.records for r in results):>9}"
+               f"{sum(r.events for r in results):>8}{differences:>13}{sum(len(r.problems) for r in results) - differences:>10}"
+               f"  MariaDB {results[0].versions.get('mariadb', '?')}, Kafka {CANAL_KAFKA_VERSION}")
+    problems = [f"history {index} of seed {seed} (canal): {problem}" for index, result in enumerate(results)
+                for problem in result.problems]
+    for problem in problems:
+        click.echo(problem, err=True)
+    if problems:
+        sys.exit(1)
 
 
 def summary(results) -> str:

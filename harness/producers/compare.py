@@ -78,7 +78,11 @@ def state_problems(run: RealRun, events: list[dict]) -> list[str]:
     for row in run.final_rows:
         texts = written.canonical_image(debezium.written_row(table, run_profile, row))
         database[tuple(texts[c.name] for c in table.key_columns)] = texts
-    replayed = folded(events)
+    return state_differences(database, folded(events))
+
+
+def state_differences(database: dict[tuple, dict], replayed: dict[tuple, dict]) -> list[str]:
+    """The database's rows (key -> canonical texts) against the events folded by key."""
     problems = [f"row {list(key)}: the database has it, the events do not" for key in database.keys() - replayed.keys()]
     problems += [f"row {list(key)}: the events have it, the database does not" for key in replayed.keys() - database.keys()]
     for key in sorted(database.keys() & replayed.keys(), key=repr):
@@ -136,12 +140,12 @@ def _named(document):
     return document
 
 
-def _masked(document, path: str = ""):
+def _masked(document, run_values: re.Pattern, path: str = ""):
     if isinstance(document, dict):
-        return {k: _masked(v, f"{path}.{k}" if path else k) for k, v in document.items()}
+        return {k: _masked(v, run_values, f"{path}.{k}" if path else k) for k, v in document.items()}
     if isinstance(document, list):
-        return [_masked(v, path) for v in document]
-    if document is not None and (_RUN_VALUES.match(path) or path.removeprefix("headers.") in _RUN_HEADERS):
+        return [_masked(v, run_values, path) for v in document]
+    if document is not None and (run_values.match(path) or path.removeprefix("headers.") in _RUN_HEADERS):
         return f"<{type(document).__name__}>"
     return document
 
@@ -155,8 +159,9 @@ def _short(value) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def record_differences(generator_record, connector_record) -> set[Difference]:
-    diff = deep_diff(*(_masked(_named(_document(record))) for record in (generator_record, connector_record)))
+def record_differences(generator_record, connector_record, run_values: re.Pattern = _RUN_VALUES) -> set[Difference]:
+    """`run_values`: the paths whose values are the run's (compared by presence and JSON type)."""
+    diff = deep_diff(*(_masked(_named(_document(record)), run_values) for record in (generator_record, connector_record)))
     found = set()
     for kind, changes in diff.to_dict().items():
         items = changes.items() if isinstance(changes, dict) else ((path, None) for path in changes)
@@ -174,12 +179,16 @@ def record_differences(generator_record, connector_record) -> set[Difference]:
 def fidelity(run: RealRun, generated_items: list) -> list[Difference]:
     """Every difference between the generator's records for the history (`generated(run)`) and the connector's,
     one per kind and place (the first example of each)."""
+    return fidelity_of(run.records, generated_items, _RUN_VALUES)
+
+
+def fidelity_of(producer_records: list, generated_items: list, run_values: re.Pattern) -> list[Difference]:
     mine = [item.record for item in generated_items]
     differences: dict[str, Difference] = {}
-    if len(mine) != len(run.records):
-        count = Difference("records", "count", str(len(mine)), str(len(run.records)))
+    if len(mine) != len(producer_records):
+        count = Difference("records", "count", str(len(mine)), str(len(producer_records)))
         differences[count.id] = count
-    for generator_record, connector_record in zip(mine, run.records):
-        for difference in sorted(record_differences(generator_record, connector_record)):
+    for generator_record, connector_record in zip(mine, producer_records):
+        for difference in sorted(record_differences(generator_record, connector_record, run_values)):
             differences.setdefault(difference.id, difference)
     return sorted(differences.values())

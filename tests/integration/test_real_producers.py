@@ -2,7 +2,8 @@
 one through MariaDB 10.11 and Debezium's MariaDB connector (3.3.0), each on Kafka Connect standalone into the test
 broker, checked three ways (docs/producers.md). Drawn histories run in `make producers` and `certify --producer real`
 (20 per record); make test keeps the crafted one, whose every part is a trap the real connectors showed (it holds
-the gate's time: about 10 s a database on one worker)."""
+the gate's time: about 10 s a database on one worker). canal's own server (1.1.4, on a Kafka 3.9 broker of its own)
+runs a crafted history of its traps in make test-long, drawn ones in `producers --canal`."""
 import datetime as dt
 import glob
 import struct
@@ -41,8 +42,8 @@ def mariadb_available():
 
 
 def _leftovers() -> list[str]:
-    found = glob.glob("/tmp/cdc-postgres-*") + glob.glob("/tmp/cdc-mariadb-*") + glob.glob("/tmp/cdc-connect-*")
-    processes = subprocess.run(["pgrep", "-af", "ConnectStandalone|cdc-postgres-|cdc-mariadb-"],
+    found = sum((glob.glob(f"/tmp/cdc-{part}-*") for part in ("postgres", "mariadb", "connect", "canal")), [])
+    processes = subprocess.run(["pgrep", "-af", "ConnectStandalone|CanalLauncher|cdc-postgres-|cdc-mariadb-"],
                                capture_output=True, text=True).stdout
     return found + [line for line in processes.splitlines() if "pgrep" not in line]
 
@@ -116,3 +117,59 @@ def test_a_crafted_history_through_the_real_mariadb_connector(mariadb_available,
     result = _checked(spark, broker, request, _key_change_history("mariadb"), "FULL", "mariadb",
                       DEFAULT_MARIADB_DEBEZIUM_VERSION)
     assert (result.records, result.events) == (12, 12)
+
+
+@pytest.fixture(scope="module")
+def canal_broker():
+    """canal 1.1.4's Kafka client is older than the test broker accepts: a Kafka 3.9 broker of its own."""
+    from harness.broker import EmbeddedKafka
+    from harness.jvm import CANAL_KAFKA_VERSION
+
+    kafka = EmbeddedKafka(kafka_version=CANAL_KAFKA_VERSION).start()
+    yield kafka
+    kafka.stop()
+
+
+def _canal_history() -> History:
+    """What canal's server showed on its first runs: a key whose order is not the columns' (pkNames lists the
+    columns'), decimals whose last short group of fraction digits is zero (`5.0`, 27 zeros), durations to the ends,
+    a text and a blob column NULL in a message's last row (sqlType -4), a SET of 64 members, a multi-row INSERT, an
+    UPDATE that changes nothing (no message), a key change, a delete and a TRUNCATE."""
+    kinds = [LogicalType("DECIMAL", 10, 2), LogicalType("DECIMAL", 65, 30), LogicalType("DURATION", 6),
+             LogicalType("TIME", 6), LogicalType("TIMESTAMP", 3), LogicalType("FLOAT64"), LogicalType("BYTES"),
+             LogicalType("STRING"), LogicalType("ENUM", labels=("small", "it's", "a b")),
+             LogicalType("SET", labels=tuple(f"m{i}" for i in range(64)))]
+    table = Table("shop", "orders", (ColumnSpec("k_name", LogicalType("STRING"), False, 2),
+                                     ColumnSpec("k_id", LogicalType("INT32"), False, 1),
+                                     *(ColumnSpec(f"c_{i}", kind, True) for i, kind in enumerate(kinds))))
+    values = [Decimal("5.00"), Decimal(0), dt.timedelta(hours=-838, minutes=-59, seconds=-59), dt.time(23, 59, 59, 999999),
+              dt.datetime(2020, 2, 29, 12, 0, 0, 123000), -0.5, b"\x00\xff" * 40, "a\tb\u00e9\U0001f600", "", "m0,m63"]
+
+    def row(name: str, key: int, nulls: bool = False) -> dict:
+        return {"k_name": name, "k_id": key, **{f"c_{i}": None if nulls and kinds[i].kind in ("BYTES", "STRING") else value
+                                                for i, value in enumerate(values)}}
+    at = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    first, second = row("one", 1), row("two\tkey", 2, nulls=True)
+    moved = {**second, "k_id": 3}
+    return History(table, (
+        Transaction((Change("INSERT", after=first), Change("INSERT", after=second)), at, 0, multi_row_inserts=True),
+        Transaction((Change("UPDATE", before=first, after=first, set_columns=frozenset({"c_0"})),), at, 0),
+        Transaction((Change("UPDATE", before=second, after=moved, set_columns=frozenset({"k_id"})),), at, 0),
+        Transaction((Change("DELETE", before=first),), at, 0),
+        Transaction((Change("TRUNCATE"),), at, 0),
+        Transaction((Change("INSERT", after={**first, "c_2": dt.timedelta(hours=838, minutes=59, seconds=59)}),), at, 0)))
+
+
+@pytest.mark.long
+def test_a_crafted_history_through_canals_own_server(mariadb_available, spark, canal_broker, request):
+    from harness.producers import canal_mariadb
+
+    before = set(_leftovers())
+    result = canal_mariadb.check(spark, canal_broker, NormalizerUnderTest.load(DEFAULT_NORMALIZER), _canal_history())
+    show(request, f"canal {result.versions['canal']} on MariaDB {result.versions['mariadb']}: {result.records} records, "
+                  f"{result.events} events")
+    assert result.problems == [], result.problems
+    # an annotation and a message for each of 4 statements (the 2-row insert, the key change, the delete, the insert;
+    # the unchanged update logs nothing), then the TRUNCATE; events: 4 DDL, 6 rows (the key change's 2), the TRUNCATE
+    assert (result.records, result.events) == (9, 11)
+    assert set(_leftovers()) - before == set(), "a process or directory of the run was left behind"

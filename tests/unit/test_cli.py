@@ -27,6 +27,7 @@ def _cli(*args, cwd=None, env=None):
     (["certify", "--all", "--check"], "give one of"),
     (["certify", "debezium-json@3.2", "--normalizer", "tests.broken_normalizer:normalize", "--certifications-dir",
       "reports/certifications"], "holds the suite's records of the reference normalizer"),
+    (["producers", "--canal", "--database", "mariadb"], "--canal runs canal on MariaDB"),
 ])
 def test_misuse_is_one_line_and_exit_2(cli_here, args, message):
     code, _, err = cli_here(*args)

@@ -44,7 +44,7 @@ public class CanalRecords extends RowsRecords implements UDF6<byte[], byte[], Se
         List<Object> data = Json.array(document.get("data"));
         m.afterRows = "INSERT".equals(m.op) || "UPDATE".equals(m.op) ? data : null;
         m.beforeRows = beforeRows(m.op, data, Json.array(document.get("old")));
-        m.source = Events.source("mysql", null, m.text("database"), null, Records.emptyAsNull(m.text("table")));
+        m.source = Events.source("mysql", null, Records.emptyAsNull(m.text("database")), null, Records.emptyAsNull(m.text("table")));
         m.timedBy("es", "ts", "sql", FORMAT_VERSION);
         return m;
     }
