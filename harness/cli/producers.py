@@ -152,8 +152,13 @@ def summary(results) -> str:
              f"{'differences':>13}{'failures':>10}  server"]
     for (database, version, setting, identity), group in sorted(rows.items()):
         differences = sum(len(r.differences) for r in group)
+        side: dict[str, int] = {}
+        for result in group:
+            for kind, count in result.side_events.items():
+                side[kind] = side.get(kind, 0) + count
         lines.append(f"{database:<12}{version:<14}{setting:<24}{identity:<10}{len(group):>10}{sum(r.records for r in group):>9}"
                      f"{sum(r.events for r in group):>8}{differences:>13}"
                      f"{sum(len(r.problems) for r in group) - differences:>10}"
-                     f"  {group[0].versions.get(database, '?')}")
+                     f"  {group[0].versions.get(database, '?')}"
+                     + ("" if not side else "; other topics: " + ", ".join(f"{k} {n}" for k, n in sorted(side.items()))))
     return "\n".join(lines)

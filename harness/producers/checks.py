@@ -76,6 +76,7 @@ class HistoryCheck:
     quarantined: list[str] = field(default_factory=list)     # records the normalizer quarantined (none expected)
     versions: dict[str, str] = field(default_factory=dict)
     setting: str = DEFAULT.name
+    side_events: dict[str, int] = field(default_factory=dict)  # the setting's other topics: events by kind
 
     @property
     def problems(self) -> list[str]:
@@ -95,13 +96,36 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
     run = DATABASES[database].run(broker, history, replica_identity, debezium_version, setting)
     ranges = {run.topic: {p: (0, end) for p, end in broker.end_offsets(run.topic).items()}}
     events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT)
-    generated = compare.generated(run)  # the generator's records and the oracle's events, for two comparisons
+    side_events, side_quarantine = _side_topics(spark, broker, under_test, setting, run.prefix)
+    # a setting the generator does not write has no oracle and no generator to compare with (Setting.drawn)
+    generated = compare.generated(run) if setting.drawn else None
     return HistoryCheck(
         replica_identity, debezium_version, database, records=len(run.records), events=len(events),
-        oracle=compare.oracle_problems(generated, events), state=compare.state_problems(run, events),
-        differences=[d for d in compare.fidelity(run, generated) if not fidelity.accepted(d)],
-        quarantined=[f"{q['origin'][0]['offset']}: {q['code']} {q['detail']}" for q in quarantine],
-        versions=run.versions, setting=setting.name)
+        oracle=compare.oracle_problems(generated, events) if generated is not None else [],
+        state=compare.state_problems(run, events),
+        differences=[d for d in compare.fidelity(run, generated) if not fidelity.accepted(d)] if generated is not None else [],
+        quarantined=[f"{q['origin'][0]['topic']}@{q['origin'][0]['offset']}: {q['code']} {q['detail']}"
+                     for q in quarantine + side_quarantine],
+        versions=run.versions, setting=setting.name, side_events=side_events)
+
+
+def _side_topics(spark, broker, under_test, setting: Setting, prefix: str) -> tuple[dict[str, int], list[dict]]:
+    """The records of the setting's other topics (heartbeats, transaction boundaries, schema changes) through the
+    normalizer: ({topic: events by kind}, quarantine). A topic the connector did not write is left out."""
+    from normalizer.kafka_source import read_batch
+
+    ranges = {}
+    for topic in (t.format(prefix=prefix) for t in setting.topics):
+        ends = broker.end_offsets(topic)  # {} for a topic the connector did not write (a database without it)
+        if sum(ends.values()):
+            ranges[topic] = {p: (0, end) for p, end in ends.items()}
+    if not ranges:
+        return {}, []
+    events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT)
+    kinds: dict[str, int] = {}
+    for event in events:
+        kinds[event["kind"]] = kinds.get(event["kind"], 0) + 1
+    return kinds, quarantine
 
 
 def drawn_checks(spark, broker, under_test, debezium_version: str, histories: int, seed: int,

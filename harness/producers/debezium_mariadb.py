@@ -87,7 +87,7 @@ def run(broker, history: History, row_image: str = "FULL",
             _execute(connection, [[*MARIADB.create_table(history.table), f"CREATE DATABASE {PROGRESS_TABLE[0]}",
                                    f"CREATE TABLE {'.'.join(PROGRESS_TABLE)} (id int PRIMARY KEY)"]])
             _execute(connection, MARIADB.transactions(history, snapshot=True))
-        settings = {**connector_settings(run_id, server, history, prefix, snapshot, debezium_version), **setting.connector}
+        settings = {**connector_settings(run_id, server, history, prefix, snapshot, debezium_version), **setting.connector_for("mariadb")}
         with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version,
                            connector_artifact="mariadb" if uses_mariadb_connector(debezium_version) else "mysql",
                            worker_settings=setting.worker) as worker:

@@ -46,7 +46,7 @@ def run(broker, history: History, replica_identity: str = "FULL",
                               f"CREATE TABLE {'.'.join(PROGRESS_TABLE)} (id integer PRIMARY KEY)"]:
                 connection.execute(statement)
             _execute(connection, POSTGRES.transactions(history, snapshot=True))
-        settings = {**connector_settings(run_id, cluster, history, prefix, snapshot, debezium_version), **setting.connector}
+        settings = {**connector_settings(run_id, cluster, history, prefix, snapshot, debezium_version), **setting.connector_for("postgresql")}
         with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version,
                            worker_settings=setting.worker) as worker:
             with cluster.connect() as connection:
