@@ -48,6 +48,8 @@ class Profile:
     binary_handling: str = "bytes"
     decimal_handling: str = "precise"
     toasted: bool = False                  # PostgreSQL RI DEFAULT: unchanged text/bytea values are TOASTed
+    # column.propagate.source.type=.* (PostgreSQL): each value field's schema names its column's type (issue 40)
+    source_types: bool = False
     # binlog files (MariaDB): None, the server's first file and no rotation (as the real-producer tier's server
     # writes); or (first file's index, statements per file): MySQL numbers files .000001 on and past .999999 the
     # number grows (.1000000), so profiles draw histories that rotate across it (issue 39 A10)
@@ -82,6 +84,11 @@ class Profile:
         parts): a binlog connector's schema is its database, so it has none of its own."""
         return {"system": self.connector, "server": self.prefix, "database": self.database_of(table),
                 "schema": None if self.binlog else table.schema, "table": table.name}
+
+    @property
+    def names_source_column(self) -> bool:
+        """`__debezium.source.column.name` among a propagated type's parameters (seen on 2.7.3 and 3.3.2, not 1.9.7)."""
+        return self.release >= (2, 7)
 
     @property
     def has_sub_millis(self) -> bool:
@@ -211,11 +218,15 @@ def profiles(prefix: str = "dbserver1"):
         # the defaults half of the time, so that bytes and Decimals keep most of the draws
         binary_handling=st.one_of(st.just("bytes"), st.sampled_from(BINARY_HANDLING_MODES)),
         decimal_handling=st.one_of(st.just("precise"), st.sampled_from(DECIMAL_HANDLING_MODES)),
+        source_types=st.booleans(),
     ).filter(lambda p: not (p.connector == "mariadb" and p.release < (2, 7))  # MariaDB's connector is 2.7's
              # the MySQL connector as run here: 1.9.7 on MariaDB (docs/producers.md)
              and not (p.connector == "mysql" and p.release >= (2, 7))
              # what the connector writes for an unchanged TOASTed bytea under a text mode has not been run here
-             and not (p.toasted and p.binary_handling != "bytes"))
+             and not (p.toasted and p.binary_handling != "bytes")
+             # propagated source types as run on PostgreSQL, with the types as the column has them
+             and not (p.source_types and (p.connector != "postgresql" or p.binary_handling != "bytes"
+                                          or p.decimal_handling != "precise")))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -263,6 +274,26 @@ def source_type(logical: LogicalType) -> str:
     """What the normalizer reports as `source_type`: the semantic name, else the Connect type."""
     descriptor = connect_field("x", logical, True)
     return descriptor.get("name") or descriptor["type"]
+
+
+def postgres_column_type(logical: LogicalType) -> tuple[str, int, int] | None:
+    """(type, length, scale) as the PostgreSQL connector propagates a column of the real-producer tier's type
+    (`column.propagate.source.type`: seen on 1.9.7, 2.7.3, 3.3.2); None for a type PostgreSQL does not hold."""
+    kind, p, s = logical.kind, logical.precision, logical.scale
+    fixed = {"INT16": ("INT2", 5, 0), "INT32": ("INT4", 10, 0), "INT64": ("INT8", 19, 0), "BOOLEAN": ("BOOL", 1, 0),
+             "STRING": ("TEXT", 2 ** 31 - 1, 0), "BYTES": ("BYTEA", 2 ** 31 - 1, 0), "FLOAT64": ("FLOAT8", 17, 17),
+             "DATE": ("DATE", 13, 0), "TIMESTAMP_TZ": ("TIMESTAMPTZ", 35, 6)}
+    if kind in fixed:
+        return fixed[kind]
+    if kind == "DECIMAL":
+        return "NUMERIC", p, s
+    if kind == "BITS":
+        return "BIT", p, 0
+    if kind == "TIME" and p <= 6:  # the length: hh:mm:ss, the point and the digits
+        return "TIME", 9 + p, p
+    if kind == "TIMESTAMP" and p <= 6:
+        return "TIMESTAMP", 23 + p, p
+    return None
 
 
 def unscaled_base64(value) -> str:
@@ -425,7 +456,19 @@ class DebeziumEncoder:
         return self.profile.topic(self.table)
 
     def row_fields(self) -> list[dict]:
-        return [connect_field(c.name, c.logical, c.nullable) for c in self.table.columns]
+        return [self._propagated(connect_field(c.name, c.logical, c.nullable), c) for c in self.table.columns]
+
+    def _propagated(self, field_schema: dict, column) -> dict:
+        """The field's schema with its column's type among its parameters, after its own (Profile.source_types)."""
+        propagated = postgres_column_type(column.logical) if self.profile.source_types else None
+        if propagated is None:
+            return field_schema
+        type_, length, scale = propagated
+        parameters = {**field_schema.get("parameters", {}), "__debezium.source.column.type": type_,
+                      "__debezium.source.column.length": str(length), "__debezium.source.column.scale": str(scale)}
+        if self.profile.names_source_column:
+            parameters["__debezium.source.column.name"] = column.name
+        return {**{k: v for k, v in field_schema.items() if k != "field"}, "parameters": parameters, "field": column.name}
 
     def key_fields(self) -> list[dict]:
         return [connect_field(c.name, c.logical, False) for c in self.table.key_columns]
@@ -577,7 +620,9 @@ class DebeziumEncoder:
         if not self.profile.schemas_enable:
             return None
         # nullable is what the schema says (optional), which is not always the column's NOT NULL (a geometry)
-        return [Column(c.name, i + 1, source_type(c.logical), c.logical.name, descriptor["optional"], c.pk_position)
+        # a propagated type is the column's source type (the normalizer's ConnectTypes)
+        return [Column(c.name, i + 1, descriptor.get("parameters", {}).get("__debezium.source.column.type")
+                       or source_type(c.logical), c.logical.name, descriptor["optional"], c.pk_position)
                 for i, (c, descriptor) in enumerate(zip(self.table.columns, self.row_fields()))]
 
     def _canonical_position(self, position: dict) -> dict:

@@ -98,7 +98,7 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
     events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT)
     side_events, side_quarantine = _side_topics(spark, broker, under_test, setting, run.prefix)
     # a setting the generator does not write has no oracle and no generator to compare with (Setting.drawn)
-    generated = compare.generated(run) if setting.drawn else None
+    generated = compare.generated(run) if database in setting.drawn else None
     return HistoryCheck(
         replica_identity, debezium_version, database, records=len(run.records), events=len(events),
         oracle=compare.oracle_problems(generated, events) if generated is not None else [],

@@ -17,9 +17,9 @@ class Setting:
     connector: dict = field(default_factory=dict)   # connector properties
     worker: dict = field(default_factory=dict)      # worker properties (the converters')
     profile: dict = field(default_factory=dict)     # generators.debezium.Profile fields
-    # False: the generator does not write it yet, so a run compares the database with the events and wants no record
-    # quarantined, but has no oracle or generator to compare with (docs/producers.md says which rows)
-    drawn: bool = True
+    # the databases whose runs the generator writes it for; on another a run compares the database with the events
+    # and wants no record quarantined, but has no oracle or generator to compare with (docs/producers.md says which)
+    drawn: tuple[str, ...] = ("postgresql", "mariadb")
     # the connector properties of one database alone ({"postgresql": {...}}), and the topics beside the table's it
     # writes ("{prefix}" the run's): their records go through the normalizer too, and none may be quarantined
     by_database: dict = field(default_factory=dict)
@@ -39,7 +39,7 @@ class Setting:
             return other
         return Setting(f"{self.name}+{other.name}", f"{self.about}; {other.about}",
                        {**self.connector, **other.connector}, {**self.worker, **other.worker},
-                       {**self.profile, **other.profile}, self.drawn and other.drawn,
+                       {**self.profile, **other.profile}, tuple(db for db in self.drawn if db in other.drawn),
                        {db: {**self.by_database.get(db, {}), **other.by_database.get(db, {})}
                         for db in {*self.by_database, *other.by_database}},
                        tuple(dict.fromkeys(self.topics + other.topics)))
@@ -69,21 +69,21 @@ SETTINGS = {s.name: s for s in [
     *(Setting(f"binary-{mode}", f"binary.handling.mode={mode}: a binary value as a plain string",
               connector={"binary.handling.mode": mode}, profile={"binary_handling": mode})
       for mode in ("base64", "base64-url-safe", "hex")),
-    # run against the database and the normalizer; the generator does not write them yet (drawn=False)
+    # run against the database and the normalizer; the generator does not write them yet (drawn=())
     Setting("source-types", "column.propagate.source.type=.*: each field's schema names its column's type",
-            connector={"column.propagate.source.type": ".*"}, drawn=False),
+            connector={"column.propagate.source.type": ".*"}, profile={"source_types": True}, drawn=("postgresql",)),
     Setting("bigint-unsigned-precise", "bigint.unsigned.handling.mode=precise (MariaDB): BIGINT UNSIGNED as a Decimal",
-            by_database={"mariadb": {"bigint.unsigned.handling.mode": "precise"}}, drawn=False),
+            by_database={"mariadb": {"bigint.unsigned.handling.mode": "precise"}}, drawn=()),
     Setting("transaction-metadata", "provide.transaction.metadata=true: a transaction block, BEGIN/END records",
-            connector={"provide.transaction.metadata": "true"}, drawn=False, topics=("{prefix}.transaction",)),
+            connector={"provide.transaction.metadata": "true"}, drawn=(), topics=("{prefix}.transaction",)),
     Setting("heartbeats", "heartbeat.interval.ms=100 with heartbeat.action.query (PostgreSQL: a logical message)",
             connector={"heartbeat.interval.ms": 100},
             by_database={"postgresql": {"heartbeat.action.query":
                                         "SELECT pg_logical_emit_message(false, 'heartbeat', now()::varchar)"},
                          "mariadb": {"heartbeat.action.query": "SELECT 1"}},
-            drawn=False, topics=("__debezium-heartbeat.{prefix}", "{prefix}.message")),
+            drawn=(), topics=("__debezium-heartbeat.{prefix}", "{prefix}.message")),
     Setting("schema-changes", "include.schema.changes=true (MariaDB): each DDL on the server's topic",
-            by_database={"mariadb": {"include.schema.changes": "true"}}, drawn=False, topics=("{prefix}",)),
+            by_database={"mariadb": {"include.schema.changes": "true"}}, drawn=(), topics=("{prefix}",)),
 ]}
 
 

@@ -29,3 +29,12 @@ def test_the_rotation_takes_every_setting_within_a_few_seeds():
     others = len(settings.SETTINGS) - 1
     seen = {s.name for seed in range(-(-others // settings.ROTATION_SIZE)) for s in settings.rotation(seed)}
     assert seen == set(settings.SETTINGS)
+
+
+def test_database_properties_and_topics_combine_and_an_undrawn_setting_stays_undrawn():
+    both = settings.parse("heartbeats,schema-changes")
+    assert both.connector_for("mariadb") == {"heartbeat.interval.ms": 100, "heartbeat.action.query": "SELECT 1",
+                                             "include.schema.changes": "true"}
+    assert "include.schema.changes" not in both.connector_for("postgresql")
+    assert both.topics == ("__debezium-heartbeat.{prefix}", "{prefix}.message", "{prefix}") and both.drawn == ()
+    assert settings.parse("tombstones-off,source-types").drawn == ("postgresql",)
