@@ -50,6 +50,9 @@ class Profile:
     toasted: bool = False                  # PostgreSQL RI DEFAULT: unchanged text/bytea values are TOASTed
     # column.propagate.source.type=.* (PostgreSQL): each value field's schema names its column's type (issue 40)
     source_types: bool = False
+    # time.precision.mode (PostgreSQL): adaptive (the default) | connect: Kafka Connect's own Date, Time, Timestamp,
+    # in milliseconds (a time's and a timestamp's microseconds are lost: the connector's)
+    time_precision: str = "adaptive"
     # binlog files (MariaDB): None, the server's first file and no rotation (as the real-producer tier's server
     # writes); or (first file's index, statements per file): MySQL numbers files .000001 on and past .999999 the
     # number grows (.1000000), so profiles draw histories that rotate across it (issue 39 A10)
@@ -165,6 +168,9 @@ def _setting_view(profile: Profile, logical: LogicalType, value):
         return LogicalType("STRING"), None if value is None else f"{rescale(value, logical.scale):f}"
     if logical.kind == "DECIMAL" and profile.decimal_handling == "double":
         return LogicalType("FLOAT64"), None if value is None else float(value)
+    if logical.kind in ("TIME", "TIMESTAMP") and profile.time_precision == "connect" and (logical.precision or 6) <= 6:
+        return replace(logical, precision=3), None if value is None else value.replace(
+            microsecond=value.microsecond // 1000 * 1000)  # java.util.Date: milliseconds, the rest dropped
     return logical, value
 
 
@@ -191,7 +197,7 @@ def as_written(history: History, profile: Profile) -> History:
     """`history` with every column and value as the profile's connector settings write them, so that the encoder and
     the oracle see what the connector does: the canonical event of a hex binary is the STRING of its digits, the
     normalizer having no way to know the column held bytes (docs/formats/debezium-json.md, settings)."""
-    if profile.binary_handling == "bytes" and profile.decimal_handling == "precise":
+    if profile.binary_handling == "bytes" and profile.decimal_handling == "precise" and profile.time_precision == "adaptive":
         return history
     table = history.table
     transactions = tuple(replace(tx, changes=tuple(replace(ch, before=written_row(table, profile, ch.before),
@@ -219,6 +225,7 @@ def profiles(prefix: str = "dbserver1"):
         binary_handling=st.one_of(st.just("bytes"), st.sampled_from(BINARY_HANDLING_MODES)),
         decimal_handling=st.one_of(st.just("precise"), st.sampled_from(DECIMAL_HANDLING_MODES)),
         source_types=st.booleans(),
+        time_precision=st.sampled_from(["adaptive", "connect"]),
     ).filter(lambda p: not (p.connector == "mariadb" and p.release < (2, 7))  # MariaDB's connector is 2.7's
              # the MySQL connector as run here: 1.9.7 on MariaDB (docs/producers.md)
              and not (p.connector == "mysql" and p.release >= (2, 7))
@@ -226,7 +233,9 @@ def profiles(prefix: str = "dbserver1"):
              and not (p.toasted and p.binary_handling != "bytes")
              # propagated source types as run on PostgreSQL, with the types as the column has them
              and not (p.source_types and (p.connector != "postgresql" or p.binary_handling != "bytes"
-                                          or p.decimal_handling != "precise")))
+                                          or p.decimal_handling != "precise" or p.time_precision != "adaptive"))
+             # Connect's time types as run on PostgreSQL
+             and not (p.time_precision == "connect" and p.connector != "postgresql"))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -237,7 +246,9 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
     kind = logical.kind
     semantic = {
         "DATE": ("int32", "io.debezium.time.Date"),
-        "TIME": ("int64", "io.debezium.time.NanoTime" if logical.precision == 9 else "io.debezium.time.MicroTime"),
+        # time.precision.mode=adaptive: milliseconds up to TIME(3) (int32), micro- and nanoseconds past it
+        "TIME": ("int32", "io.debezium.time.Time") if (logical.precision or 6) <= 3 else
+                ("int64", "io.debezium.time.NanoTime" if logical.precision == 9 else "io.debezium.time.MicroTime"),
         "DURATION": ("int64", "io.debezium.time.MicroTime"),  # the binlog connectors: a Duration's microseconds
         "TIMESTAMP": ("int64", {3: "io.debezium.time.Timestamp", 9: "io.debezium.time.NanoTimestamp"}.get(
             logical.precision, "io.debezium.time.MicroTimestamp")),
@@ -270,10 +281,9 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
     return {"type": plain[kind], "optional": optional, "field": name}
 
 
-def source_type(logical: LogicalType) -> str:
-    """What the normalizer reports as `source_type`: the semantic name, else the Connect type."""
-    descriptor = connect_field("x", logical, True)
-    return descriptor.get("name") or descriptor["type"]
+_CONNECT_TIME_NAMES = {"io.debezium.time.Date": "org.apache.kafka.connect.data.Date",
+                       "io.debezium.time.Time": "org.apache.kafka.connect.data.Time",
+                       "io.debezium.time.Timestamp": "org.apache.kafka.connect.data.Timestamp"}
 
 
 def postgres_column_type(logical: LogicalType) -> tuple[str, int, int] | None:
@@ -325,7 +335,8 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
     if kind == "DURATION":  # negative, or past a day: MySQL's TIME (issue 40)
         return _micros(value)
     if kind == "TIME":
-        return ((value.hour * 60 + value.minute) * 60 + value.second) * 1_000_000 + value.microsecond
+        micros = ((value.hour * 60 + value.minute) * 60 + value.second) * 1_000_000 + value.microsecond
+        return micros // 1000 if (logical.precision or 6) <= 3 else micros
     if kind == "TIMESTAMP":
         micros = _micros(value - EPOCH)
         return micros // 1000 if logical.precision == 3 else micros
@@ -456,7 +467,14 @@ class DebeziumEncoder:
         return self.profile.topic(self.table)
 
     def row_fields(self) -> list[dict]:
-        return [self._propagated(connect_field(c.name, c.logical, c.nullable), c) for c in self.table.columns]
+        return [self._propagated(self._time_named(connect_field(c.name, c.logical, c.nullable)), c)
+                for c in self.table.columns]
+
+    def _time_named(self, field_schema: dict) -> dict:
+        """Under time.precision.mode=connect a date, a time and a timestamp are Kafka Connect's own logical types
+        (their values in milliseconds: `_setting_view` made them TIME(3), TIMESTAMP(3))."""
+        connect_name = _CONNECT_TIME_NAMES.get(field_schema.get("name")) if self.profile.time_precision == "connect" else None
+        return field_schema if connect_name is None else {**field_schema, "name": connect_name}
 
     def _propagated(self, field_schema: dict, column) -> dict:
         """The field's schema with its column's type among its parameters, after its own (Profile.source_types)."""
@@ -471,7 +489,7 @@ class DebeziumEncoder:
         return {**{k: v for k, v in field_schema.items() if k != "field"}, "parameters": parameters, "field": column.name}
 
     def key_fields(self) -> list[dict]:
-        return [connect_field(c.name, c.logical, False) for c in self.table.key_columns]
+        return [self._time_named(connect_field(c.name, c.logical, False)) for c in self.table.key_columns]
 
     def source_fields(self) -> list[dict]:
         p = self.profile
@@ -620,9 +638,9 @@ class DebeziumEncoder:
         if not self.profile.schemas_enable:
             return None
         # nullable is what the schema says (optional), which is not always the column's NOT NULL (a geometry)
-        # a propagated type is the column's source type (the normalizer's ConnectTypes)
+        # the source type: a propagated type, else the semantic name, else the Connect type (the normalizer's)
         return [Column(c.name, i + 1, descriptor.get("parameters", {}).get("__debezium.source.column.type")
-                       or source_type(c.logical), c.logical.name, descriptor["optional"], c.pk_position)
+                       or descriptor.get("name") or descriptor["type"], c.logical.name, descriptor["optional"], c.pk_position)
                 for i, (c, descriptor) in enumerate(zip(self.table.columns, self.row_fields()))]
 
     def _canonical_position(self, position: dict) -> dict:
@@ -1096,6 +1114,10 @@ HOSTILE: dict[str, Hostile] = {
                                                 Code.UNDECODABLE_VALUE),
     "lsn of 21 digits": Hostile(b'{"op":"c","source":{"connector":"postgresql","lsn":123456789012345678901},"after":{"a":1}}',
                                 Code.UNDECODABLE_VALUE),
+    # SQL Server's LSNs are 8, 8 and 4 hex digits (Lsn.toString); another width is no position (make fuzz, issue 40)
+    "SQL Server LSN of another width": Hostile(
+        b'{"op":"c","source":{"connector":"sqlserver","commit_lsn":"00000027:000007000000000058:0005",'
+        b'"change_lsn":"00000027:00000758:0003","event_serial_no":"1"},"after":{"a":1}}', Code.UNDECODABLE_VALUE),
     "after names a member twice": Hostile(b'{"op":"c","source":{"connector":"postgresql"},"after":{"v":"first","v":"last"}}',
                                           Code.DUPLICATE_KEY),
     "key names a member twice": Hostile(b'{"op":"c","source":{"connector":"postgresql"},"after":{"id":1}}',

@@ -477,6 +477,9 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
     "image longer than fields": (hostile_record(6, after=[_integer("6"), _character("utf8", b"x"), _integer("7")]),
                                  Code.SCHEMA_MISMATCH),
     "field named twice": (hostile_record(7, fields=[{"name": "id", "dataTypeNumber": 3}] * 2), Code.SCHEMA_MISMATCH),
+    # an empty name is no column's (make fuzz, issue 40: the model's exit stopped it)
+    "field with an empty name": (hostile_record(62, fields=[{"name": "", "dataTypeNumber": 3}, {"name": "v", "dataTypeNumber": 253}]),
+                                 Code.SCHEMA_MISMATCH),
     "primary key not a field": (hostile_record(8, tags={"pk_uk_info": '{"PRIMARY":["nope"]}'}), Code.SCHEMA_MISMATCH),
     "unknown dataTypeNumber": (hostile_record(9, fields=[{"name": "id", "dataTypeNumber": 3},
                                                           {"name": "v", "dataTypeNumber": 77}]), Code.UNKNOWN_COLUMN_TYPE),

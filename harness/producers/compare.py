@@ -29,7 +29,8 @@ def profile(run: RealRun) -> debezium.Profile:
     fields = dict(connector=connector, version=run.versions["debezium"], schemas_enable=True,
                   replica_identity=run.replica_identity, tombstones=True, partitions=1, prefix=run.prefix,
                   database="cdc", decimal_format="base64", toasted=False)
-    return debezium.Profile(**{**fields, **run.setting.profile})
+    # the setting's profile fields where the generator writes it for this database (Setting.drawn)
+    return debezium.Profile(**{**fields, **(run.setting.profile if run.database in run.setting.drawn else {})})
 
 
 def generated(run: RealRun) -> list:

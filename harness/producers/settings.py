@@ -69,7 +69,10 @@ SETTINGS = {s.name: s for s in [
     *(Setting(f"binary-{mode}", f"binary.handling.mode={mode}: a binary value as a plain string",
               connector={"binary.handling.mode": mode}, profile={"binary_handling": mode})
       for mode in ("base64", "base64-url-safe", "hex")),
-    # run against the database and the normalizer; the generator does not write them yet (drawn=())
+    Setting("time-connect", "time.precision.mode=connect (PostgreSQL): Kafka Connect's Date, Time, Timestamp in ms",
+            by_database={"postgresql": {"time.precision.mode": "connect"}}, profile={"time_precision": "connect"},
+            drawn=("postgresql",)),
+    # run against the database and the normalizer; the generator does not write them yet (drawn: none)
     Setting("source-types", "column.propagate.source.type=.*: each field's schema names its column's type",
             connector={"column.propagate.source.type": ".*"}, profile={"source_types": True}, drawn=("postgresql",)),
     Setting("bigint-unsigned-precise", "bigint.unsigned.handling.mode=precise (MariaDB): BIGINT UNSIGNED as a Decimal",

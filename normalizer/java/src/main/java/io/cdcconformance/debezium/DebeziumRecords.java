@@ -158,6 +158,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
     }
 
     private static final Pattern RELEASE_LINE = Pattern.compile("^([0-9]+[.][0-9]+)");
+    private static final Pattern SQL_SERVER_LSN = Pattern.compile("[0-9A-Fa-f]{8}:[0-9A-Fa-f]{8}:[0-9A-Fa-f]{4}");
     private static final Pattern FIRST_WORD = Pattern.compile("^\\s*(\\w+)");
     private static final Set<String> DDL_WORDS = Set.of("CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE");
 
@@ -513,6 +514,20 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             return false;
         }
 
+        /** SQL Server's LSNs as its connector writes them (`Lsn.toString`: 8, 8 and 4 hex digits): anything else would
+         * make a position that is not fixed-width, and positions compare as text (found by make fuzz, issue 40). */
+        boolean sqlServerLsnMalformed() {
+            if (!"sqlserver".equalsIgnoreCase(src("connector"))) {
+                return false;
+            }
+            for (String lsn : new String[] {src("commit_lsn"), src("change_lsn")}) {
+                if (lsn != null && !SQL_SERVER_LSN.matcher(lsn).matches()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         /** SQL Server orders the halves of a key change by event_serial_no; PostgreSQL, MySQL and MariaDB give both
          * one log position, so `seq` orders them. */
         Row position(String half) {
@@ -620,6 +635,9 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             }
             if (positionTooWide()) {
                 return Records.rule("UNDECODABLE_VALUE", "a source position part (lsn, pos, row, event_serial_no, sequence) has too many digits");
+            }
+            if (sqlServerLsnMalformed()) {
+                return Records.rule("UNDECODABLE_VALUE", "a SQL Server commit_lsn or change_lsn is not xxxxxxxx:xxxxxxxx:xxxx (hex)");
             }
             if (("c".equals(op) || "r".equals(op) || "u".equals(op)) && image("after") == null) {
                 return Records.rule("MISSING_FIELD", "op " + op + " without after");

@@ -250,7 +250,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             List<Column> out = new ArrayList<>(fields.size());
             for (int i = 0; i < fields.size(); i++) {
                 Column column = new Column(fields.get(i), i, sourceType);
-                badFields |= column.name == null || !names.add(column.name);
+                badFields |= column.name == null || column.name.isEmpty() || !names.add(column.name);
                 out.add(column);
             }
             if (badFields) {
