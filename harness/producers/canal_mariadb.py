@@ -19,7 +19,6 @@ from generators.values import canonical_text
 from harness.jvm import CANAL_VERSION
 from harness.producers import compare
 from harness.producers.canal_server import CanalServer
-from harness.producers.debezium_mariadb import _execute, _final_rows
 from harness.producers.fidelity import CANAL_KNOWN, accepted, explained
 from harness.producers.histories import mariadb_canal_histories
 from harness.producers.mariadb import PASSWORD, USER, MariaDbServer
@@ -70,38 +69,23 @@ def _wait_for_progress(broker, topic: str, server: CanalServer, timeout: float =
 
 def run(broker, history: History) -> CanalRun:
     history = streamed(history)
-    run_id, prefix, _ = run_names(history)
+    run_id, _, _ = run_names(history)
     topic = f"canal{run_id}"
     broker.create_topics({topic: 1})
     table = history.table
     with MariaDbServer() as server:
-        with server.connect(database=None) as connection:
-            _execute(connection, [[*MARIADB.create_table(table), f"CREATE DATABASE {PROGRESS_TABLE[0]}",
-                                   f"CREATE TABLE {'.'.join(PROGRESS_TABLE)} (id int PRIMARY KEY)"]])
+        server.create_tables(table)
         tables = f"{re.escape(table.schema)}\\.{re.escape(table.name)},{PROGRESS_TABLE[0]}\\.{PROGRESS_TABLE[1]}"
         with CanalServer(broker.bootstrap_servers, server.port, USER, PASSWORD, tables, topic) as canal_server:
             with server.connect(database=None) as connection, connection.cursor() as cursor:
                 wait_for_streaming(lambda: cursor.execute(
                     "SELECT 1 FROM information_schema.PROCESSLIST WHERE COMMAND = 'Binlog Dump' AND USER = %s", (USER,)
-                ) > 0, _Failures(canal_server), "canal's binlog dump")
-            with server.connect(database=None) as connection:
-                _execute(connection, MARIADB.transactions(history, snapshot=False))
-                _execute(connection, [[f"INSERT INTO {'.'.join(PROGRESS_TABLE)} VALUES (1)"]])
+                ) > 0, canal_server, "canal's binlog dump")
+            server.run_transactions(MARIADB.transactions(history, snapshot=False))
+            server.mark_progress()
             records = _wait_for_progress(broker, topic, canal_server)
-        return CanalRun(history, topic, records, _final_rows(server, history),
+        return CanalRun(history, topic, records, server.rows(table),
                         {"canal": CANAL_VERSION, "mariadb": server.version})
-
-
-@dataclass
-class _Failures:
-    """What wait_for_streaming asks of the producer: its failure, its log."""
-    server: CanalServer
-
-    def failure(self):
-        return self.server.failure()
-
-    def log_tail(self):
-        return self.server.log_tail()
 
 
 def profile(run: CanalRun) -> canal.Profile:

@@ -8,7 +8,6 @@ so the history streams once the connector's binlog dump is on the server's proce
 """
 from __future__ import annotations
 
-import datetime as dt
 import random
 
 from generators import debezium
@@ -83,10 +82,8 @@ def run(broker, history: History, row_image: str = "FULL",
     """The history through MariaDB and the connector; everything it started is stopped and removed."""
     run_id, prefix, snapshot = run_names(history)
     with MariaDbServer(row_image=row_image) as server:
-        with server.connect(database=None) as connection:
-            _execute(connection, [[*MARIADB.create_table(history.table), f"CREATE DATABASE {PROGRESS_TABLE[0]}",
-                                   f"CREATE TABLE {'.'.join(PROGRESS_TABLE)} (id int PRIMARY KEY)"]])
-            _execute(connection, MARIADB.transactions(history, snapshot=True))
+        server.create_tables(history.table)
+        server.run_transactions(MARIADB.transactions(history, snapshot=True))
         settings = {**connector_settings(run_id, server, history, prefix, snapshot, debezium_version), **setting.connector_for("mariadb")}
         with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version,
                            connector_artifact="mariadb" if uses_mariadb_connector(debezium_version) else "mysql",
@@ -95,55 +92,9 @@ def run(broker, history: History, row_image: str = "FULL",
                 wait_for_streaming(lambda: cursor.execute(
                     "SELECT 1 FROM information_schema.PROCESSLIST WHERE COMMAND = 'Binlog Dump' AND USER = %s", (USER,)
                 ) > 0, worker, "the connector's binlog dump")
-            with server.connect(database=None) as connection:
-                _execute(connection, MARIADB.transactions(history, snapshot=False))
-                _execute(connection, [[f"INSERT INTO {'.'.join(PROGRESS_TABLE)} VALUES (1)"]])
+            server.run_transactions(MARIADB.transactions(history, snapshot=False))
+            server.mark_progress()
             wait_for_progress(broker, ".".join((prefix, *PROGRESS_TABLE)), worker)
         topic = f"{prefix}.{history.table.schema}.{history.table.name}"
         return RealRun(history, "mariadb", row_image, prefix, topic, read_topic(broker.bootstrap_servers, topic),
-                       _final_rows(server, history), {"debezium": debezium_version, "mariadb": server.version}, setting)
-
-
-def _execute(connection, transactions) -> None:
-    """Each transaction's statements (SQL text or statements.Statement) in one transaction."""
-    with connection.cursor() as cursor:
-        for transaction in transactions:
-            connection.begin()
-            for statement in transaction:
-                if isinstance(statement, str):
-                    cursor.execute(statement)
-                else:
-                    cursor.execute(statement.sql, statement.parameters)
-            connection.commit()
-
-
-def _python_value(kind: str, value, labels: tuple[str, ...] = ()):
-    """A value as PyMySQL reads it, as the generators hold it: BIT(n) comes as bytes (big-endian), a geometry in the
-    server's own form, TIME as a timedelta, and TIMESTAMP as the zone-less time in the session's zone (UTC)."""
-    if value is None:
-        return None
-    if kind == "BOOLEAN":
-        return value != b"\x00"
-    if kind == "BITS":
-        return int.from_bytes(value, "big")
-    if kind == "GEOMETRY":  # MariaDB's own form: the SRID (4 bytes, little-endian), then the WKB
-        return int.from_bytes(value[:4], "little"), value[4:]
-    if kind == "TIME":
-        return (dt.datetime.min + value).time()
-    if kind == "DURATION":  # PyMySQL reads TIME as a timedelta, which a duration is
-        return value
-    if kind == "TIMESTAMP_TZ":
-        return value.replace(tzinfo=dt.UTC)
-    if kind == "SET" and isinstance(value, set):  # PyMySQL reads a SET as a Python set
-        return ",".join(label for label in labels if label in value)
-    return value
-
-
-def _final_rows(server: MariaDbServer, history: History) -> list[dict]:
-    table = history.table
-    names = [c.name for c in table.columns]
-    logicals = [c.logical for c in table.columns]
-    with server.connect(database=None) as connection, connection.cursor() as cursor:
-        cursor.execute(f"SELECT {', '.join(map(MARIADB.quoted, names))} FROM {MARIADB.table_name(table)}")
-        return [{name: _python_value(logical.kind, value, logical.labels) for name, logical, value in zip(names, logicals, row)}
-                for row in cursor.fetchall()]
+                       server.rows(history.table), {"debezium": debezium_version, "mariadb": server.version}, setting)

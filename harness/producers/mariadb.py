@@ -2,6 +2,7 @@
 binary log on in ROW format (the image FULL or MINIMAL), one loopback port, removed on stop."""
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 import subprocess
 import tempfile
@@ -9,9 +10,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generators.history import Table
 from harness.broker.base import free_port
 from harness.processes import log_tail, started, stop_group
 from harness.producers.postgres import ProducerUnavailable, run_as
+from harness.producers.runs import PROGRESS_TABLE
+from harness.producers.statements import MARIADB
 
 USER, PASSWORD = "debezium", "debezium"  # the connector's account: replication and select, nothing else
 
@@ -114,6 +118,35 @@ class MariaDbServer:
                                database=self.database if database == "" else database, connect_timeout=10,
                                init_command="SET time_zone = '+00:00', sql_mode = 'NO_ENGINE_SUBSTITUTION'")
 
+    def create_tables(self, table: Table) -> None:
+        """The history's table (its schema a database) and the progress table every real run ends on."""
+        self.run_transactions([[*MARIADB.create_table(table), f"CREATE DATABASE {PROGRESS_TABLE[0]}",
+                                f"CREATE TABLE {'.'.join(PROGRESS_TABLE)} (id int PRIMARY KEY)"]])
+
+    def mark_progress(self) -> None:
+        """The progress row: its record on the producer's topic says every record before it is there."""
+        self.run_transactions([[f"INSERT INTO {'.'.join(PROGRESS_TABLE)} VALUES (1)"]])
+
+    def run_transactions(self, transactions) -> None:
+        """Each transaction's statements (SQL text or statements.Statement) in one transaction, in order."""
+        with self.connect(database=None) as connection, connection.cursor() as cursor:
+            for transaction in transactions:
+                connection.begin()
+                for statement in transaction:
+                    if isinstance(statement, str):
+                        cursor.execute(statement)
+                    else:
+                        cursor.execute(statement.sql, statement.parameters)
+                connection.commit()
+
+    def rows(self, table: Table) -> list[dict]:
+        """The table's rows, each value as the generators hold it (`_python_value`)."""
+        names = [c.name for c in table.columns]
+        with self.connect(database=None) as connection, connection.cursor() as cursor:
+            cursor.execute(f"SELECT {', '.join(map(MARIADB.quoted, names))} FROM {MARIADB.table_name(table)}")
+            return [{c.name: _python_value(c.logical.kind, value, c.logical.labels) for c, value in zip(table.columns, row)}
+                    for row in cursor.fetchall()]
+
     def log_tail(self, lines: int = 30) -> str:
         return log_tail(self.workdir and self.workdir / "server.log", lines, "(no server log)")
 
@@ -129,3 +162,25 @@ class MariaDbServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def _python_value(kind: str, value, labels: tuple[str, ...] = ()):
+    """A value as PyMySQL reads it, as the generators hold it: BIT(n) comes as bytes (big-endian), a geometry in the
+    server's own form, TIME as a timedelta, and TIMESTAMP as the zone-less time in the session's zone (UTC)."""
+    if value is None:
+        return None
+    if kind == "BOOLEAN":
+        return value != b"\x00"
+    if kind == "BITS":
+        return int.from_bytes(value, "big")
+    if kind == "GEOMETRY":  # MariaDB's own form: the SRID (4 bytes, little-endian), then the WKB
+        return int.from_bytes(value[:4], "little"), value[4:]
+    if kind == "TIME":
+        return (dt.datetime.min + value).time()
+    if kind == "DURATION":  # PyMySQL reads TIME as a timedelta, which a duration is
+        return value
+    if kind == "TIMESTAMP_TZ":
+        return value.replace(tzinfo=dt.UTC)
+    if kind == "SET" and isinstance(value, set):  # PyMySQL reads a SET as a Python set
+        return ",".join(label for label in labels if label in value)
+    return value
