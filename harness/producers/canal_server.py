@@ -146,7 +146,7 @@ class CanalServer:
     def stop(self) -> None:
         process, self._process = self._process, None
         stop_group(process)
-        if self.workdir is not None and not os.environ.get("CDC_KEEP_CANAL"):
+        if self.workdir is not None and not os.environ.get("CDC_KEEP_CANAL"):  # set: keep its log and configuration
             shutil.rmtree(self.workdir, ignore_errors=True)
             self.workdir = None
 
