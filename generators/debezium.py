@@ -1118,6 +1118,9 @@ HOSTILE: dict[str, Hostile] = {
     "SQL Server LSN of another width": Hostile(
         b'{"op":"c","source":{"connector":"sqlserver","commit_lsn":"00000027:000007000000000058:0005",'
         b'"change_lsn":"00000027:00000758:0003","event_serial_no":"1"},"after":{"a":1}}', Code.UNDECODABLE_VALUE),
+    "binlog file name with a colon": Hostile(
+        b'{"op":"c","source":{"connector":"mariadb","file":"mariadb-bin.000001:","pos":400,"row":0},"after":{"a":1}}',
+        Code.UNDECODABLE_VALUE),
     "after names a member twice": Hostile(b'{"op":"c","source":{"connector":"postgresql"},"after":{"v":"first","v":"last"}}',
                                           Code.DUPLICATE_KEY),
     "key names a member twice": Hostile(b'{"op":"c","source":{"connector":"postgresql"},"after":{"id":1}}',

@@ -159,6 +159,8 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
 
     private static final Pattern RELEASE_LINE = Pattern.compile("^([0-9]+[.][0-9]+)");
     private static final Pattern SQL_SERVER_LSN = Pattern.compile("[0-9A-Fa-f]{8}:[0-9A-Fa-f]{8}:[0-9A-Fa-f]{4}");
+    // the model's commit part holds a file of at most 512 characters; its index padded to ten digits may add some
+    private static final int MAX_BINLOG_FILE_CHARS = 500;
     private static final Pattern FIRST_WORD = Pattern.compile("^\\s*(\\w+)");
     private static final Set<String> DDL_WORDS = Set.of("CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE");
 
@@ -514,18 +516,21 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             return false;
         }
 
-        /** SQL Server's LSNs as its connector writes them (`Lsn.toString`: 8, 8 and 4 hex digits): anything else would
-         * make a position that is not fixed-width, and positions compare as text (found by make fuzz, issue 40). */
-        boolean sqlServerLsnMalformed() {
-            if (!"sqlserver".equalsIgnoreCase(src("connector"))) {
-                return false;
-            }
-            for (String lsn : new String[] {src("commit_lsn"), src("change_lsn")}) {
-                if (lsn != null && !SQL_SERVER_LSN.matcher(lsn).matches()) {
-                    return true;
+        /** SQL Server's LSNs as its connector writes them (`Lsn.toString`: 8, 8 and 4 hex digits), a binlog file as a
+         * server names it (no colon: the position is `file:offset`): anything else makes a position that is not the
+         * model's, and positions compare as text (both found by make fuzz, issue 40). */
+        boolean positionMalformed() {
+            String connector = src("connector") == null ? "" : src("connector").toLowerCase(Locale.ROOT);
+            if ("sqlserver".equals(connector)) {
+                for (String lsn : new String[] {src("commit_lsn"), src("change_lsn")}) {
+                    if (lsn != null && !SQL_SERVER_LSN.matcher(lsn).matches()) {
+                        return true;
+                    }
                 }
             }
-            return false;
+            String file = src("file");
+            return ("mysql".equals(connector) || "mariadb".equals(connector)) && file != null
+                    && (file.isEmpty() || file.indexOf(':') >= 0 || file.length() > MAX_BINLOG_FILE_CHARS);
         }
 
         /** SQL Server orders the halves of a key change by event_serial_no; PostgreSQL, MySQL and MariaDB give both
@@ -636,8 +641,9 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             if (positionTooWide()) {
                 return Records.rule("UNDECODABLE_VALUE", "a source position part (lsn, pos, row, event_serial_no, sequence) has too many digits");
             }
-            if (sqlServerLsnMalformed()) {
-                return Records.rule("UNDECODABLE_VALUE", "a SQL Server commit_lsn or change_lsn is not xxxxxxxx:xxxxxxxx:xxxx (hex)");
+            if (positionMalformed()) {
+                return Records.rule("UNDECODABLE_VALUE", "a SQL Server LSN is not xxxxxxxx:xxxxxxxx:xxxx (hex), or a binlog "
+                        + "file name is empty, holds a colon or is longer than 500 characters");
             }
             if (("c".equals(op) || "r".equals(op) || "u".equals(op)) && image("after") == null) {
                 return Records.rule("MISSING_FIELD", "op " + op + " without after");
