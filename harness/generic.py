@@ -280,9 +280,11 @@ class CrossFormatResult:
 
 
 def _projection(event: dict) -> dict:
-    """What every format carries of an event (no tombstones: they are Debezium's own control events)."""
+    """What every format carries of an event (no tombstones: they are Debezium's own control events). The key's
+    columns in name order: canal writes them in the table's column order, not the key's (docs/formats/canal-json.md)."""
+    key = None if event["key"] is None else sorted(event["key"], key=lambda part: part["name"])
     return {"kind": event["kind"], "op": event["op"], "table": (event["source"] or {}).get("table"),
-            "key": event["key"], "before": event["before"], "after": event["after"],
+            "key": key, "before": event["before"], "after": event["after"],
             "pk_change": (event["pk_change"] or {}).get("role")}
 
 
