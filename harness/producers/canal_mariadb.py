@@ -77,10 +77,7 @@ def run(broker, history: History) -> CanalRun:
         server.create_tables(table)
         tables = f"{re.escape(table.schema)}\\.{re.escape(table.name)},{PROGRESS_TABLE[0]}\\.{PROGRESS_TABLE[1]}"
         with CanalServer(broker.bootstrap_servers, server.port, USER, PASSWORD, tables, topic) as canal_server:
-            with server.connect(database=None) as connection, connection.cursor() as cursor:
-                wait_for_streaming(lambda: cursor.execute(
-                    "SELECT 1 FROM information_schema.PROCESSLIST WHERE COMMAND = 'Binlog Dump' AND USER = %s", (USER,)
-                ) > 0, canal_server, "canal's binlog dump")
+            wait_for_streaming(server.streams_binlog, canal_server, "canal's binlog dump")
             server.run_transactions(MARIADB.transactions(history, snapshot=False))
             server.mark_progress()
             records = _wait_for_progress(broker, topic, canal_server)

@@ -88,10 +88,7 @@ def run(broker, history: History, row_image: str = "FULL",
         with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version,
                            connector_artifact="mariadb" if uses_mariadb_connector(debezium_version) else "mysql",
                            worker_settings=setting.worker) as worker:
-            with server.connect(database=None) as connection, connection.cursor() as cursor:
-                wait_for_streaming(lambda: cursor.execute(
-                    "SELECT 1 FROM information_schema.PROCESSLIST WHERE COMMAND = 'Binlog Dump' AND USER = %s", (USER,)
-                ) > 0, worker, "the connector's binlog dump")
+            wait_for_streaming(server.streams_binlog, worker, "the connector's binlog dump")
             server.run_transactions(MARIADB.transactions(history, snapshot=False))
             server.mark_progress()
             wait_for_progress(broker, ".".join((prefix, *PROGRESS_TABLE)), worker)

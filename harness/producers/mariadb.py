@@ -127,6 +127,12 @@ class MariaDbServer:
         """The progress row: its record on the producer's topic says every record before it is there."""
         self.run_transactions([[f"INSERT INTO {'.'.join(PROGRESS_TABLE)} VALUES (1)"]])
 
+    def streams_binlog(self) -> bool:
+        """Whether a replica (the producer, as USER) has its `Binlog Dump` running: what it reads from then on."""
+        with self.connect(database=None) as connection, connection.cursor() as cursor:
+            return cursor.execute("SELECT 1 FROM information_schema.PROCESSLIST WHERE COMMAND = 'Binlog Dump' "
+                                  "AND USER = %s", (USER,)) > 0
+
     def run_transactions(self, transactions) -> None:
         """Each transaction's statements (SQL text or statements.Statement) in one transaction, in order."""
         with self.connect(database=None) as connection, connection.cursor() as cursor:
