@@ -205,7 +205,7 @@ class CanalEncoder:
     def _statements(self, tx: Transaction) -> list[list[Change]]:
         """The transaction's rows events: its statements as the binary log keeps them (an UPDATE that changes nothing
         logs no row), or (drawn) a run of changes of one kind as one multi-row statement."""
-        if getattr(self.profile, "per_statement", False):
+        if self.profile.per_statement:
             return [rows for rows in ([c for c in statement if c.binlogged] for statement in tx.statements()) if rows]
         statements: list[list[Change]] = []
         for change in tx.changes:
@@ -252,7 +252,7 @@ class CanalEncoder:
         return {c.name: code(c) for c in self.table.columns}
 
     def _type(self, column) -> tuple[str, int, str]:
-        if getattr(self.profile, "server_types", False):
+        if self.profile.server_types:
             return server_type(column.logical, bool(column.pk_position))
         return mysql_type(column.logical, column.name)
 
@@ -270,7 +270,7 @@ class CanalEncoder:
 
     @property
     def _quirks(self) -> bool:
-        return getattr(self.profile, "quirks", True)
+        return self.profile.quirks
 
     def _key_names(self) -> list[str]:
         """pkNames: the key columns in the table's column order (MQMessageUtils walks a row's columns and takes those
@@ -318,7 +318,7 @@ class CanalEncoder:
         type_ = changes[0].kind
         message = self._message(tx, type_, changes)
         rows = self._expected(message, partition, lambda offset: self._oracle(changes, tx, offset))
-        return [self._annotation(changes, tx, partition), rows] if getattr(self.profile, "annotations", False) else [rows]
+        return [self._annotation(changes, tx, partition), rows] if self.profile.annotations else [rows]
 
     def _annotation(self, changes: list[Change], tx: Transaction, partition: int) -> Expected:
         """MariaDB logs the statement's text before its rows (binlog_annotate_row_events, on by default) and canal

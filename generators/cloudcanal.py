@@ -33,6 +33,11 @@ class Profile:
     partitions: int = 1
     topic: str = "cloudcanal.shop"
     database: str = "shop"
+    # the canal encoder's axes (generators.canal.Profile), fixed at what CloudCanal's flavour writes
+    annotations: bool = False
+    per_statement: bool = False
+    server_types: bool = False
+    quirks: bool = True
 
 
 def profiles():

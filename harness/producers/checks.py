@@ -1,6 +1,7 @@
 """One history through the real producer, and the three comparisons of its output (harness.producers.compare)."""
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -111,7 +112,7 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
 
 def _side_topics(spark, broker, under_test, setting: Setting, prefix: str) -> tuple[dict[str, int], list[dict]]:
     """The records of the setting's other topics (heartbeats, transaction boundaries, schema changes) through the
-    normalizer: ({topic: events by kind}, quarantine). A topic the connector did not write is left out."""
+    normalizer: ({kind: events}, quarantine). A topic the connector did not write is left out."""
     from normalizer.kafka_source import read_batch
 
     ranges = {}
@@ -122,10 +123,7 @@ def _side_topics(spark, broker, under_test, setting: Setting, prefix: str) -> tu
     if not ranges:
         return {}, []
     events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT)
-    kinds: dict[str, int] = {}
-    for event in events:
-        kinds[event["kind"]] = kinds.get(event["kind"], 0) + 1
-    return kinds, quarantine
+    return dict(Counter(event["kind"] for event in events)), quarantine
 
 
 def drawn_checks(spark, broker, under_test, debezium_version: str, histories: int, seed: int,

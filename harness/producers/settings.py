@@ -30,7 +30,7 @@ class Setting:
 
     def __add__(self, other: Setting) -> Setting:
         pairs = [(self.connector, other.connector), (self.worker, other.worker), (self.profile, other.profile)]
-        pairs += [(self.by_database.get(db, {}), other.by_database.get(db, {})) for db in ("postgresql", "mariadb")]
+        pairs += [(self.by_database.get(db, {}), other.by_database.get(db, {})) for db in {*self.by_database, *other.by_database}]
         for mine, theirs in pairs:
             clash = sorted(k for k in mine.keys() & theirs.keys() if mine[k] != theirs[k])
             if clash:
@@ -72,9 +72,9 @@ SETTINGS = {s.name: s for s in [
     Setting("time-connect", "time.precision.mode=connect (PostgreSQL): Kafka Connect's Date, Time, Timestamp in ms",
             by_database={"postgresql": {"time.precision.mode": "connect"}}, profile={"time_precision": "connect"},
             drawn=("postgresql",)),
-    # run against the database and the normalizer; the generator does not write them yet (drawn: none)
     Setting("source-types", "column.propagate.source.type=.*: each field's schema names its column's type",
             connector={"column.propagate.source.type": ".*"}, profile={"source_types": True}, drawn=("postgresql",)),
+    # run against the database and the normalizer; the generator does not write them yet (drawn: none)
     Setting("bigint-unsigned-precise", "bigint.unsigned.handling.mode=precise (MariaDB): BIGINT UNSIGNED as a Decimal",
             by_database={"mariadb": {"bigint.unsigned.handling.mode": "precise"}}, drawn=()),
     Setting("transaction-metadata", "provide.transaction.metadata=true: a transaction block, BEGIN/END records",
