@@ -21,7 +21,7 @@ from generators.history import Change, History, Row, Table, Transaction, histori
 from generators.jsontext import dumps_bytes
 from generators.plugin import FormatGenerator, Hostile, Mutator, record_mutator
 from generators.records import Expected, KafkaRecord, default_partition
-from generators.values import ALL_TYPES, BITS_TYPES, DURATION_TYPE, EPOCH, LogicalType, canonical_text, java_bigdecimal_text, rescale
+from generators.values import ALL_TYPES, BITS_TYPES, DURATION_TYPE, EPOCH, TIME_24_TYPE, VARBIT_TYPES, LogicalType, canonical_text, java_bigdecimal_text, rescale
 from normalizer import keys
 from normalizer.model import CanonicalEvent, Code, Column
 
@@ -168,9 +168,16 @@ def _setting_view(profile: Profile, logical: LogicalType, value):
         return LogicalType("STRING"), None if value is None else f"{rescale(value, logical.scale):f}"
     if logical.kind == "DECIMAL" and profile.decimal_handling == "double":
         return LogicalType("FLOAT64"), None if value is None else float(value)
-    if logical.kind in ("TIME", "TIMESTAMP") and profile.time_precision == "connect" and (logical.precision or 6) <= 6:
-        return replace(logical, precision=3), None if value is None else value.replace(
-            microsecond=value.microsecond // 1000 * 1000)  # java.util.Date: milliseconds, the rest dropped
+    if logical.kind == "VARBIT" and not profile.source_types:  # no record says varying: the normalizer's BITS(n)
+        return LogicalType("BITS", logical.precision), None if value is None else int(value or "0", 2)
+    if logical.kind in ("TIME", "TIMESTAMP", "TIME_24") and profile.time_precision == "connect" \
+            and (logical.precision or 6) <= 6:  # java.util.Date: milliseconds, the rest dropped; 24:00:00 is
+        #                                          86,400,000 (seen on the real PostgreSQL 3.3.2)
+        if value is not None and logical.kind == "TIME_24":
+            value = dt.timedelta(milliseconds=value // dt.timedelta(milliseconds=1))
+        elif value is not None:
+            value = value.replace(microsecond=value.microsecond // 1000 * 1000)
+        return replace(logical, precision=3), value
     return logical, value
 
 
@@ -197,9 +204,10 @@ def as_written(history: History, profile: Profile) -> History:
     """`history` with every column and value as the profile's connector settings write them, so that the encoder and
     the oracle see what the connector does: the canonical event of a hex binary is the STRING of its digits, the
     normalizer having no way to know the column held bytes (docs/formats/debezium-json.md, settings)."""
-    if profile.binary_handling == "bytes" and profile.decimal_handling == "precise" and profile.time_precision == "adaptive":
-        return history
     table = history.table
+    if all(_setting_view(profile, c.logical, None)[0] == c.logical for c in table.columns) \
+            and profile.time_precision == "adaptive":  # (under connect a TIME(3)'s value is cut, its type not)
+        return history
     transactions = tuple(replace(tx, changes=tuple(replace(ch, before=written_row(table, profile, ch.before),
                                                            after=written_row(table, profile, ch.after))
                                                    for ch in tx.changes)) for tx in history.transactions)
@@ -250,6 +258,8 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
         "TIME": ("int32", "io.debezium.time.Time") if (logical.precision or 6) <= 3 else
                 ("int64", "io.debezium.time.NanoTime" if logical.precision == 9 else "io.debezium.time.MicroTime"),
         "DURATION": ("int64", "io.debezium.time.MicroTime"),  # the binlog connectors: a Duration's microseconds
+        # PostgreSQL's time, 24:00:00 as 86,400,000,000 (milliseconds under time.precision.mode=connect)
+        "TIME_24": ("int32", "io.debezium.time.Time") if (logical.precision or 6) <= 3 else ("int64", "io.debezium.time.MicroTime"),
         "TIMESTAMP": ("int64", {3: "io.debezium.time.Timestamp", 9: "io.debezium.time.NanoTimestamp"}.get(
             logical.precision, "io.debezium.time.MicroTimestamp")),
         "TIMESTAMP_TZ": ("string", "io.debezium.time.ZonedTimestamp"),
@@ -268,7 +278,8 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
                                              {"type": "int32", "optional": True, "field": "srid"}],
                 "optional": True, "name": "io.debezium.data.geometry.Geometry", "version": 1, "doc": "Geometry",
                 "field": name}
-    if kind == "BITS":  # BIT(n), n > 1 (JdbcValueConverters.schemaBuilder: Bits.builder(length))
+    if kind in ("BITS", "VARBIT"):  # BIT(n), n > 1, and bit varying(n) (JdbcValueConverters.schemaBuilder:
+        #                             Bits.builder(length), the declared maximum for a bit varying)
         return {"type": "bytes", "optional": optional, "name": "io.debezium.data.Bits", "version": 1,
                 "parameters": {"length": str(logical.precision)}, "field": name}
     if kind == "DECIMAL":
@@ -297,8 +308,10 @@ def postgres_column_type(logical: LogicalType) -> tuple[str, int, int] | None:
         return fixed[kind]
     if kind == "DECIMAL":
         return "NUMERIC", p, s
-    if kind == "BITS":
-        return "BIT", p, 0
+    if kind in ("BITS", "VARBIT"):
+        return ("BIT" if kind == "BITS" else "VARBIT"), p, 0
+    if kind == "TIME_24":
+        return "TIME", 9 + p, p
     if kind == "TIME" and p <= 6:  # the length: hh:mm:ss, the point and the digits
         return "TIME", 9 + p, p
     if kind == "TIMESTAMP" and p <= 6:
@@ -332,8 +345,8 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
         return exact if decimal_format == "numeric" else unscaled_base64(exact)
     if kind == "DATE":
         return (value - EPOCH.date()).days
-    if kind == "DURATION":  # negative, or past a day: MySQL's TIME (issue 40)
-        return _micros(value)
+    if kind in ("DURATION", "TIME_24"):  # negative, or past a day: MySQL's TIME; PostgreSQL's 24:00 (issue 40)
+        return _micros(value) // (1000 if (logical.precision or 6) <= 3 else 1)
     if kind == "TIME":
         micros = ((value.hour * 60 + value.minute) * 60 + value.second) * 1_000_000 + value.microsecond
         return micros // 1000 if (logical.precision or 6) <= 3 else micros
@@ -356,6 +369,9 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
         #                pads them to ceil(n / 8), PostgreSQL's connector does not (seen on 3.3.2, docs/producers.md)
         size = (logical.precision + 7) // 8 if padded_bits else (value.bit_length() + 7) // 8
         return base64.b64encode(value.to_bytes(size, "little")).decode()
+    if kind == "VARBIT":  # PostgresValueConverter.convertBits: a BitSet of the bit string, as few bytes as it needs
+        bits = int(value or "0", 2)
+        return base64.b64encode(bits.to_bytes((bits.bit_length() + 7) // 8, "little")).decode()
     return value
 
 
@@ -845,7 +861,8 @@ def _placeholder(logical: LogicalType) -> str:
 # fallbacks), as the Python values the encoder renders: a zone-less epoch for the zoned timestamp
 _FALLBACKS = {"INT16": 0, "INT32": 0, "INT64": 0, "BOOLEAN": False, "STRING": "", "DECIMAL": Decimal(0),
               "FLOAT64": 0.0, "DATE": dt.date(1970, 1, 1), "TIME": dt.time(0), "DURATION": dt.timedelta(0), "TIMESTAMP": dt.datetime(1970, 1, 1),
-              "TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC), "BYTES": b"", "BITS": 0}
+              "TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC), "BYTES": b"", "BITS": 0,
+              "VARBIT": "", "TIME_24": dt.timedelta(0)}
 
 def _fallback(logical: LogicalType):
     """A NOT NULL column's fallback; a nanosecond type's epoch is the count 0."""
@@ -1162,8 +1179,8 @@ def value_types(profile: Profile) -> list[LogicalType]:
     bits; SQL Server's BIT is one bit, a boolean), MariaDB's GEOMETRY as a Geometry struct."""
     if profile.connector == "sqlserver":
         return ALL_TYPES
-    if profile.connector == "postgresql":
-        return ALL_TYPES + BITS_TYPES
+    if profile.connector == "postgresql":  # its bit varying, its time's 24:00
+        return ALL_TYPES + BITS_TYPES + VARBIT_TYPES + [TIME_24_TYPE]
     return ALL_TYPES + [t for t in BITS_TYPES if t.precision <= 64] + [LogicalType("GEOMETRY"), DURATION_TYPE]
 
 

@@ -29,7 +29,9 @@ class LogicalType:
     kind: str          # INT16, INT32, INT64, BOOLEAN, STRING, DECIMAL, FLOAT64, DATE, TIME, TIMESTAMP, TIMESTAMP_TZ, BYTES,
     #                    ENUM, SET (MySQL's, with their declared labels), YEAR, JSON, UINT32, UINT64 (MySQL's and
     #                    MariaDB's; an unsigned INT is an INT64 to the binlog connectors), BITS (BIT(n), n > 1: the
-    #                    value an int below 2^n, `precision` its n), GEOMETRY (the value (srid, OGC WKB bytes))
+    #                    value an int below 2^n, `precision` its n), GEOMETRY (the value (srid, OGC WKB bytes)),
+    #                    VARBIT (PostgreSQL's bit varying(n): the value its bit string, '' to n digits), TIME_24
+    #                    (PostgreSQL's time, which runs to 24:00:00: the value a timedelta from midnight)
     precision: int | None = None
     scale: int | None = None
     labels: tuple[str, ...] = ()
@@ -47,7 +49,9 @@ class LogicalType:
             return f"DECIMAL({self.precision},{self.scale})"
         if self.kind == "DURATION":
             return "TIME(6)"  # MySQL's and MariaDB's TIME: a duration (-838:59:59 to 838:59:59), held as a timedelta
-        if self.kind in ("TIME", "TIMESTAMP", "BITS"):
+        if self.kind == "TIME_24":
+            return f"TIME({self.precision})"
+        if self.kind in ("TIME", "TIMESTAMP", "BITS", "VARBIT"):
             return f"{self.kind}({self.precision})"
         return self.kind
 
@@ -119,7 +123,7 @@ def canonical_text(logical: LogicalType, value) -> str | None:
         return _nanos_text(kind, value)
     if kind == "TIME":
         return value.strftime("%H:%M:%S.%f")
-    if kind == "DURATION":
+    if kind in ("DURATION", "TIME_24"):
         return duration_text(value)
     if kind == "TIMESTAMP":
         return value.strftime("%Y-%m-%dT%H:%M:%S.%f")
@@ -129,6 +133,8 @@ def canonical_text(logical: LogicalType, value) -> str | None:
         return base64.b64encode(value).decode()
     if kind == "BITS":  # the bit string as the database prints it: n digits, the most significant first
         return format(value, f"0{logical.precision}b")
+    if kind == "VARBIT":  # the digits the connector's bytes keep: its BitSet has no leading zeros (canonical model)
+        return value.lstrip("0") or "0"
     if kind == "GEOMETRY":
         return geometry_text(*value)
     return value
@@ -143,6 +149,8 @@ def duration_text(value: dt.timedelta) -> str:
     return f"{sign}{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{fraction:06d}"
 
 
+# PostgreSQL's time runs to 24:00:00 ("24:00:00 is a valid time": the PostgreSQL manual, 8.5.1.2)
+END_OF_DAY = dt.timedelta(hours=24)
 # MySQL's and MariaDB's TIME range (MariaDB's fraction reaches .999999; MySQL's stops at .000000)
 MAX_DURATION = dt.timedelta(hours=838, minutes=59, seconds=59, microseconds=999_999)
 
@@ -269,6 +277,10 @@ def value_strategy(logical: LogicalType):
     if kind == "BITS":  # every bit pattern of BIT(n), all ones and the top bit alone among them
         top = 2 ** logical.precision - 1
         return st.one_of(st.sampled_from([0, top, 2 ** (logical.precision - 1), 1]), st.integers(0, top))
+    if kind == "VARBIT":  # empty, all zeros (the connector writes no bytes), all ones, a leading one alone, any
+        n = logical.precision
+        return st.one_of(st.sampled_from(["", "0" * n, "1" * n, "1" + "0" * (n - 1), "00101"[:n]]),
+                         st.text("01", max_size=n))
     if kind == "GEOMETRY":
         return _geometries()
     if kind == "YEAR":  # MySQL's YEAR: 1901 to 2155, and 0000
@@ -292,6 +304,10 @@ def value_strategy(logical: LogicalType):
                                           dt.timedelta(hours=100), dt.timedelta(0)]),
                          st.integers(-MAX_DURATION // dt.timedelta(microseconds=1),
                                      MAX_DURATION // dt.timedelta(microseconds=1)).map(lambda us: dt.timedelta(microseconds=us)))
+    if kind == "TIME_24":  # midnight at both ends of the day, the last microsecond before 24:00, and any between
+        return st.one_of(st.sampled_from([dt.timedelta(0), END_OF_DAY, END_OF_DAY - dt.timedelta(microseconds=1)]),
+                         st.integers(0, END_OF_DAY // dt.timedelta(microseconds=1)).map(
+                             lambda us: dt.timedelta(microseconds=us)))
     if kind == "TIMESTAMP":
         return st.datetimes(MIN_DT, MAX_DT).map(
             lambda v: v.replace(microsecond=v.microsecond // 1000 * 1000) if logical.precision == 3 else v)
@@ -309,6 +325,9 @@ KEY_TYPES = [LogicalType("INT32"), LogicalType("INT64"), LogicalType("STRING")]
 # MySQL's and MariaDB's TIME, a duration (canonical TIME(6)): the binlog producers' formats draw it
 DURATION_TYPE = LogicalType("DURATION", 6)
 BITS_TYPES = [LogicalType("BITS", 3), LogicalType("BITS", 9), LogicalType("BITS", 64), LogicalType("BITS", 65)]
+# PostgreSQL's own: bit varying(n) at a byte and a bit past it, past 64 bits; time(6), which holds 24:00:00
+VARBIT_TYPES = [LogicalType("VARBIT", 9), LogicalType("VARBIT", 70)]
+TIME_24_TYPE = LogicalType("TIME_24", 6)
 ALL_TYPES = [
     LogicalType("INT16"), LogicalType("INT32"), LogicalType("INT64"), LogicalType("BOOLEAN"),
     LogicalType("STRING"), LogicalType("DECIMAL", 10, 2), LogicalType("DECIMAL", 38, 10), LogicalType("DECIMAL", 65, 30),

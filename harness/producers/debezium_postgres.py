@@ -73,9 +73,11 @@ def _final_rows(cluster: PostgresCluster, history: History) -> list[dict]:
     table = history.table
     names = [c.name for c in table.columns]
     order = ", ".join(POSTGRES.quoted(c.name) for c in table.key_columns)
+    # a time read as an interval: psycopg's time has no 24:00:00
+    selected = [POSTGRES.quoted(c.name) + ("::interval" if c.logical.kind == "TIME_24" else "") for c in table.columns]
     with cluster.connect() as connection:
         connection.execute("SET TIME ZONE 'UTC'")
-        rows = connection.execute(f"SELECT {', '.join(map(POSTGRES.quoted, names))} FROM "
+        rows = connection.execute(f"SELECT {', '.join(selected)} FROM "
                                   f"{POSTGRES.table_name(table)} ORDER BY {order}").fetchall()
     bits = {c.name for c in table.columns if c.logical.kind == "BITS"}  # psycopg reads BIT(n) as its digits
     return [{name: int(value, 2) if name in bits and value is not None else value for name, value in zip(names, row)}

@@ -9,13 +9,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from generators.history import Change, History, Table
-from generators.values import LogicalType
+from generators.values import LogicalType, duration_text
 
 # logical type -> column type. Debezium's adaptive time precision maps TIMESTAMP(3) to io.debezium.time.Timestamp and
 # TIMESTAMP(6) to MicroTimestamp, as the generator does, on both connectors
 _POSTGRES = {"INT16": "smallint", "INT32": "integer", "INT64": "bigint", "BOOLEAN": "boolean", "STRING": "text",
              "FLOAT64": "double precision", "DATE": "date", "TIMESTAMP_TZ": "timestamptz", "BYTES": "bytea",
-             "TIME": "time({p})", "TIMESTAMP": "timestamp({p})", "DECIMAL": "numeric({p},{s})", "BITS": "bit({p})"}
+             "TIME": "time({p})", "TIMESTAMP": "timestamp({p})", "DECIMAL": "numeric({p},{s})", "BITS": "bit({p})",
+             "VARBIT": "bit varying({p})", "TIME_24": "time({p})"}
 # MariaDB: BOOLEAN is TINYINT(1), which the connector writes as int16; BIT(1) is what it writes as a boolean.
 # DATETIME is the zone-less timestamp, TIMESTAMP the instant (kept in UTC, written as io.debezium.time.ZonedTimestamp)
 _MARIADB = {"INT16": "smallint", "INT32": "int", "INT64": "bigint", "BOOLEAN": "bit(1)", "STRING": "longtext",
@@ -127,9 +128,12 @@ def _postgres_holds(logical: LogicalType) -> bool:
 
 
 def _postgres_parameter(logical: LogicalType, value):
-    """A BIT(n) value as the bit string PostgreSQL reads (psycopg sends a str untyped: the column's type decides)."""
+    """A BIT(n) value as the bit string PostgreSQL reads, a time that may be 24:00 as its text (psycopg sends a str
+    untyped: the column's type decides; a timedelta would be an interval)."""
     if logical.kind == "BITS" and value is not None:
         return format(value, f"0{logical.precision}b")
+    if logical.kind == "TIME_24" and value is not None:
+        return duration_text(value)
     return value
 
 

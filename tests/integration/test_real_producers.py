@@ -55,8 +55,10 @@ MYSQL_KINDS = ((LogicalType("ENUM", labels=("small", "it's", "a b", "\u00e9t\u00
                (LogicalType("UINT32"), 2 ** 32 - 1), (LogicalType("UINT64"), 2 ** 63 - 1),  # unsigned: as int64
                (LogicalType("BITS", 64), 2 ** 64 - 1),  # MySQL's widest BIT, every bit set
                (LogicalType("GEOMETRY"), (4326, struct.pack("<BIdd", 1, 1, -0.0, 1.7976931348623157e308))))  # a POINT
-# BIT(n) in both: one bit past a byte with the first and the last set, and PostgreSQL's past 64 bits
-BITS_KINDS = {"postgresql": ((LogicalType("BITS", 9), 0b100000001), (LogicalType("BITS", 65), 2 ** 64)),
+# BIT(n) in both: one bit past a byte with the first and the last set, and PostgreSQL's past 64 bits; PostgreSQL's
+# bit varying with leading zeros (the connector keeps none) and its time at 24:00:00
+BITS_KINDS = {"postgresql": ((LogicalType("BITS", 9), 0b100000001), (LogicalType("BITS", 65), 2 ** 64),
+                             (LogicalType("VARBIT", 10), "00101"), (LogicalType("TIME_24", 6), dt.timedelta(hours=24))),
               "mariadb": ((LogicalType("BITS", 9), 0b100000001),)}
 
 
@@ -67,7 +69,7 @@ def _key_change_history(database: str = "postgresql") -> History:
     the connector fills with fallbacks, a TRUNCATE; for MariaDB, an ENUM holding its invalid-value member, a SET of
     64 members holding the first and the last, YEAR 1901 and 2155, a JSON document, the largest INT UNSIGNED, the
     largest BIGINT UNSIGNED an int64 holds, a BIT(64) of ones and a POINT of -0.0 and the largest double under SRID
-    4326; BIT(n) columns in both (BITS_KINDS)."""
+    4326; BIT(n) columns in both, PostgreSQL's bit varying and 24:00 (BITS_KINDS)."""
     kinds = [LogicalType("INT16"), LogicalType("BOOLEAN"), LogicalType("STRING"), LogicalType("DECIMAL", 10, 2),
              LogicalType("FLOAT64"), LogicalType("DATE"), LogicalType("TIME", 6), LogicalType("TIMESTAMP", 3),
              LogicalType("TIMESTAMP", 6), LogicalType("TIMESTAMP_TZ"), LogicalType("BYTES")]
