@@ -95,7 +95,7 @@ soak: bootstrap
 	$(BIN)/cdc-conformance soak --records 10000
 
 producers: bootstrap
-	$(BIN)/cdc-conformance producers --database postgresql --histories 8 --debezium 1.9.7.Final --debezium 2.7.3.Final --debezium 3.3.2.Final
+	$(BIN)/cdc-conformance producers --database postgresql --histories 9 --debezium 1.9.7.Final --debezium 2.7.3.Final --debezium 3.3.2.Final
 	$(BIN)/cdc-conformance producers --database mariadb --histories 8 --debezium 3.3.0.Final --debezium 3.5.0.Final
 	$(BIN)/cdc-conformance producers --histories 4 --settings rotation
 	$(BIN)/cdc-conformance producers --canal --histories 8

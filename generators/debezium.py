@@ -20,8 +20,22 @@ from generators.bench import history_bench
 from generators.history import Change, History, Row, Table, Transaction, histories, tables
 from generators.jsontext import dumps_bytes
 from generators.plugin import FormatGenerator, Hostile, Mutator, record_mutator
+from generators.postgres_values import interval_iso_text, jackson_json_text, micro_duration, without_trailing_zeros
 from generators.records import Expected, KafkaRecord, default_partition
-from generators.values import ALL_TYPES, BITS_TYPES, DURATION_TYPE, EPOCH, TIME_24_TYPE, VARBIT_TYPES, LogicalType, canonical_text, java_bigdecimal_text, rescale
+from generators.values import (
+    ALL_TYPES,
+    BITS_TYPES,
+    DURATION_TYPE,
+    EPOCH,
+    POSTGRES_KINDS,
+    POSTGRES_TYPES,
+    TIME_24_TYPE,
+    VARBIT_TYPES,
+    LogicalType,
+    canonical_text,
+    java_bigdecimal_text,
+    rescale,
+)
 from normalizer import keys
 from normalizer.model import CanonicalEvent, Code, Column
 
@@ -53,6 +67,14 @@ class Profile:
     # time.precision.mode (PostgreSQL): adaptive (the default) | connect: Kafka Connect's own Date, Time, Timestamp,
     # in milliseconds (a time's and a timestamp's microseconds are lost: the connector's)
     time_precision: str = "adaptive"
+    # interval.handling.mode (PostgreSQL): numeric (the default: MicroDuration, microseconds with 30.4375-day months)
+    # | string (io.debezium.time.Interval, ISO 8601)
+    interval_handling: str = "numeric"
+    # hstore.handling.mode (PostgreSQL): json (the default: the pairs as a JSON object's text) | map (a Connect map)
+    hstore_handling: str = "json"
+    # bigint.unsigned.handling.mode (MariaDB, MySQL): long (the default: an int64, negative past 2^63 - 1) | precise
+    # (a Connect Decimal of scale 0)
+    bigint_unsigned_handling: str = "long"
     # binlog files (MariaDB): None, the server's first file and no rotation (as the real-producer tier's server
     # writes); or (first file's index, statements per file): MySQL numbers files .000001 on and past .999999 the
     # number grows (.1000000), so profiles draw histories that rotate across it (issue 39 A10)
@@ -92,6 +114,12 @@ class Profile:
     def names_source_column(self) -> bool:
         """`__debezium.source.column.name` among a propagated type's parameters (seen on 2.7.3 and 3.3.2, not 1.9.7)."""
         return self.release >= (2, 7)
+
+    @property
+    def loses_streamed_ltree(self) -> bool:
+        """1.9's PostgreSQL connector writes a streamed ltree value as null, or "" in a NOT NULL column (its snapshot
+        reads them right; seen on the real 1.9.7, not on 2.7.3 or 3.3.2)."""
+        return self.connector == "postgresql" and self.release < (2, 0)
 
     @property
     def has_sub_millis(self) -> bool:
@@ -157,6 +185,10 @@ def _binary_text(mode: str, value: bytes) -> str:
     return (base64.urlsafe_b64encode if mode == "base64-url-safe" else base64.b64encode)(value).decode()
 
 
+# a BIGINT UNSIGNED under bigint.unsigned.handling.mode=precise: its 20 digits, scale 0
+UNSIGNED_BIGINT_DECIMAL = LogicalType("DECIMAL", 20, 0)
+
+
 def _setting_view(profile: Profile, logical: LogicalType, value):
     """A column's type and value as the connector's settings write them: under binary.handling.mode other than bytes
     a binary column is a plain string; under decimal.handling.mode=string a decimal is its plain digits in a plain
@@ -164,10 +196,16 @@ def _setting_view(profile: Profile, logical: LogicalType, value):
     a float64 that has lost digits (SpecialValueDecimal.fromLogical: doubleValue)."""
     if logical.kind == "BYTES" and profile.binary_handling != "bytes":
         return LogicalType("STRING"), None if value is None else _binary_text(profile.binary_handling, value)
-    if logical.kind == "DECIMAL" and profile.decimal_handling == "string":
-        return LogicalType("STRING"), None if value is None else f"{rescale(value, logical.scale):f}"
-    if logical.kind == "DECIMAL" and profile.decimal_handling == "double":
+    if logical.kind in ("DECIMAL", "NUMERIC") and profile.decimal_handling == "string":  # numeric: its own scale
+        return LogicalType("STRING"), None if value is None else f"{value if logical.kind == 'NUMERIC' else rescale(value, logical.scale):f}"
+    if logical.kind in ("DECIMAL", "NUMERIC") and profile.decimal_handling == "double":
         return LogicalType("FLOAT64"), None if value is None else float(value)
+    if logical.kind == "UINT64" and profile.bigint_unsigned_handling == "precise":
+        return UNSIGNED_BIGINT_DECIMAL, None if value is None else Decimal(value)
+    if logical.kind == "HSTORE" and profile.hstore_handling == "map":
+        return LogicalType("HSTORE_MAP"), value
+    if logical.kind == "INTERVAL" and profile.interval_handling == "string":
+        return LogicalType("INTERVAL_ISO"), None if value is None else interval_iso_text(value)
     if logical.kind == "VARBIT" and not profile.source_types:  # no record says varying: the normalizer's BITS(n)
         return LogicalType("BITS", logical.precision), None if value is None else int(value or "0", 2)
     if logical.kind in ("TIME", "TIMESTAMP", "TIME_24") and profile.time_precision == "connect" \
@@ -234,6 +272,9 @@ def profiles(prefix: str = "dbserver1"):
         decimal_handling=st.one_of(st.just("precise"), st.sampled_from(DECIMAL_HANDLING_MODES)),
         source_types=st.booleans(),
         time_precision=st.sampled_from(["adaptive", "connect"]),
+        interval_handling=st.sampled_from(["numeric", "string"]),
+        hstore_handling=st.sampled_from(["json", "map"]),
+        bigint_unsigned_handling=st.sampled_from(["long", "precise"]),
     ).filter(lambda p: not (p.connector == "mariadb" and p.release < (2, 7))  # MariaDB's connector is 2.7's
              # the MySQL connector as run here: 1.9.7 on MariaDB (docs/producers.md)
              and not (p.connector == "mysql" and p.release >= (2, 7))
@@ -241,9 +282,13 @@ def profiles(prefix: str = "dbserver1"):
              and not (p.toasted and p.binary_handling != "bytes")
              # propagated source types as run on PostgreSQL, with the types as the column has them
              and not (p.source_types and (p.connector != "postgresql" or p.binary_handling != "bytes"
-                                          or p.decimal_handling != "precise" or p.time_precision != "adaptive"))
-             # Connect's time types as run on PostgreSQL
-             and not (p.time_precision == "connect" and p.connector != "postgresql"))
+                                          or p.decimal_handling != "precise" or p.time_precision != "adaptive"
+                                          or p.interval_handling != "numeric" or p.hstore_handling != "json"))
+             # Connect's time types, ISO intervals and hstore maps as run on PostgreSQL
+             and not (p.time_precision == "connect" and p.connector != "postgresql")
+             and not (p.connector != "postgresql" and (p.interval_handling, p.hstore_handling) != ("numeric", "json"))
+             # exact unsigned BIGINTs as run on MariaDB, with decimals in their default mode
+             and not (p.bigint_unsigned_handling == "precise" and (not p.binlog or p.decimal_handling != "precise")))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -268,6 +313,8 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
     plain = {"INT16": "int16", "INT32": "int32", "INT64": "int64", "BOOLEAN": "boolean", "STRING": "string",
              "FLOAT64": "double", "BYTES": "bytes", "JSON": "string",  # JSON: MariaDB's, a LONGTEXT
              "UINT32": "int64", "UINT64": "int64"}  # unsigned INT and BIGINT (bigint.unsigned.handling.mode=long)
+    if kind in _POSTGRES_FIELDS:
+        return {**_POSTGRES_FIELDS[kind], "optional": optional, "field": name}
     if kind in ("ENUM", "SET"):  # MySQL's and MariaDB's, with the declared labels (the binlog connectors' converters)
         return {"type": "string", "optional": optional,
                 "name": "io.debezium.data.Enum" if kind == "ENUM" else "io.debezium.data.EnumSet", "version": 1,
@@ -292,15 +339,42 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
     return {"type": plain[kind], "optional": optional, "field": name}
 
 
+def _named_string(name: str) -> dict:
+    return {"type": "string", "name": name, "version": 1}
+
+
+# PostgreSQL's own types as its connector's schemas have them (PostgresValueConverter.schemaBuilder): strings, most of
+# them with a semantic name, a variable-scale numeric's struct, arrays of their element's schema (optional items)
+_POSTGRES_FIELDS = {
+    "UUID": _named_string("io.debezium.data.Uuid"), "PG_JSON": _named_string("io.debezium.data.Json"),
+    "PG_JSONB": _named_string("io.debezium.data.Json"), "XML": _named_string("io.debezium.data.Xml"),
+    "LTREE": _named_string("io.debezium.data.Ltree"), "TIME_TZ": _named_string("io.debezium.time.ZonedTime"),
+    "INTERVAL": {"type": "int64", "name": "io.debezium.time.MicroDuration", "version": 1},
+    "INTERVAL_ISO": _named_string("io.debezium.time.Interval"),  # interval.handling.mode=string
+    "HSTORE": _named_string("io.debezium.data.Json"),
+    "HSTORE_MAP": {"type": "map", "keys": {"type": "string", "optional": False},  # hstore.handling.mode=map
+                   "values": {"type": "string", "optional": True}},
+    "INET": {"type": "string"}, "INT_RANGE": {"type": "string"},
+    "NUMERIC": {"type": "struct", "fields": [{"type": "int32", "optional": False, "field": "scale"},
+                                             {"type": "bytes", "optional": False, "field": "value"}],
+                "name": "io.debezium.data.VariableScaleDecimal", "version": 1, "doc": "Variable scaled decimal"},
+    "INT_ARRAY": {"type": "array", "items": {"type": "int32", "optional": True}},
+    "TEXT_ARRAY": {"type": "array", "items": {"type": "string", "optional": True}},
+}
+
 _CONNECT_TIME_NAMES = {"io.debezium.time.Date": "org.apache.kafka.connect.data.Date",
                        "io.debezium.time.Time": "org.apache.kafka.connect.data.Time",
                        "io.debezium.time.Timestamp": "org.apache.kafka.connect.data.Timestamp"}
 
 
-def postgres_column_type(logical: LogicalType) -> tuple[str, int, int] | None:
+def postgres_column_type(logical: LogicalType, in_snapshot: bool = False) -> tuple[str, int, int | None] | None:
     """(type, length, scale) as the PostgreSQL connector propagates a column of the real-producer tier's type
-    (`column.propagate.source.type`: seen on 1.9.7, 2.7.3, 3.3.2); None for a type PostgreSQL does not hold."""
+    (`column.propagate.source.type`: seen on 1.9.7, 2.7.3, 3.3.2); None for a type PostgreSQL does not hold. A numeric
+    without precision is length 0 and no scale in a snapshot's records (the table as JDBC describes it), 131089 and 0
+    in streamed ones (as the replication stream's relation message does; seen on 3.3.2)."""
     kind, p, s = logical.kind, logical.precision, logical.scale
+    if kind == "NUMERIC" and in_snapshot:
+        return "NUMERIC", 0, None
     fixed = {"INT16": ("INT2", 5, 0), "INT32": ("INT4", 10, 0), "INT64": ("INT8", 19, 0), "BOOLEAN": ("BOOL", 1, 0),
              "STRING": ("TEXT", 2 ** 31 - 1, 0), "BYTES": ("BYTEA", 2 ** 31 - 1, 0), "FLOAT64": ("FLOAT8", 17, 17),
              "DATE": ("DATE", 13, 0), "TIMESTAMP_TZ": ("TIMESTAMPTZ", 35, 6)}
@@ -310,6 +384,8 @@ def postgres_column_type(logical: LogicalType) -> tuple[str, int, int] | None:
         return "NUMERIC", p, s
     if kind in ("BITS", "VARBIT"):
         return ("BIT" if kind == "BITS" else "VARBIT"), p, 0
+    if kind in _POSTGRES_SOURCE_TYPES:
+        return _POSTGRES_SOURCE_TYPES[kind]
     if kind == "TIME_24":
         return "TIME", 9 + p, p
     if kind == "TIME" and p <= 6:  # the length: hh:mm:ss, the point and the digits
@@ -317,6 +393,15 @@ def postgres_column_type(logical: LogicalType) -> tuple[str, int, int] | None:
     if kind == "TIMESTAMP" and p <= 6:
         return "TIMESTAMP", 23 + p, p
     return None
+
+
+_UNBOUNDED = 2 ** 31 - 1
+_POSTGRES_SOURCE_TYPES = {"UUID": ("UUID", _UNBOUNDED, 0), "PG_JSON": ("JSON", _UNBOUNDED, 0),
+                          "PG_JSONB": ("JSONB", _UNBOUNDED, 0), "XML": ("XML", _UNBOUNDED, 0),
+                          "INET": ("INET", _UNBOUNDED, 0), "LTREE": ("LTREE", _UNBOUNDED, 0),
+                          "INT_RANGE": ("INT4RANGE", _UNBOUNDED, 0), "TIME_TZ": ("TIMETZ", 21, 6),
+                          "NUMERIC": ("NUMERIC", 131089, 0), "INTERVAL": ("INTERVAL", 49, 6),
+                          "HSTORE": ("HSTORE", _UNBOUNDED, 0), "INT_ARRAY": ("_INT4", 10, 0), "TEXT_ARRAY": ("_TEXT", _UNBOUNDED, 0)}
 
 
 def unscaled_base64(value) -> str:
@@ -340,6 +425,18 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
     kind = logical.kind
     if kind in ("TIME", "TIMESTAMP") and logical.precision == 9:
         return value  # NanoTime / NanoTimestamp: the count of nanoseconds it is held as
+    if kind == "NUMERIC":  # VariableScaleDecimal: the value's scale without its fraction's last zeros, unscaled bytes
+        trimmed = without_trailing_zeros(value)
+        return {"scale": -trimmed.as_tuple().exponent, "value": unscaled_base64(trimmed)}
+    if kind in ("INT_ARRAY", "TEXT_ARRAY", "HSTORE_MAP"):
+        return value
+    if kind == "INTERVAL":
+        return micro_duration(value)
+    if kind == "TIME_TZ":  # ZonedTime: in UTC, ISO_OFFSET_TIME's fraction as short as it can be (seen on 3.3.2)
+        clock, fraction = canonical_text(logical, value).rstrip("Z").split(".")
+        return clock + ("." + fraction.rstrip("0") if fraction.rstrip("0") else "") + "Z"
+    if kind in POSTGRES_KINDS:  # PostgreSQL's own text of the value, as the connector reads it from the server
+        return canonical_text(logical, value)
     if kind == "DECIMAL":
         exact = rescale(value, logical.scale)
         return exact if decimal_format == "numeric" else unscaled_base64(exact)
@@ -387,8 +484,9 @@ def schemaless_text(logical: LogicalType, value, zoned_fixed_width: bool, decima
         return canonical_text(logical, encoded)
     if isinstance(encoded, Decimal):  # a NUMERIC decimal: its JSON token, exactly as written
         return java_bigdecimal_text(encoded)
-    if isinstance(encoded, dict):  # a struct: its JSON text, members in name order (no spelling changes it)
-        return json.dumps(encoded, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    if isinstance(encoded, (dict, list)):  # a struct or an array: its JSON text, members in name order (no spelling
+        #                                     changes it), as the normalizer keeps it
+        return jackson_json_text(encoded)
     return str(encoded)
 
 
@@ -494,12 +592,14 @@ class DebeziumEncoder:
 
     def _propagated(self, field_schema: dict, column) -> dict:
         """The field's schema with its column's type among its parameters, after its own (Profile.source_types)."""
-        propagated = postgres_column_type(column.logical) if self.profile.source_types else None
+        propagated = postgres_column_type(column.logical, self._in_snapshot) if self.profile.source_types else None
         if propagated is None:
             return field_schema
         type_, length, scale = propagated
         parameters = {**field_schema.get("parameters", {}), "__debezium.source.column.type": type_,
-                      "__debezium.source.column.length": str(length), "__debezium.source.column.scale": str(scale)}
+                      "__debezium.source.column.length": str(length)}
+        if scale is not None:
+            parameters["__debezium.source.column.scale"] = str(scale)
         if self.profile.names_source_column:
             parameters["__debezium.source.column.name"] = column.name
         return {**{k: v for k, v in field_schema.items() if k != "field"}, "parameters": parameters, "field": column.name}
@@ -749,10 +849,20 @@ class DebeziumEncoder:
             self._in_snapshot = tx.snapshot
             if self.profile.binlog:
                 tx = replace(tx, changes=self._binlogged(tx))
+            if self.profile.loses_streamed_ltree and not tx.snapshot:
+                tx = replace(tx, changes=tuple(replace(c, before=self._ltree_lost(c.before), after=self._ltree_lost(c.after))
+                                               for c in tx.changes))
             for index, (change, position) in enumerate(zip(tx.changes, self._positions(tx))):
                 last = tx.snapshot and index == len(tx.changes) - 1
                 out.extend(self._encode_change(change, tx, position, last, first=tx.snapshot and index == 0))
         return out
+
+    def _ltree_lost(self, row: Row | None) -> Row | None:
+        """`row` with its ltree values as 1.9 streams them (Profile.loses_streamed_ltree)."""
+        if row is None:
+            return None
+        return {**row, **{c.name: None if c.nullable else "" for c in self.table.columns
+                          if c.logical.kind == "LTREE" and row[c.name] is not None}}
 
     def _binlogged(self, tx: Transaction) -> tuple[Change, ...]:
         """The changes of a transaction as MariaDB logs them (seen on the real 3.3.0 connector): a snapshot reads the
@@ -862,7 +972,11 @@ def _placeholder(logical: LogicalType) -> str:
 _FALLBACKS = {"INT16": 0, "INT32": 0, "INT64": 0, "BOOLEAN": False, "STRING": "", "DECIMAL": Decimal(0),
               "FLOAT64": 0.0, "DATE": dt.date(1970, 1, 1), "TIME": dt.time(0), "DURATION": dt.timedelta(0), "TIMESTAMP": dt.datetime(1970, 1, 1),
               "TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC), "BYTES": b"", "BITS": 0,
-              "VARBIT": "", "TIME_24": dt.timedelta(0)}
+              "VARBIT": "", "TIME_24": dt.timedelta(0), **dict.fromkeys(
+                  ["UUID", "PG_JSON", "PG_JSONB", "XML", "INET", "LTREE", "INT_RANGE"], ""),
+              "TIME_TZ": "00:00:00+00:00",  # written 00:00:00Z (seen on 3.3.2)
+              "NUMERIC": Decimal(0), "INT_ARRAY": [], "TEXT_ARRAY": [], "INTERVAL": (0, 0, 0), "INTERVAL_ISO": "",
+              "HSTORE": {}, "HSTORE_MAP": {}}
 
 def _fallback(logical: LogicalType):
     """A NOT NULL column's fallback; a nanosecond type's epoch is the count 0."""
@@ -908,8 +1022,9 @@ def _mutate_json(item: Expected, change) -> bytes | None:
     return dumps_bytes(document)
 
 
-def _set_first_value(kinds: tuple[str, ...], text: str):
-    """Replace the first non-null after/before value of a column of one of `kinds` with `text`."""
+def _set_first_value(kinds: tuple[str, ...], text: str, semantics: tuple[str | None, ...] = (None,)):
+    """Replace the first non-null after/before value of a column of one of `kinds` whose semantic name is one of
+    `semantics` (none, by default) with `text`."""
     def change(document):
         payload = _payload(document)
         fields = {f["field"]: f for f in document.get("schema", {}).get("fields", [{}])[0].get("fields", [])} \
@@ -917,7 +1032,7 @@ def _set_first_value(kinds: tuple[str, ...], text: str):
         for image in ("after", "before"):
             row = payload.get(image) or {}
             for name, value in row.items():
-                if value is not None and fields.get(name, {}).get("type") in kinds and not fields[name].get("name"):
+                if value is not None and fields.get(name, {}).get("type") in kinds and fields[name].get("name") in semantics:
                     row[name] = text
                     return True
         return False
@@ -981,6 +1096,8 @@ def _old_key_null(item: Expected) -> bytes | None:
 
 
 _INTEGERS = ("int16", "int32", "int64")
+# a plain integer, or a PostgreSQL interval's MicroDuration, an int64 too (text in one passed through: issue 40)
+_PLAIN_OR_INTERVAL = (None, "io.debezium.time.MicroDuration")
 
 
 def _first_half(value: bytes) -> bytes:
@@ -1002,10 +1119,11 @@ _VALUE_CHANGES = {
     "no-source": (lambda item: _mutate_json(item, _drop_source), Code.MISSING_FIELD),
     "no-op": (lambda item: _mutate_json(item, _drop_op), Code.MISSING_FIELD),
     "undeclared-column": (lambda item: _mutate_json(item, _add_column), Code.SCHEMA_MISMATCH),
-    "int-as-text": (lambda item: _mutate_json(item, _set_first_value(_INTEGERS, "12abc")), Code.UNDECODABLE_VALUE),
+    "int-as-text": (lambda item: _mutate_json(item, _set_first_value(_INTEGERS, "12abc", _PLAIN_OR_INTERVAL)),
+                    Code.UNDECODABLE_VALUE),
     # beyond every integer width (a smallint holding 10^23 was once emitted)
-    "int-overflow": (lambda item: _mutate_json(item, _set_first_value(_INTEGERS, "99999999999999999999999")),
-                     Code.UNDECODABLE_VALUE),
+    "int-overflow": (lambda item: _mutate_json(item, _set_first_value(_INTEGERS, "99999999999999999999999",
+                                                                      _PLAIN_OR_INTERVAL)), Code.UNDECODABLE_VALUE),
     "old-key-null": (_old_key_null, Code.MISSING_OLD_KEY),
     # shapes that are valid JSON but no Debezium record (issue 19 C): never a HEARTBEAT, never MALFORMED_JSON
     "status-commit": (lambda item: _mutate_json(item, _as_commit_status), Code.UNKNOWN_MESSAGE_SHAPE),
@@ -1158,6 +1276,13 @@ HOSTILE: dict[str, Hostile] = {
         b'{"op":"c","source":{"connector":"mysql","pos":"x"},"after":{"a":"' + b"\\u0000" * 10 + b'"},"ts_us":"1e400"}',
         None),
     # parsers disagree on which one wins (Spark's reader took the last): no one is picked
+    # a MicroDuration is an int64: text in one passed through as the interval (issue 40)
+    "interval holding text": Hostile(
+        b'{"schema":{"type":"struct","fields":[{"type":"struct","optional":true,"field":"after","fields":['
+        b'{"type":"int32","optional":false,"field":"id"},{"type":"int64","optional":true,'
+        b'"name":"io.debezium.time.MicroDuration","version":1,"field":"i"}]},{"type":"string","optional":false,'
+        b'"field":"op"}]},"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"id":1,"i":"12abc"}}}',
+        Code.UNDECODABLE_VALUE),
     "op given twice": Hostile(b'{"op":"c","op":"d","source":{"connector":"postgresql"},"before":{"id":1}}', Code.DUPLICATE_KEY),
 }
 
@@ -1179,8 +1304,8 @@ def value_types(profile: Profile) -> list[LogicalType]:
     bits; SQL Server's BIT is one bit, a boolean), MariaDB's GEOMETRY as a Geometry struct."""
     if profile.connector == "sqlserver":
         return ALL_TYPES
-    if profile.connector == "postgresql":  # its bit varying, its time's 24:00
-        return ALL_TYPES + BITS_TYPES + VARBIT_TYPES + [TIME_24_TYPE]
+    if profile.connector == "postgresql":  # its bit varying, its time's 24:00, the types of its own users hold
+        return ALL_TYPES + BITS_TYPES + VARBIT_TYPES + [TIME_24_TYPE] + POSTGRES_TYPES
     return ALL_TYPES + [t for t in BITS_TYPES if t.precision <= 64] + [LogicalType("GEOMETRY"), DURATION_TYPE]
 
 

@@ -15,11 +15,13 @@ from decimal import Context, Decimal, localcontext
 
 from hypothesis import strategies as st
 
+from generators.drawn_texts import JSON_DOCUMENTS, TEXTS, exact_decimal
+
+# PostgreSQL's own types: uuid, json, jsonb, xml, inet, ltree, int4range, timetz, numeric, arrays
+from generators.postgres_values import KINDS as POSTGRES_KINDS
+
 EPOCH = dt.datetime(1970, 1, 1)
 MIN_DT, MAX_DT = dt.datetime(1900, 1, 1), dt.datetime(2199, 12, 31, 23, 59, 59, 999999)
-# A value Debezium reserves for "unchanged TOASTed column"; a real string with this content is
-# indistinguishable on the wire, so generators do not produce it.
-RESERVED_STRINGS = {"__debezium_unavailable_value"}
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,8 @@ class LogicalType:
 
     @property
     def name(self) -> str:
+        if self.kind in POSTGRES_KINDS:
+            return POSTGRES_KINDS[self.kind].name
         if self.kind in ("SET", "JSON"):
             return "STRING"  # the canonical model has no SET type (its text is the comma-joined labels), nor JSON here:
             #                 MariaDB's JSON is LONGTEXT, which its connector writes as a plain string
@@ -109,6 +113,8 @@ def canonical_text(logical: LogicalType, value) -> str | None:
     if value is None:
         return None
     kind = logical.kind
+    if kind in POSTGRES_KINDS:
+        return POSTGRES_KINDS[kind].text(value)
     if kind in ("INT16", "INT32", "INT64", "YEAR", "UINT32", "UINT64"):
         return str(value)
     if kind == "BOOLEAN":
@@ -186,11 +192,6 @@ def _nanos(low: int, high: int):
 # Value strategies
 # ------------------------------------------------------------------------------------------------
 
-def exact_decimal(unscaled: int, scale: int) -> Decimal:
-    """unscaled * 10**-scale with exactly `scale` fraction digits (no context rounding)."""
-    return Decimal((1 if unscaled < 0 else 0, tuple(int(d) for d in str(abs(unscaled))), -scale))
-
-
 def rescale(value: Decimal, scale: int) -> Decimal:
     """`value` with exactly `scale` fraction digits; 38-digit decimals exceed the default context."""
     with localcontext(Context(prec=80)):
@@ -232,26 +233,11 @@ def _floats():
     return st.one_of(finite, st.sampled_from([float("nan"), float("inf"), float("-inf"), 0.0]))
 
 
-# The characters real data has and parsers trip on, drawn often: e-mail and URL punctuation, quotes and
-# backslashes (JSON escapes), a combining mark, right-to-left text and its override, non-BMP characters,
-# NUL and line breaks, spaces (leading and trailing ones survive every encoding), the euro sign (cp1252's
-# 0x80) and CJK ideographs (text in gbk and big5, the charsets of Chinese MySQL tables).
-_TRICKY = "+@'\"\\/ \t\n\r\x00\u0301\u05d0\u202e\u00e9\ufeff\U0001f600\U00010348\u20ac\u4e16\u754c"
-_WORD = st.text(st.sampled_from("abcxyz019._-"), min_size=1, max_size=8)
-_SHORT_TEXTS = (st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=24),
-                st.text(st.one_of(st.sampled_from(_TRICKY), st.characters(codec="ascii")), min_size=1, max_size=24),
-                # shapes of real values whose punctuation a normalizer could mangle: a tagged e-mail address
-                # (a normalizer that dropped "+tag" was once certified: issue 24), padded and quoted text
-                st.builds("{}+{}@{}.example".format, _WORD, _WORD, _WORD),
-                st.builds(" {} ".format, _WORD), st.builds("'{}' \"{}\"".format, _WORD, _WORD))
-# Long texts, thousands of characters, most of them escaped in JSON: a regex loop that recursed once per
-# character of a JSON string overflowed the task's stack and ended the JVM (issue 18 A)
-_LONG_TEXT = st.builds(lambda text, times: text * times, _SHORT_TEXTS[1], st.integers(200, 600))
-_TEXT = st.one_of(*_SHORT_TEXTS, _LONG_TEXT).filter(lambda s: s not in RESERVED_STRINGS)
-
 
 def value_strategy(logical: LogicalType):
     kind = logical.kind
+    if kind in POSTGRES_KINDS:
+        return POSTGRES_KINDS[kind].values()
     if kind == "INT16":
         return st.integers(-(2 ** 15), 2 ** 15 - 1)
     if kind == "INT32":
@@ -261,7 +247,7 @@ def value_strategy(logical: LogicalType):
     if kind == "BOOLEAN":
         return st.booleans()
     if kind == "STRING":
-        return _TEXT
+        return TEXTS
     if kind == "ENUM":
         # '' is MySQL's invalid-value member (index 0), stored when a value not declared is written without strict mode
         return st.sampled_from(("",) + logical.labels)
@@ -285,10 +271,8 @@ def value_strategy(logical: LogicalType):
         return _geometries()
     if kind == "YEAR":  # MySQL's YEAR: 1901 to 2155, and 0000
         return st.one_of(st.sampled_from([1901, 2155, 0]), st.integers(1901, 2155))
-    if kind == "JSON":  # a document as an application writes it: any JSON value, text with escapes and non-BMP
-        return st.recursive(st.none() | st.booleans() | st.integers(-(2 ** 63), 2 ** 63 - 1) | _SHORT_TEXTS[0],
-                            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_SHORT_TEXTS[0], inner, max_size=3),
-                            max_leaves=6).map(lambda document: json.dumps(document, ensure_ascii=False))
+    if kind == "JSON":
+        return JSON_DOCUMENTS
     if kind == "FLOAT64":
         return _floats()
     if kind == "DATE":
@@ -336,3 +320,5 @@ ALL_TYPES = [
     # nanoseconds: Debezium's NanoTime / NanoTimestamp (a value is an int of nanoseconds, `_nanos_text`)
     LogicalType("TIME", 9), LogicalType("TIMESTAMP", 9),
 ]
+
+POSTGRES_TYPES = [LogicalType(kind) for kind, drawn in POSTGRES_KINDS.items() if drawn.drawn]

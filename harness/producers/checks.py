@@ -28,6 +28,8 @@ class Database:
     default_version: str
     server: Callable              # () -> the server here ("PostgreSQL 15.18"); ProducerUnavailable without one
     truncates: Callable = lambda debezium_version: True  # whether that release writes TRUNCATE at all
+    # the kinds that release loses, which its histories hold none of (docs/producers.md, the connectors' own losses)
+    lost_kinds: Callable = lambda debezium_version: ()
 
 
 def _postgres_server() -> str:
@@ -43,8 +45,10 @@ def _mariadb_server() -> str:
 
 
 DATABASES = {
+    # 1.9 streams an ltree as null (seen on 1.9.7: the generator's 1.9 profile writes so)
     "postgresql": Database(debezium_postgres.run, drawable.postgres_histories, drawable.postgres_types, ("FULL", "DEFAULT"),
-                           DEFAULT_DEBEZIUM_VERSION, _postgres_server),
+                           DEFAULT_DEBEZIUM_VERSION, _postgres_server,
+                           lost_kinds=lambda version: ("LTREE",) if version.startswith("1.") else ()),
     # 1.9's MySQL connector wrote no TRUNCATE from MariaDB (seed 45: the table emptied, no record), so its histories
     # draw none (docs/producers.md)
     "mariadb": Database(debezium_mariadb.run, drawable.mariadb_histories, drawable.mariadb_types, ("FULL",),
@@ -138,7 +142,8 @@ def drawn_checks(spark, broker, under_test, debezium_version: str, histories: in
         # the tenth of ten draws: Hypothesis's first examples are its simplest
         history = draw_examples(DATABASES[database].histories(
             required_types=required_types(database, index),
-            allow_truncate=DATABASES[database].truncates(debezium_version)), 10, seed + index)[-1]
+            allow_truncate=DATABASES[database].truncates(debezium_version),
+            lost_kinds=DATABASES[database].lost_kinds(debezium_version)), 10, seed + index)[-1]
         results.append(check(spark, broker, under_test, history, identities[index % len(identities)], debezium_version,
                              database, setting))
         done()

@@ -10,7 +10,7 @@ from harness.producers.connect import DEFAULT_DEBEZIUM_VERSION, ConnectWorker
 from harness.producers.postgres import PostgresCluster
 from harness.producers.runs import CONNECTOR_SETTINGS, PROGRESS_TABLE, RealRun, read_topic, run_names, wait_for_progress, wait_for_streaming
 from harness.producers.settings import DEFAULT, Setting
-from harness.producers.statements import POSTGRES
+from harness.producers.statements import POSTGRES, READ_AS, READ_BACK
 
 
 def connector_settings(run_id: str, cluster: PostgresCluster, history: History, prefix: str, snapshot: bool,
@@ -73,12 +73,11 @@ def _final_rows(cluster: PostgresCluster, history: History) -> list[dict]:
     table = history.table
     names = [c.name for c in table.columns]
     order = ", ".join(POSTGRES.quoted(c.name) for c in table.key_columns)
-    # a time read as an interval: psycopg's time has no 24:00:00
-    selected = [POSTGRES.quoted(c.name) + ("::interval" if c.logical.kind == "TIME_24" else "") for c in table.columns]
+    # a time read as an interval (psycopg's time has no 24:00:00), PostgreSQL's own types as the text it prints
+    selected = [READ_AS.get(c.logical.kind, "{0}").format(POSTGRES.quoted(c.name)) for c in table.columns]
     with cluster.connect() as connection:
         connection.execute("SET TIME ZONE 'UTC'")
         rows = connection.execute(f"SELECT {', '.join(selected)} FROM "
                                   f"{POSTGRES.table_name(table)} ORDER BY {order}").fetchall()
-    bits = {c.name for c in table.columns if c.logical.kind == "BITS"}  # psycopg reads BIT(n) as its digits
-    return [{name: int(value, 2) if name in bits and value is not None else value for name, value in zip(names, row)}
-            for row in rows]
+    read_back = {c.name: READ_BACK.get(c.logical.kind, lambda value: value) for c in table.columns}
+    return [{name: value if value is None else read_back[name](value) for name, value in zip(names, row)} for row in rows]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from generators import canal
 from generators.canal import ENUM_SET_TYPES
 from generators.history import ColumnSpec, History, histories, tables
-from generators.values import ALL_TYPES, BITS_TYPES, DURATION_TYPE, KEY_TYPES, TIME_24_TYPE, VARBIT_TYPES, LogicalType
+from generators.values import ALL_TYPES, BITS_TYPES, DURATION_TYPE, KEY_TYPES, POSTGRES_TYPES, TIME_24_TYPE, VARBIT_TYPES, LogicalType
 from harness.producers.statements import MARIADB, MARIADB_KEY_CHARS, POSTGRES
 
 # PostgreSQL's text cannot hold U+0000 ("invalid byte sequence for encoding UTF8: 0x00"); bytea can
@@ -44,6 +44,8 @@ def _with_values(history: History, value: Callable[[ColumnSpec, object], object]
 
 
 def _postgres_value(column: ColumnSpec, value):
+    if column.logical.kind == "TEXT_ARRAY":
+        return [item if item is None else item.replace("\x00", _NUL_STANDIN) for item in value]
     if column.logical.kind == "STRING":
         value = value.replace("\x00", _NUL_STANDIN)
         if column.pk_position:
@@ -90,20 +92,24 @@ def _keys_distinct(history: History) -> bool:
 
 def postgres_types() -> list[LogicalType]:
     """... with its bit varying(n) and its time that runs to 24:00:00."""
-    return [t for t in ALL_TYPES + BITS_TYPES if POSTGRES.holds(t)] + VARBIT_TYPES + [TIME_24_TYPE]
+    return [t for t in ALL_TYPES + BITS_TYPES if POSTGRES.holds(t)] + VARBIT_TYPES + [TIME_24_TYPE] + POSTGRES_TYPES
 
 
 def _histories(value_types, value: Callable[[ColumnSpec, object], object], max_changes: int, max_columns: int,
-               required_types, allow_truncate: bool = True) -> st.SearchStrategy:
+               required_types, allow_truncate: bool = True, lost_kinds=()) -> st.SearchStrategy:
     """Histories over `value_types` with every value passed through `value`; `required_types`: value columns every
-    drawn table has (generators.history.tables)."""
+    drawn table has (generators.history.tables); `lost_kinds`: kinds the run's connector loses, drawn in none."""
+    value_types = [t for t in value_types if t.kind not in lost_kinds]
+    required_types = tuple(t for t in required_types if t.kind not in lost_kinds)
     return histories(tables(KEY_TYPES, value_types, max_columns, required_types), max_changes=max_changes,
                      allow_truncate=allow_truncate) \
         .map(lambda history: _with_values(history, value)).filter(_keys_distinct)
 
 
-def postgres_histories(max_changes: int = 8, max_columns: int = 5, required_types=(), allow_truncate: bool = True):
-    return _histories(postgres_types(), _postgres_value, max_changes, max_columns, required_types, allow_truncate)
+def postgres_histories(max_changes: int = 8, max_columns: int = 5, required_types=(), allow_truncate: bool = True,
+                       lost_kinds=()):
+    return _histories(postgres_types(), _postgres_value, max_changes, max_columns, required_types, allow_truncate,
+                      lost_kinds)
 
 
 def _bmp_labels(logical):
@@ -122,8 +128,10 @@ def mariadb_types() -> list[LogicalType]:
            DURATION_TYPE]
 
 
-def mariadb_histories(max_changes: int = 8, max_columns: int = 5, required_types=(), allow_truncate: bool = True):
-    return _histories(mariadb_types(), _mariadb_value, max_changes, max_columns, required_types, allow_truncate)
+def mariadb_histories(max_changes: int = 8, max_columns: int = 5, required_types=(), allow_truncate: bool = True,
+                      lost_kinds=()):
+    return _histories(mariadb_types(), _mariadb_value, max_changes, max_columns, required_types, allow_truncate,
+                      lost_kinds)
 
 
 

@@ -93,6 +93,8 @@ class PostgresCluster:
             self.stop()
             raise ProducerUnavailable(f"PostgreSQL did not start: {started.stderr.strip()[-300:]}\n{log}")
         self.execute(f"CREATE DATABASE {self.database}", database="postgres")
+        for extension in ("ltree", "hstore"):  # types the histories hold (contrib, in Debian's server package)
+            self.execute(f"CREATE EXTENSION {extension}")
         return self
 
     def log_tail(self, lines: int = 30) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from generators.history import Change, History, Table
+from generators.postgres_values import hstore_from_text, hstore_input, interval_from_text, interval_input
 from generators.values import LogicalType, duration_text
 
 # logical type -> column type. Debezium's adaptive time precision maps TIMESTAMP(3) to io.debezium.time.Timestamp and
@@ -16,7 +17,11 @@ from generators.values import LogicalType, duration_text
 _POSTGRES = {"INT16": "smallint", "INT32": "integer", "INT64": "bigint", "BOOLEAN": "boolean", "STRING": "text",
              "FLOAT64": "double precision", "DATE": "date", "TIMESTAMP_TZ": "timestamptz", "BYTES": "bytea",
              "TIME": "time({p})", "TIMESTAMP": "timestamp({p})", "DECIMAL": "numeric({p},{s})", "BITS": "bit({p})",
-             "VARBIT": "bit varying({p})", "TIME_24": "time({p})"}
+             "VARBIT": "bit varying({p})", "TIME_24": "time({p})",
+             # PostgreSQL's own types (generators.postgres_values); ltree and hstore are extensions' (CREATE EXTENSION)
+             "UUID": "uuid", "PG_JSON": "json", "PG_JSONB": "jsonb", "XML": "xml", "INET": "inet", "LTREE": "ltree",
+             "INT_RANGE": "int4range", "TIME_TZ": "timetz", "NUMERIC": "numeric", "INT_ARRAY": "integer[]",
+             "TEXT_ARRAY": "text[]", "INTERVAL": "interval", "HSTORE": "hstore"}
 # MariaDB: BOOLEAN is TINYINT(1), which the connector writes as int16; BIT(1) is what it writes as a boolean.
 # DATETIME is the zone-less timestamp, TIMESTAMP the instant (kept in UTC, written as io.debezium.time.ZonedTimestamp)
 _MARIADB = {"INT16": "smallint", "INT32": "int", "INT64": "bigint", "BOOLEAN": "bit(1)", "STRING": "longtext",
@@ -122,6 +127,16 @@ class Statement:
     parameters: tuple = ()
 
 
+# how a column is read back so that its Python value is the history's: PostgreSQL's own types are held as their text
+# (`format('%s', c)` is the type's output function, what the connector reads, where an inet's cast to text adds a
+# /32; format makes a NULL '', which an ltree can be)
+READ_AS = {"TIME_24": "{0}::interval", **dict.fromkeys(["UUID", "PG_JSON", "PG_JSONB", "XML", "INET", "LTREE",
+                                                       "INT_RANGE", "TIME_TZ", "INTERVAL", "HSTORE"],
+                                                      "CASE WHEN {0} IS NULL THEN NULL ELSE format('%s', {0}) END")}
+# ... and what makes the history's value of what psycopg reads: BIT(n)'s digits, an interval's text
+READ_BACK = {"BITS": lambda digits: int(digits, 2), "INTERVAL": interval_from_text, "HSTORE": hstore_from_text}
+
+
 def _postgres_holds(logical: LogicalType) -> bool:
     """PostgreSQL's times stop at microseconds (no TIME(9), TIMESTAMP(9))."""
     return logical.kind in _POSTGRES and not (logical.kind in ("TIME", "TIMESTAMP") and logical.precision == 9)
@@ -134,7 +149,25 @@ def _postgres_parameter(logical: LogicalType, value):
         return format(value, f"0{logical.precision}b")
     if logical.kind == "TIME_24" and value is not None:
         return duration_text(value)
+    if logical.kind in ("INT_ARRAY", "TEXT_ARRAY") and value is not None:
+        return array_literal(value)
+    if logical.kind == "INTERVAL" and value is not None:
+        return interval_input(value)
+    if logical.kind == "HSTORE" and value is not None:
+        return hstore_input(value)
     return value
+
+
+def array_literal(items: list) -> str:
+    """A one-dimensional array as PostgreSQL's array input reads it: NULL, numbers, text in double quotes with its
+    quotes and backslashes escaped (psycopg cannot type a list of NULLs alone)."""
+    def item(value) -> str:
+        if value is None:
+            return "NULL"
+        if isinstance(value, int):
+            return str(value)
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return "{" + ",".join(map(item, items)) + "}"
 
 
 def _mariadb_holds(logical: LogicalType) -> bool:

@@ -56,9 +56,20 @@ MYSQL_KINDS = ((LogicalType("ENUM", labels=("small", "it's", "a b", "\u00e9t\u00
                (LogicalType("BITS", 64), 2 ** 64 - 1),  # MySQL's widest BIT, every bit set
                (LogicalType("GEOMETRY"), (4326, struct.pack("<BIdd", 1, 1, -0.0, 1.7976931348623157e308))))  # a POINT
 # BIT(n) in both: one bit past a byte with the first and the last set, and PostgreSQL's past 64 bits; PostgreSQL's
-# bit varying with leading zeros (the connector keeps none) and its time at 24:00:00
+# bit varying with leading zeros (the connector keeps none), its time at 24:00:00, and the types of its own users hold,
+# each in a spelling the server rewrites (NOT NULL: a REPLICA IDENTITY DEFAULT delete gives each its fallback)
+POSTGRES_OWN = ((LogicalType("UUID"), "{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}"),
+                (LogicalType("PG_JSON"), '{"b": 1,  "a": [true, null]}'),  # kept as written
+                (LogicalType("PG_JSONB"), '{"bb": 1, "a": {"y": "\u00e9", "x": []}, "a": 2}'),  # reordered, last a kept
+                (LogicalType("XML"), '<r a="1">x &amp; y</r>'), (LogicalType("INET"), "10.1.2.3/16"),
+                (LogicalType("LTREE"), "top.mid_1.Leaf"), (LogicalType("INT_RANGE"), "(3,7]"),
+                (LogicalType("TIME_TZ"), "23:30:00.5-05:30"), (LogicalType("NUMERIC"), Decimal("1500.00")),
+                (LogicalType("INTERVAL"), (14, 3, 14_706_780_000)), (LogicalType("INT_ARRAY"), []),
+                (LogicalType("TEXT_ARRAY"), ['q"uote', None, "back\\slash", "NULL"]),
+                (LogicalType("HSTORE"), {"key1": "v", "a": None, "zz": "=>"}))
 BITS_KINDS = {"postgresql": ((LogicalType("BITS", 9), 0b100000001), (LogicalType("BITS", 65), 2 ** 64),
-                             (LogicalType("VARBIT", 10), "00101"), (LogicalType("TIME_24", 6), dt.timedelta(hours=24))),
+                             (LogicalType("VARBIT", 10), "00101"), (LogicalType("TIME_24", 6), dt.timedelta(hours=24)),
+                             *POSTGRES_OWN),
               "mariadb": ((LogicalType("BITS", 9), 0b100000001),)}
 
 
@@ -69,7 +80,7 @@ def _key_change_history(database: str = "postgresql") -> History:
     the connector fills with fallbacks, a TRUNCATE; for MariaDB, an ENUM holding its invalid-value member, a SET of
     64 members holding the first and the last, YEAR 1901 and 2155, a JSON document, the largest INT UNSIGNED, the
     largest BIGINT UNSIGNED an int64 holds, a BIT(64) of ones and a POINT of -0.0 and the largest double under SRID
-    4326; BIT(n) columns in both, PostgreSQL's bit varying and 24:00 (BITS_KINDS)."""
+    4326; BIT(n) columns in both, PostgreSQL's bit varying, 24:00 and its own types (BITS_KINDS)."""
     kinds = [LogicalType("INT16"), LogicalType("BOOLEAN"), LogicalType("STRING"), LogicalType("DECIMAL", 10, 2),
              LogicalType("FLOAT64"), LogicalType("DATE"), LogicalType("TIME", 6), LogicalType("TIMESTAMP", 3),
              LogicalType("TIMESTAMP", 6), LogicalType("TIMESTAMP_TZ"), LogicalType("BYTES")]

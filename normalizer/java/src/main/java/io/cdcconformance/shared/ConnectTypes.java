@@ -34,7 +34,7 @@ public final class ConnectTypes {
             Map.entry("float64", "FLOAT64"), Map.entry("boolean", "BOOLEAN"), Map.entry("string", "STRING"),
             Map.entry("bytes", "BYTES"));
     /** Logical types whose canonical text is the value as written, in every encoding (types.PASS_THROUGH). */
-    public static final Set<String> PASS_THROUGH = Set.of("STRING", "UUID", "JSON", "XML", "ENUM", "INTERVAL");
+    public static final Set<String> PASS_THROUGH = Set.of("STRING", "UUID", "JSON", "XML", "ENUM");
 
     private ConnectTypes() {
     }
@@ -80,6 +80,8 @@ public final class ConnectTypes {
             return Canonical.integerText(raw, logical);
         }
         switch (logical) {
+            case "INTERVAL":  // MicroDuration: an int64 of microseconds (it passed through as written: "12abc", issue 40)
+                return Canonical.integerText(raw, "INT64");
             case "BOOLEAN":
                 return Canonical.booleanText(raw);
             case "BYTES":  // JsonConverter writes bytes as base64: anything else is not bytes it wrote

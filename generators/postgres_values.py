@@ -1,0 +1,347 @@
+"""PostgreSQL's own column types that users hold (issue 40): their values as an application writes them, and their
+canonical text, which is what PostgreSQL prints for them (the text the connector reads from the server), turned into
+the canonical model's. A value is held as the text the application sends, so that every input spelling PostgreSQL
+takes (an upper-case uuid, a range with inclusive bounds, a jsonb with its members in any order) must come out as
+the one the server prints.
+
+Each kind names its canonical type (`LogicalType.name`), its values (a Hypothesis strategy) and its canonical text.
+The Debezium encodings are generators.debezium's; the column types and the reading back, harness.producers'.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import ROUND_DOWN, Context, Decimal, localcontext
+
+from hypothesis import strategies as st
+
+from generators.drawn_texts import JSON_DOCUMENTS, SHORT_TEXTS, exact_decimal
+
+
+@dataclass(frozen=True)
+class PostgresKind:
+    name: str                                   # the canonical model's type
+    values: Callable[[], st.SearchStrategy]
+    text: Callable[[object], str]               # a value's canonical text
+    drawn: bool = True                          # False: a type a connector setting writes instead (generators.debezium)
+
+
+# ------------------------------------------------------------------------------------------------
+# Canonical texts
+# ------------------------------------------------------------------------------------------------
+
+def jsonb_text(text: str) -> str:
+    """jsonb as PostgreSQL prints it (jsonb_out): members ordered by their names' length in bytes, then their bytes,
+    the last of a repeated name kept, `", "` and `": "` between items, strings escaped as escape_json does (the
+    short escapes, `\\u00xx` below a space, the rest as it is: what Python's json writes without ensure_ascii)."""
+    def printed(value) -> str:
+        if isinstance(value, dict):
+            names = sorted(value, key=lambda name: (len(name.encode()), name.encode()))
+            return "{" + ", ".join(f"{printed(name)}: {printed(value[name])}" for name in names) + "}"
+        if isinstance(value, list):
+            return "[" + ", ".join(map(printed, value)) + "]"
+        return json.dumps(value, ensure_ascii=False)
+    return printed(json.loads(text))
+
+
+_JACKSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+def jackson_json_text(value) -> str:
+    """A JSON value as the normalizer keeps a struct, an array or a map (Json.canonicalText): every object's members
+    in name order (Java's String order: UTF-16 code units), no whitespace, strings escaped as Jackson does (the
+    short escapes, `\\u00XX` in upper case below a space, the rest as it is)."""
+    if isinstance(value, dict):
+        names = sorted(value, key=lambda name: name.encode("utf-16-be"))
+        return "{" + ",".join(f"{jackson_json_text(name)}:{jackson_json_text(value[name])}" for name in names) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(map(jackson_json_text, value)) + "]"
+    if isinstance(value, str):
+        return '"' + "".join(_JACKSON_ESCAPES.get(c) or (f"\\u{ord(c):04X}" if c < " " else c) for c in value) + '"'
+    return json.dumps(value)
+
+
+def int_range_text(text: str) -> str:
+    """An int4range as PostgreSQL prints it: discrete, so canonical `[lower,upper)` (an inclusive upper bound one
+    more, an exclusive lower bound one more), `empty` when nothing is left, an unbounded side empty."""
+    if text == "empty":
+        return text
+    match = re.fullmatch(r"([\[(])(-?\d*),(-?\d*)([\])])", text)
+    lower_inclusive, lower, upper, upper_inclusive = match.group(1) == "[", match.group(2), match.group(3), match.group(4) == "]"
+    low = None if lower == "" else int(lower) + (0 if lower_inclusive else 1)
+    high = None if upper == "" else int(upper) + (1 if upper_inclusive else 0)
+    if low is not None and high is not None and low >= high:
+        return "empty"
+    return f"{'(' if low is None else '['}{'' if low is None else low},{'' if high is None else high})"
+
+
+_TIMETZ = re.compile(r"(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?")
+
+
+def time_tz_text(text: str) -> str:
+    """A timetz (`HH:MM:SS[.f]±HH[:MM]`, as written or as PostgreSQL prints it) as canonical TIME_TZ: the same instant
+    of the day in UTC, `HH:MM:SS.ffffffZ`."""
+    match = _TIMETZ.fullmatch(text)
+    if match is None:
+        raise ValueError(f"not a timetz: {text!r}")
+    h, m, s, fraction, sign, oh, om, os_ = match.groups()
+    offset = dt.timedelta(hours=int(oh), minutes=int(om or 0), seconds=int(os_ or 0)) * (1 if sign == "+" else -1)
+    wall = dt.timedelta(hours=int(h), minutes=int(m), seconds=int(s), microseconds=int((fraction or "").ljust(6, "0")))
+    utc = (wall - offset) % dt.timedelta(days=1)
+    micros = utc // dt.timedelta(microseconds=1)
+    seconds, micro = divmod(micros, 1_000_000)
+    return f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{micro:06d}Z"
+
+
+# ------------------------------------------------------------------------------------------------
+# Values as applications write them
+# ------------------------------------------------------------------------------------------------
+
+def _uuids():
+    """Any uuid, in the spellings PostgreSQL takes: lower or upper case, braces, no hyphens."""
+    spellings = [str, lambda u: str(u).upper(), lambda u: "{" + str(u) + "}", lambda u: u.hex]
+    return st.builds(lambda u, spell: spell(u), st.uuids(), st.sampled_from(spellings))
+
+
+def _json_documents(jsonb: bool):
+    """A JSON document as written, compact or spaced; jsonb takes no `\\u0000` (unsupported Unicode escape)."""
+    texts = st.builds(lambda document, spaced: json.dumps(json.loads(document), ensure_ascii=False,
+                                                          separators=(", ", ": ") if spaced else (",", ":")),
+                      JSON_DOCUMENTS, st.booleans())
+    return texts.filter(lambda text: "\\u0000" not in text) if jsonb else texts
+
+
+_XML_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")) | st.sampled_from("\t\n\r"),
+                    max_size=20).filter(lambda t: "\ufffe" not in t and "\uffff" not in t)
+
+
+def _xml_documents():
+    """A small XML document: an element with an attribute and escaped text (XML 1.0's characters only)."""
+    def escaped(text: str) -> str:
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    return st.builds(lambda tag, attribute, text: f'<{tag} a="{escaped(attribute)}">{escaped(text)}</{tag}>',
+                     st.from_regex(r"[a-z][a-z0-9]{0,6}", fullmatch=True), _XML_TEXT, _XML_TEXT)
+
+
+def _inets():
+    """Addresses in the form PostgreSQL prints them: IPv4 with or without a netmask (a /32 is not printed), IPv6
+    with no zero group (no compression rule to differ on) or a long run of them."""
+    octets = st.lists(st.integers(0, 255), min_size=4, max_size=4).map(lambda o: ".".join(map(str, o)))
+    ipv4 = st.one_of(octets, st.builds("{}/{}".format, octets, st.integers(0, 31)))
+    groups = st.lists(st.integers(1, 0xFFFF), min_size=8, max_size=8).map(lambda g: ":".join(f"{x:x}" for x in g))
+    return st.one_of(ipv4, groups, st.sampled_from(["::1", "::", "2001:db8::ff00:42:8329", "fe80::/64"]))
+
+
+_LTREE_LABEL = st.from_regex(r"[A-Za-z0-9_]{1,8}", fullmatch=True)
+_INT4 = st.integers(-(2 ** 31) + 1, 2 ** 31 - 2)  # a bound PostgreSQL's canonical form can move by one
+
+
+def _int_ranges():
+    def written(lower, upper, lower_inclusive, upper_inclusive):
+        if lower is not None and upper is not None and lower > upper:
+            lower, upper = upper, lower
+        return (f"{'[' if lower_inclusive else '('}{'' if lower is None else lower},"
+                f"{'' if upper is None else upper}{']' if upper_inclusive else ')'}")
+    bound = st.one_of(st.none(), _INT4)
+    return st.one_of(st.just("empty"), st.builds(written, bound, bound, st.booleans(), st.booleans()))
+
+
+def _time_tzs():
+    """A time of day with an offset from UTC (whole minutes, to PostgreSQL's ±15:59), written with its microseconds."""
+    return st.builds(lambda t, minutes: t.strftime("%H:%M:%S.%f") + ("+" if minutes >= 0 else "-")
+                     + f"{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}",
+                     st.times(), st.one_of(st.sampled_from([0, 330, -959, 959]), st.integers(-959, 959)))
+
+
+def without_trailing_zeros(value: Decimal) -> Decimal:
+    """A numeric without the zeros that end its fraction, never past the point: what the PostgreSQL connector's
+    VariableScaleDecimal holds (1500.00 is scale 0, 0.00000080 scale 7, 0.000 scale 0; seen on the real 3.3.2, while
+    decimal.handling.mode=string keeps them). The column's display scale is the connector's loss."""
+    with localcontext(Context(prec=200)):
+        trimmed = value.normalize()
+        if trimmed.is_zero():
+            return Decimal(0)
+        return trimmed.quantize(Decimal(1)) if trimmed.as_tuple().exponent > 0 else trimmed
+
+
+# ------------------------------------------------------------------------------------------------
+# interval: PostgreSQL holds months, days and microseconds; the connector reads the server's text with pgjdbc's
+# PGInterval (years, months, days, hours, minutes and seconds as a double) and approximates it
+# ------------------------------------------------------------------------------------------------
+
+_MICROS_PER_HOUR = 3_600_000_000
+
+
+def _truncated_divmod(a: int, b: int) -> tuple[int, int]:
+    """C's division (PostgreSQL's interval_out, pgjdbc's fields): the quotient toward zero, the remainder a's sign."""
+    quotient = abs(a) // b * (1 if a >= 0 else -1)
+    return quotient, a - quotient * b
+
+
+def interval_fields(value: tuple[int, int, int]) -> tuple[int, int, int, int, int, float]:
+    """(months, days, microseconds) as PGInterval has them: years, months, days, hours, minutes, and seconds as
+    `wholeSeconds + microSeconds / 1e6` (every field takes the sign of its part, as PostgreSQL prints them)."""
+    months, days, micros = value
+    years, months = _truncated_divmod(months, 12)
+    hours, rest = _truncated_divmod(micros, _MICROS_PER_HOUR)
+    minutes, rest = _truncated_divmod(rest, 60_000_000)
+    seconds, micro = _truncated_divmod(rest, 1_000_000)
+    return years, months, days, hours, minutes, seconds + micro / 1e6
+
+
+def micro_duration(value: tuple[int, int, int]) -> int:
+    """io.debezium.time.MicroDuration.durationMicros with the connector's 365.25 / 12 days a month, in doubles as Java
+    computes it, cut toward zero: an approximation (a month is no fixed number of days), the connector's."""
+    years, months, days, hours, minutes, seconds = interval_fields(value)
+    number_of_days = (years * 12 + months) * (365.25 / 12.0) + days
+    number_of_seconds = (((number_of_days * 24 + hours) * 60) + minutes) * 60 + seconds
+    return int(number_of_seconds * 1_000_000.0)
+
+
+def interval_iso_text(value: tuple[int, int, int]) -> str:
+    """io.debezium.time.Interval.toIsoString (interval.handling.mode=string): `PnYnMnDTnHnMnS`, each part with its
+    sign, the seconds the shortest digits of their double cut to 9 places, trailing zeros stripped (`6.78S`, `0S`;
+    the real 3.3.2 writes `10.920758S` where the double's exact decimal is 10.920757999...)."""
+    years, months, days, hours, minutes, seconds = interval_fields(value)
+    exact = Decimal(repr(seconds))  # BigDecimal.valueOf(double): the double's shortest digits (seen on 3.3.2)
+    if exact.as_tuple().exponent < -9:
+        exact = exact.quantize(Decimal("1E-9"), rounding=ROUND_DOWN)
+    text = "0" if exact.is_zero() else f"{exact.normalize():f}"
+    return f"P{years}Y{months}M{days}DT{hours}H{minutes}M{text}S"
+
+
+_INTERVAL_PART = re.compile(r"([+-]?\d+) (year|mon|day)s?|([+-]?)(\d+):(\d\d):(\d\d)(?:\.(\d{1,6}))?")
+
+
+def interval_from_text(text: str) -> tuple[int, int, int]:
+    """PostgreSQL's text of an interval (IntervalStyle postgres: `1 year -2 mons +3 days -04:05:06.78`) as (months,
+    days, microseconds)."""
+    months = days = micros = 0
+    for match in _INTERVAL_PART.finditer(text):
+        number, unit, sign, hours, minutes, seconds, fraction = match.groups()
+        if unit:
+            months += int(number) * 12 if unit == "year" else int(number) if unit == "mon" else 0
+            days += int(number) if unit == "day" else 0
+        else:
+            magnitude = ((int(hours) * 60 + int(minutes)) * 60 + int(seconds)) * 1_000_000 + int((fraction or "").ljust(6, "0"))
+            micros += -magnitude if sign == "-" else magnitude
+    return months, days, micros
+
+
+def interval_input(value: tuple[int, int, int]) -> str:
+    """An interval as an application may write it: each part in its own unit."""
+    months, days, micros = value
+    return f"{months} mons {days} days {micros} microseconds"
+
+
+def _intervals():
+    """(months, days, microseconds): zero, a microsecond either way, a month, a year, mixed signs, and any within a
+    century and a few thousand hours."""
+    return st.one_of(st.sampled_from([(0, 0, 0), (0, 0, 1), (0, 0, -1), (1, 0, 0), (12, 0, 0), (1, -1, 1), (0, 0, 6_000_001)]),
+                     st.tuples(st.integers(-1200, 1200), st.integers(-1000, 1000), st.integers(-(10 ** 13), 10 ** 13)))
+
+
+# ------------------------------------------------------------------------------------------------
+# hstore: a map of text to text or NULL. The connector parses the server's text with pgjdbc's HStoreConverter into a
+# java.util.HashMap and writes its entries, in the map's own order, as a JSON object (hstore.handling.mode=json, the
+# default) or a Connect map (=map)
+# ------------------------------------------------------------------------------------------------
+
+def _java_string_hash(text: str) -> int:
+    """String.hashCode: s[0]*31^(n-1) + ... over UTF-16 code units, in 32 bits."""
+    units = text.encode("utf-16-be")
+    value = 0
+    for i in range(0, len(units), 2):
+        value = (31 * value + int.from_bytes(units[i:i + 2], "big")) & 0xFFFFFFFF
+    return value
+
+
+def java_hash_map_order(keys: list[str]) -> list[str]:
+    """The order a java.util.HashMap filled with `keys` (in that order) iterates them: by bucket (the hash spread by
+    its top half, masked by the table's size: 16, doubled whenever the entries pass three quarters of it), then in
+    insertion order within a bucket (a resize keeps it)."""
+    capacity = 16
+    while len(keys) > capacity * 3 // 4:
+        capacity *= 2
+    def bucket(key: str) -> int:
+        h = _java_string_hash(key)
+        return (h ^ (h >> 16)) & (capacity - 1)
+    return sorted(keys, key=lambda key: (bucket(key), keys.index(key)))
+
+
+def hstore_printed_order(keys) -> list[str]:
+    """hstore's own order, the one its text lists the pairs in: by the key's length in bytes, then its bytes."""
+    return sorted(keys, key=lambda key: (len(key.encode()), key.encode()))
+
+
+def hstore_json_text(value: dict) -> str:
+    """hstore.handling.mode=json: the pairs as the connector's JsonGenerator writes them, in the HashMap's order (a
+    NULL value as null). Order is no data, but the text is what a consumer reads."""
+    order = java_hash_map_order(hstore_printed_order(value))
+    return "{" + ",".join(f"{jackson_json_text(key)}:{jackson_json_text(value[key])}" for key in order) + "}"
+
+
+def hstore_input(value: dict) -> str:
+    """An hstore literal: `"key"=>"value"` pairs, quotes and backslashes escaped, NULL unquoted."""
+    def quoted(text: str) -> str:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return ", ".join(f"{quoted(k)}=>{'NULL' if v is None else quoted(v)}" for k, v in value.items())
+
+
+_HSTORE_PAIR = re.compile(r'"((?:[^"\\]|\\.)*)"=>(?:NULL|"((?:[^"\\]|\\.)*)")')
+
+
+def hstore_from_text(text: str) -> dict:
+    """hstore's output (`"a"=>"1", "b"=>NULL`) as a dict."""
+    def unescaped(text: str) -> str:
+        return re.sub(r"\\(.)", r"\1", text)
+    return {unescaped(m.group(1)): None if m.group(2) is None else unescaped(m.group(2))
+            for m in _HSTORE_PAIR.finditer(text)}
+
+
+def _hstores():
+    """Up to six pairs (past 12 a HashMap has 32 buckets: no draw here needs it), NULL values among them; the keys
+    PostgreSQL's text holds (no NUL)."""
+    text = SHORT_TEXTS[0].map(lambda t: t.replace("\x00", ""))
+    return st.dictionaries(text, st.one_of(st.none(), text), max_size=6)
+
+
+def _variable_decimals():
+    """numeric with no precision: a value keeps the scale it was written with (zero at scale 30, 40 digits)."""
+    return st.builds(exact_decimal, st.one_of(st.sampled_from([0, 1, -1, 10 ** 40 - 1]), st.integers(-(10 ** 40), 10 ** 40)),
+                     st.integers(0, 30))
+
+
+def _arrays(items):
+    """A one-dimensional array, NULL elements among its items; empty too."""
+    return st.lists(st.one_of(st.none(), items), max_size=4)
+
+
+# ------------------------------------------------------------------------------------------------
+# The kinds
+# ------------------------------------------------------------------------------------------------
+
+KINDS: dict[str, PostgresKind] = {
+    # "": what the connector writes for a NOT NULL column it has no value for (a string's fallback)
+    "UUID": PostgresKind("UUID", _uuids, lambda text: text and str(uuid.UUID(text))),
+    "PG_JSON": PostgresKind("JSON", lambda: _json_documents(jsonb=False), lambda text: text),  # kept as written
+    "PG_JSONB": PostgresKind("JSON", lambda: _json_documents(jsonb=True), lambda text: text and jsonb_text(text)),
+    "XML": PostgresKind("XML", _xml_documents, lambda text: text),
+    "INET": PostgresKind("STRING", _inets, lambda text: text),
+    "LTREE": PostgresKind("STRING", lambda: st.lists(_LTREE_LABEL, max_size=4).map(".".join), lambda text: text),
+    "INT_RANGE": PostgresKind("STRING", _int_ranges, lambda text: text and int_range_text(text)),
+    "TIME_TZ": PostgresKind("TIME_TZ", _time_tzs, time_tz_text),
+    # the connector's microseconds (interval.handling.mode=numeric, the default); its ISO text under string
+    "INTERVAL": PostgresKind("INTERVAL", _intervals, lambda value: str(micro_duration(value))),
+    # hstore.handling.mode=json (the default): the connector's JSON text; =map: a Connect map, its JSON text by name
+    "HSTORE": PostgresKind("JSON", _hstores, hstore_json_text),
+    "HSTORE_MAP": PostgresKind("MAP", st.nothing, jackson_json_text, drawn=False),
+    "INTERVAL_ISO": PostgresKind("STRING", st.nothing, lambda text: text, drawn=False),
+    "NUMERIC": PostgresKind("DECIMAL", _variable_decimals, lambda value: f"{without_trailing_zeros(value):f}"),
+    "INT_ARRAY": PostgresKind("ARRAY", lambda: _arrays(st.integers(-(2 ** 31), 2 ** 31 - 1)), jackson_json_text),
+    "TEXT_ARRAY": PostgresKind("ARRAY", lambda: _arrays(SHORT_TEXTS[0]), jackson_json_text),
+}
