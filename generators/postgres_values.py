@@ -1,8 +1,9 @@
 """PostgreSQL's own column types that users hold (issue 40): their values as an application writes them, and their
 canonical text, which is what PostgreSQL prints for them (the text the connector reads from the server), turned into
-the canonical model's. A value is held as the text the application sends, so that every input spelling PostgreSQL
-takes (an upper-case uuid, a range with inclusive bounds, a jsonb with its members in any order) must come out as
-the one the server prints.
+the canonical model's. A textual type's value is held as the text the application sends, so that every input spelling
+PostgreSQL takes (an upper-case uuid, a range with inclusive bounds, a jsonb with its members in any order) must come
+out as the one the server prints; a numeric is a Decimal, an interval (months, days, microseconds), an hstore a dict,
+an array a list.
 
 Each kind names its canonical type (`LogicalType.name`), its values (a Hypothesis strategy) and its canonical text.
 The Debezium encodings are generators.debezium's; the column types and the reading back, harness.producers'.

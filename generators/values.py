@@ -33,7 +33,8 @@ class LogicalType:
     #                    MariaDB's; an unsigned INT is an INT64 to the binlog connectors), BITS (BIT(n), n > 1: the
     #                    value an int below 2^n, `precision` its n), GEOMETRY (the value (srid, OGC WKB bytes)),
     #                    VARBIT (PostgreSQL's bit varying(n): the value its bit string, '' to n digits), TIME_24
-    #                    (PostgreSQL's time, which runs to 24:00:00: the value a timedelta from midnight)
+    #                    (PostgreSQL's time, which runs to 24:00:00: the value a timedelta from midnight); and
+    #                    PostgreSQL's own types, generators.postgres_values.KINDS (UUID, PG_JSONB, INTERVAL, ...)
     precision: int | None = None
     scale: int | None = None
     labels: tuple[str, ...] = ()
