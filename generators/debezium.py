@@ -1098,6 +1098,7 @@ def _old_key_null(item: Expected) -> bytes | None:
 _INTEGERS = ("int16", "int32", "int64")
 # a plain integer, or a PostgreSQL interval's MicroDuration, an int64 too (text in one passed through: issue 40)
 _PLAIN_OR_INTERVAL = (None, "io.debezium.time.MicroDuration")
+_STRINGS = (None, "io.debezium.data.Uuid", "io.debezium.data.Json", "io.debezium.data.Xml", "io.debezium.data.Ltree")
 
 
 def _first_half(value: bytes) -> bytes:
@@ -1124,6 +1125,9 @@ _VALUE_CHANGES = {
     # beyond every integer width (a smallint holding 10^23 was once emitted)
     "int-overflow": (lambda item: _mutate_json(item, _set_first_value(_INTEGERS, "99999999999999999999999",
                                                                       _PLAIN_OR_INTERVAL)), Code.UNDECODABLE_VALUE),
+    # a string of any kind holding a number: it came out as the number's text (issue 40)
+    "string-as-number": (lambda item: _mutate_json(item, _set_first_value(("string",), Decimal(5), _STRINGS)),
+                         Code.UNDECODABLE_VALUE),
     "old-key-null": (_old_key_null, Code.MISSING_OLD_KEY),
     # shapes that are valid JSON but no Debezium record (issue 19 C): never a HEARTBEAT, never MALFORMED_JSON
     "status-commit": (lambda item: _mutate_json(item, _as_commit_status), Code.UNKNOWN_MESSAGE_SHAPE),
@@ -1276,6 +1280,13 @@ HOSTILE: dict[str, Hostile] = {
         b'{"op":"c","source":{"connector":"mysql","pos":"x"},"after":{"a":"' + b"\\u0000" * 10 + b'"},"ts_us":"1e400"}',
         None),
     # parsers disagree on which one wins (Spark's reader took the last): no one is picked
+    # a value of another JSON type than its schema's came out as its JSON text (issue 40)
+    "int32 array holding text": Hostile(
+        b'{"schema":{"type":"struct","fields":[{"type":"struct","optional":true,"field":"after","fields":['
+        b'{"type":"int32","optional":false,"field":"id"},{"type":"array","items":{"type":"int32","optional":true},'
+        b'"optional":true,"field":"a"}]},{"type":"string","optional":false,"field":"op"}]},'
+        b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"id":1,"a":["x",2147483648]}}}',
+        Code.UNDECODABLE_VALUE),
     # a MicroDuration is an int64: text in one passed through as the interval (issue 40)
     "interval holding text": Hostile(
         b'{"schema":{"type":"struct","fields":[{"type":"struct","optional":true,"field":"after","fields":['

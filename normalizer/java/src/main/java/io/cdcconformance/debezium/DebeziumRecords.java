@@ -92,8 +92,10 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         final String optional;
         final Map<String, String> parameters;
         final String logical;
+        final Map<String, Object> schema;
 
         Field(Map<String, Object> descriptor) {
+            schema = descriptor;
             field = Json.text(descriptor, "field");
             name = Json.text(descriptor, "name");
             type = Json.text(descriptor, "type");
@@ -137,7 +139,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
      * double's range (1e-400, 1e400) is no value of any Connect type. */
     public static String convert(Object json, Field field) {
         String raw = Json.text(json);
-        if (raw == null) {
+        if (raw == null || !ConnectTypes.fits(json, field.schema)) {
             return null;
         }
         if (field.logical != null && field.logical.startsWith("DECIMAL(") && !(json instanceof String)) {

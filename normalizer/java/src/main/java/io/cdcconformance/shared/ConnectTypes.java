@@ -1,5 +1,6 @@
 package io.cdcconformance.shared;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -37,6 +38,75 @@ public final class ConnectTypes {
     public static final Set<String> PASS_THROUGH = Set.of("STRING", "UUID", "JSON", "XML", "ENUM");
 
     private ConnectTypes() {
+    }
+
+    private static final Set<String> QUOTED_DOUBLES = Set.of("NaN", "Infinity", "-Infinity");
+    private static final int MAX_SCHEMA_DEPTH = 32;
+
+    /** Whether {@code json} has the shape JsonConverter writes for a value of Connect {@code schema}: a string for
+     * string and bytes (a Decimal's bytes may be a number: {@code decimal.format=NUMERIC}), a number for the numeric
+     * types (a double may be the quoted {@code NaN}, {@code Infinity}, {@code -Infinity}: Jackson quotes them), true
+     * or false for boolean, an array whose items fit {@code items} (an integer item within its width), an object for
+     * a struct and for a map of string keys (other keys: an array of [key, value] pairs), null for any. A type not
+     * named here fits anything (forward compatible). A value of another shape is no value the converter wrote: a UUID
+     * holding an object, an int32 array holding text came out as their JSON text (issue 40). */
+    public static boolean fits(Object json, Map<String, Object> schema) {
+        return fits(json, schema, 0);
+    }
+
+    private static boolean fits(Object json, Map<String, Object> schema, int depth) {
+        if (!Json.present(json) || schema == null) {
+            return true;
+        }
+        if (depth > MAX_SCHEMA_DEPTH) {
+            return false;
+        }
+        String type = Json.text(schema, "type");
+        String primitive = type == null ? null : PRIMITIVE.get(type.toLowerCase(Locale.ROOT));
+        if (primitive == null) {
+            return fitsContainer(json, schema, type == null ? "" : type.toLowerCase(Locale.ROOT), depth);
+        }
+        switch (primitive) {
+            case "STRING":
+                return json instanceof String;
+            case "BYTES":
+                return json instanceof String || json instanceof Json.Number && DECIMAL.equals(Json.text(schema, "name"));
+            case "BOOLEAN":
+                return json instanceof Boolean;
+            case "FLOAT32":
+            case "FLOAT64":
+                return json instanceof Json.Number || json instanceof String && QUOTED_DOUBLES.contains(json);
+            default:  // INT8..INT64
+                return json instanceof Json.Number && Canonical.integerText(json.toString(), primitive) != null;
+        }
+    }
+
+    private static boolean fitsContainer(Object json, Map<String, Object> schema, String type, int depth) {
+        switch (type) {
+            case "array": {
+                List<Object> items = Json.array(json);
+                Map<String, Object> itemSchema = Json.object(schema.get("items"));
+                return items != null && items.stream().allMatch(item -> fits(item, itemSchema, depth + 1));
+            }
+            case "map": {
+                Map<String, Object> keys = Json.object(schema.get("keys"));
+                Map<String, Object> values = Json.object(schema.get("values"));
+                if (keys == null || "string".equalsIgnoreCase(Json.text(keys, "type"))) {
+                    Map<String, Object> entries = Json.object(json);
+                    return entries != null && entries.values().stream().allMatch(value -> fits(value, values, depth + 1));
+                }
+                List<Object> pairs = Json.array(json);
+                return pairs != null && pairs.stream().allMatch(pair -> {
+                    List<Object> parts = Json.array(pair);
+                    return parts != null && parts.size() == 2 && fits(parts.get(0), keys, depth + 1)
+                            && fits(parts.get(1), values, depth + 1);
+                });
+            }
+            case "struct":
+                return Json.object(json) != null;
+            default:
+                return true;
+        }
     }
 
     /** {@code types.connect_logical_type}: the logical type of a field with schema {@code name}, {@code type} and
