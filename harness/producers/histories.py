@@ -91,7 +91,8 @@ def _keys_distinct(history: History) -> bool:
 
 
 def postgres_types() -> list[LogicalType]:
-    """... with its bit varying(n) and its time that runs to 24:00:00."""
+    """... with its bit varying(n), its time that runs to 24:00:00, and the types of its own users hold
+    (generators.postgres_values)."""
     return [t for t in ALL_TYPES + BITS_TYPES if POSTGRES.holds(t)] + VARBIT_TYPES + [TIME_24_TYPE] + POSTGRES_TYPES
 
 
