@@ -58,6 +58,7 @@ def test_two_record_updates_stream_as_in_batch_one_record_per_micro_batch(spark,
     assert not [row for kind, row in streamed if kind == "Q"]
 
 
+@pytest.mark.long  # about a minute: make test-long (make test keeps ces-avro's restart)
 def test_restart_from_checkpoint_between_the_halves_loses_and_duplicates_nothing(spark, broker, tmp_path):
     topic = f"dataworks-restart-{os.getpid()}-{next(_runs)}"
     items = _with_halves(session_seed(), topic)

@@ -174,6 +174,7 @@ def test_a_refused_delivery_fails_the_produce_and_names_topic_and_partition(brok
                         KafkaRecord(topic, 1, b"k", os.urandom(5000), ())])  # random: compression cannot shrink it
 
 
+@pytest.mark.long  # about a minute (a soak command brought up, then terminated): make test-long
 def test_a_terminated_command_leaves_no_broker_running(tmp_path):
     """SIGTERM (CI's timeout, kill) to a long command: the embedded broker it started stops with it (it once
     stayed, orphaned, holding its ports and temp directory)."""
