@@ -288,9 +288,12 @@ def hstore_json_text(value: dict) -> str:
 
 def hstore_input(value: dict) -> str:
     """An hstore literal: `"key"=>"value"` pairs, quotes and backslashes escaped, NULL unquoted."""
-    def quoted(text: str) -> str:
-        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return ", ".join(f"{quoted(k)}=>{'NULL' if v is None else quoted(v)}" for k, v in value.items())
+    return ", ".join(f"{double_quoted(k)}=>{'NULL' if v is None else double_quoted(v)}" for k, v in value.items())
+
+
+def double_quoted(text: str) -> str:
+    """Text in double quotes, its quotes and backslashes escaped: an element as hstore's and an array's input read it."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 _HSTORE_PAIR = re.compile(r'"((?:[^"\\]|\\.)*)"=>(?:NULL|"((?:[^"\\]|\\.)*)")')

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from generators.history import Change, History, Table
-from generators.postgres_values import hstore_from_text, hstore_input, interval_from_text, interval_input
+from generators.postgres_values import double_quoted, hstore_from_text, hstore_input, interval_from_text, interval_input
 from generators.values import LogicalType, duration_text
 
 # logical type -> column type. Debezium's adaptive time precision maps TIMESTAMP(3) to io.debezium.time.Timestamp and
@@ -166,7 +166,7 @@ def array_literal(items: list) -> str:
             return "NULL"
         if isinstance(value, int):
             return str(value)
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return double_quoted(value)
     return "{" + ",".join(map(item, items)) + "}"
 
 
