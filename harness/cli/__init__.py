@@ -38,17 +38,27 @@ TERMINATION_GRACE = 10.0  # seconds a terminated run has to unwind before it is 
 _terminating: list[bool] = []  # set by SIGTERM: however the run unwinds, it exits 143
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the run is: a KeyboardInterrupt (Hypothesis lets one through at once; a SystemExit it
+    took for a failure to replay and shrink, exit 1 and a long traceback, or no end at all), of its own class so
+    CPython's rule for an unhandled KeyboardInterrupt itself (end the process with SIGINT) never applies."""
+
+
 def _terminated(*_) -> None:
     """SIGTERM: unwind, and end the process by force if that has not happened within the grace. Found when a
-    reordered test run sent SIGTERM a second later than before, into a soak drawing its examples: Hypothesis took a
-    SystemExit for a failure to replay and shrink (exit 1 and a long traceback, or no end at all), and an exception
-    raised where a weakref callback runs is printed and dropped, so the run went on. KeyboardInterrupt goes through
-    Hypothesis at once; the grace covers the dropped case."""
+    reordered test run sent SIGTERM a second later than before, into a soak drawing its examples. An exception
+    raised where a weakref callback runs is printed and dropped, so the run went on: the grace covers that case.
+    From here on SIGINT and SIGTERM are ignored: one termination, unwound once."""
+    import signal
     import threading
 
+    if _terminating:
+        return
     _terminating.append(True)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     threading.Thread(target=_force_exit, daemon=True).start()
-    raise KeyboardInterrupt  # not SystemExit: Hypothesis lets it through at once (main exits 143)
+    raise Terminated
 
 
 def _force_exit() -> None:
@@ -73,8 +83,22 @@ def main(argv: list[str] | None = None) -> None:
         _main(argv)
     except BaseException:
         if _terminating:
-            sys.exit(143)  # whatever the unwinding became on its way (an error wrapping the SystemExit)
+            _exit_terminated()  # whatever the unwinding became on its way (an error wrapping the SystemExit)
         raise
+
+
+def _exit_terminated() -> None:
+    """Exit 143 once a terminated run has unwound (its brokers stopped by their context managers): the atexit
+    handlers run, the interpreter's own finalization does not. CI once saw the soak end by SIGINT (-2, no traceback)
+    instead of 143, not reproduced here; finalization (where signal handlers go back to their defaults and threads
+    are joined) is the part of the way out this skips, and SIGINT is ignored from the SIGTERM on."""
+    import atexit
+    import os
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    os._exit(143)
 
 
 def _main(argv: list[str] | None) -> None:
