@@ -1,7 +1,7 @@
 """PostgreSQL's own column types that users hold (issue 40): their values as an application writes them, and their
 canonical text, which is what PostgreSQL prints for them (the text the connector reads from the server), turned into
 the canonical model's. A textual type's value is held as the text the application sends, so that every input spelling
-PostgreSQL takes (an upper-case uuid, a range with inclusive bounds, a jsonb with its members in any order) must come
+PostgreSQL takes (an upper-case uuid, a range with inclusive bounds, a cidr without its zero octets, a jsonb with its members in any order) must come
 out as the one the server prints; a numeric is a Decimal, an interval (months, days, microseconds), an hstore a dict,
 an array a list.
 
@@ -80,6 +80,38 @@ def int_range_text(text: str) -> str:
     return f"{'(' if low is None else '['}{'' if low is None else low},{'' if high is None else high})"
 
 
+def cidr_text(text: str) -> str:
+    """A cidr as PostgreSQL prints it: an IPv4 network with all four octets and its mask (`10.1/16` is `10.1.0.0/16`);
+    the IPv6 ones drawn here are written as printed."""
+    address, _, bits = text.partition("/")
+    if ":" in address:
+        return text
+    octets = address.split(".")
+    return ".".join(octets + ["0"] * (4 - len(octets))) + "/" + bits
+
+
+_RANGE = re.compile(r'([\[(])"?([^",]*)"?,"?([^",]*)"?([\])])')
+
+
+def ts_range_text(text: str) -> str:
+    """A tsrange as PostgreSQL prints it: continuous, so its bounds as written but an unbounded side exclusive, `empty`
+    when nothing is left (equal bounds not both inclusive); a timestamp bound double-quoted (it holds a space), its
+    fraction without trailing zeros; `infinity` and `-infinity` are bounds like any other (unquoted)."""
+    if text == "empty":
+        return text
+    lower_bracket, lower, upper, upper_bracket = _RANGE.fullmatch(text).groups()
+    if lower and upper and lower == upper and not (lower_bracket == "[" and upper_bracket == "]"):
+        return "empty"
+
+    def bound(value: str) -> str:
+        if value in ("", "infinity", "-infinity"):
+            return value
+        stamp, _, fraction = value.partition(".")
+        return f'"{stamp}{"." + fraction.rstrip("0") if fraction.rstrip("0") else ""}"'
+    return (f"{'(' if not lower else lower_bracket}{bound(lower)},"
+            f"{bound(upper)}{')' if not upper else upper_bracket}")
+
+
 _TIMETZ = re.compile(r"(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?")
 
 
@@ -149,6 +181,50 @@ def _int_ranges():
                 f"{'' if upper is None else upper}{']' if upper_inclusive else ')'}")
     bound = st.one_of(st.none(), _INT4)
     return st.one_of(st.just("empty"), st.builds(written, bound, bound, st.booleans(), st.booleans()))
+
+
+def _cidrs():
+    """Networks: an IPv4 address with the bits past its mask cleared, written in full or without its trailing zero
+    octets (`10.1/16`: PostgreSQL fills them in), and IPv6 networks written as PostgreSQL prints them."""
+    def ipv4(address: int, bits: int, short: bool) -> str:
+        address &= (0xFFFFFFFF << (32 - bits)) & 0xFFFFFFFF
+        octets = [str(address >> shift & 0xFF) for shift in (24, 16, 8, 0)]
+        kept = max(1, (bits + 7) // 8)
+        while short and len(octets) > kept and octets[-1] == "0":
+            octets.pop()
+        return ".".join(octets) + f"/{bits}"
+    ipv6 = st.sampled_from(["::/0", "2001:db8::/32", "fe80::/10", "2001:4f8:3:ba::/64", "::ffff:1.2.3.0/120",
+                            "2001:4f8:3:ba:2e0:81ff:fe22:d1f1/128"])
+    return st.one_of(st.builds(ipv4, st.integers(0, 0xFFFFFFFF), st.integers(0, 32), st.booleans()), ipv6)
+
+
+def _timestamp_texts():
+    """A timestamp as an application writes it (`YYYY-MM-DD HH:MM:SS[.ffffff]`, the fraction's trailing zeros
+    dropped as PostgreSQL prints it), or an infinity."""
+    def written(value: dt.datetime) -> str:
+        text = value.strftime("%Y-%m-%d %H:%M:%S")
+        return text + (f".{value.microsecond:06d}".rstrip("0") if value.microsecond else "")
+    stamps = st.datetimes(dt.datetime(1000, 1, 1), dt.datetime(9999, 12, 31, 23, 59, 59, 999999)).map(written)
+    return st.one_of(stamps, st.sampled_from(["infinity", "-infinity"]))
+
+
+def _ts_ranges():
+    """tsrange: bounds in order (equal ones too), either side unbounded, inclusive or not; `empty`."""
+    def written(bounds, lower_inclusive, upper_inclusive):
+        lower, upper = bounds
+        return f"{'[' if lower_inclusive else '('}{_quoted_bound(lower)},{_quoted_bound(upper)}{']' if upper_inclusive else ')'}"
+    ordered = st.tuples(_timestamp_texts(), _timestamp_texts()).map(lambda b: tuple(sorted(b, key=_timestamp_order)))
+    same = _timestamp_texts().map(lambda b: (b, b))
+    unbounded = st.tuples(st.one_of(st.just(""), _timestamp_texts()), st.just("")) | st.tuples(st.just(""), _timestamp_texts())
+    return st.one_of(st.just("empty"), st.builds(written, st.one_of(ordered, same, unbounded), st.booleans(), st.booleans()))
+
+
+def _quoted_bound(value: str) -> str:
+    return f'"{value}"' if " " in value else value
+
+
+def _timestamp_order(text: str):
+    return {"-infinity": (0, ""), "infinity": (2, "")}.get(text, (1, text))
 
 
 def _time_tzs():
@@ -339,6 +415,8 @@ KINDS: dict[str, PostgresKind] = {
     "LTREE": PostgresKind("STRING", lambda: st.lists(_LTREE_LABEL, max_size=4).map(".".join), lambda text: text),
     "INT_RANGE": PostgresKind("STRING", _int_ranges, lambda text: text and int_range_text(text)),
     "TIME_TZ": PostgresKind("TIME_TZ", _time_tzs, time_tz_text),
+    "CIDR": PostgresKind("STRING", _cidrs, lambda text: text and cidr_text(text)),
+    "TS_RANGE": PostgresKind("STRING", _ts_ranges, lambda text: text and ts_range_text(text)),
     # the connector's microseconds (interval.handling.mode=numeric, the default); its ISO text under string
     "INTERVAL": PostgresKind("INTERVAL", _intervals, lambda value: str(micro_duration(value))),
     # hstore.handling.mode=json (the default): the connector's JSON text; =map: a Connect map, its JSON text by name

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from generators.drawn_texts import JSON_DOCUMENTS, TEXTS, exact_decimal
 
-# PostgreSQL's own types: uuid, json, jsonb, xml, inet, ltree, int4range, timetz, numeric, arrays
+# PostgreSQL's own types: uuid, json, jsonb, xml, inet, cidr, ltree, int4range, tsrange, timetz, numeric, arrays
 from generators.postgres_values import KINDS as POSTGRES_KINDS
 
 EPOCH = dt.datetime(1970, 1, 1)

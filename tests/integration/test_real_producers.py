@@ -66,7 +66,8 @@ POSTGRES_OWN = ((LogicalType("UUID"), "{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}"),
                 (LogicalType("TIME_TZ"), "23:30:00.5-05:30"), (LogicalType("NUMERIC"), Decimal("1500.00")),
                 (LogicalType("INTERVAL"), (14, 3, 14_706_780_000)), (LogicalType("INT_ARRAY"), []),
                 (LogicalType("TEXT_ARRAY"), ['q"uote', None, "back\\slash", "NULL"]),
-                (LogicalType("HSTORE"), {"key1": "v", "a": None, "zz": "=>"}))
+                (LogicalType("HSTORE"), {"key1": "v", "a": None, "zz": "=>"}),
+                (LogicalType("CIDR"), "10.1/16"), (LogicalType("TS_RANGE"), '["2010-01-01 14:30:00.500","infinity"]'))
 BITS_KINDS = {"postgresql": ((LogicalType("BITS", 9), 0b100000001), (LogicalType("BITS", 65), 2 ** 64),
                              (LogicalType("VARBIT", 10), "00101"), (LogicalType("TIME_24", 6), dt.timedelta(hours=24)),
                              *POSTGRES_OWN),

@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 
 from generators.postgres_values import (
+    cidr_text,
     hstore_from_text,
     hstore_input,
     int_range_text,
@@ -15,6 +16,7 @@ from generators.postgres_values import (
     jsonb_text,
     micro_duration,
     time_tz_text,
+    ts_range_text,
     without_trailing_zeros,
 )
 
@@ -28,6 +30,23 @@ def test_jsonb_orders_members_by_length_then_bytes_and_keeps_the_last_of_a_repea
                                               ("empty", "empty")])
 def test_an_int4range_is_printed_in_its_canonical_form(written, printed):
     assert int_range_text(written) == printed
+
+
+@pytest.mark.parametrize("written, printed", [("10.1/16", "10.1.0.0/16"), ("0/0", "0.0.0.0/0"),
+                                              ("192.168.1.128/25", "192.168.1.128/25"),
+                                              ("::ffff:1.2.3.0/120", "::ffff:1.2.3.0/120")])
+def test_a_cidr_is_printed_with_four_octets_and_its_mask(written, printed):
+    assert cidr_text(written) == printed
+
+
+@pytest.mark.parametrize("written, printed", [
+    ('["2010-01-01 14:30:00.500","infinity"]', '["2010-01-01 14:30:00.5",infinity]'),
+    ('("2010-01-01 14:30:00","2010-01-01 14:30:00"]', "empty"),
+    ('["2010-01-01 14:30:00","2010-01-01 14:30:00"]', '["2010-01-01 14:30:00","2010-01-01 14:30:00"]'),
+    ('[,"2010-01-01 00:00:00.000001"]', '(,"2010-01-01 00:00:00.000001"]'),
+    ("[-infinity,infinity)", "[-infinity,infinity)"), ('["2010-01-01 14:30:00.0",)', '["2010-01-01 14:30:00",)')])
+def test_a_tsrange_keeps_its_bounds_but_an_unbounded_side_is_exclusive_and_equal_bounds_may_be_empty(written, printed):
+    assert ts_range_text(written) == printed
 
 
 def test_a_timetz_is_the_same_instant_of_the_day_in_utc():
