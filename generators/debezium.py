@@ -27,6 +27,7 @@ from generators.values import (
     BITS_TYPES,
     DURATION_TYPE,
     EPOCH,
+    PG_TIMESTAMP_TYPES,
     POSTGRES_KINDS,
     POSTGRES_TYPES,
     TIME_24_TYPE,
@@ -208,12 +209,12 @@ def _setting_view(profile: Profile, logical: LogicalType, value):
         return LogicalType("INTERVAL_ISO"), None if value is None else interval_iso_text(value)
     if logical.kind == "VARBIT" and not profile.source_types:  # no record says varying: the normalizer's BITS(n)
         return LogicalType("BITS", logical.precision), None if value is None else int(value or "0", 2)
-    if logical.kind in ("TIME", "TIMESTAMP", "TIME_24") and profile.time_precision == "connect" \
+    if logical.kind in ("TIME", "TIMESTAMP", "TIME_24", "PG_TIMESTAMP") and profile.time_precision == "connect" \
             and (logical.precision or 6) <= 6:  # java.util.Date: milliseconds, the rest dropped; 24:00:00 is
         #                                          86,400,000 (seen on the real PostgreSQL 3.3.2)
         if value is not None and logical.kind == "TIME_24":
             value = dt.timedelta(milliseconds=value // dt.timedelta(milliseconds=1))
-        elif value is not None:
+        elif value is not None and not isinstance(value, str):  # an infinity is the same sentinel in ms
             value = value.replace(microsecond=value.microsecond // 1000 * 1000)
         return replace(logical, precision=3), value
     return logical, value
@@ -307,6 +308,7 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
         "TIME_24": ("int32", "io.debezium.time.Time") if (logical.precision or 6) <= 3 else ("int64", "io.debezium.time.MicroTime"),
         "TIMESTAMP": ("int64", {3: "io.debezium.time.Timestamp", 9: "io.debezium.time.NanoTimestamp"}.get(
             logical.precision, "io.debezium.time.MicroTimestamp")),
+        "PG_TIMESTAMP": ("int64", "io.debezium.time.Timestamp" if logical.precision == 3 else "io.debezium.time.MicroTimestamp"),
         "TIMESTAMP_TZ": ("string", "io.debezium.time.ZonedTimestamp"),
         "YEAR": ("int32", "io.debezium.time.Year"),
     }
@@ -390,7 +392,7 @@ def postgres_column_type(logical: LogicalType, in_snapshot: bool = False) -> tup
         return "TIME", 9 + p, p
     if kind == "TIME" and p <= 6:  # the length: hh:mm:ss, the point and the digits
         return "TIME", 9 + p, p
-    if kind == "TIMESTAMP" and p <= 6:
+    if kind in ("TIMESTAMP", "PG_TIMESTAMP") and p <= 6:
         return "TIMESTAMP", 23 + p, p
     return None
 
@@ -415,6 +417,11 @@ def unscaled_base64(value) -> str:
 
 def _micros(delta: dt.timedelta) -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+# PostgreSQL's timestamp infinity as the connector writes it (PostgresValueConverter.POSITIVE_INFINITY_INSTANT: pgjdbc's
+# sentinel taken as microseconds; in milliseconds for a timestamp(3) and under time.precision.mode=connect: seen on 3.3.2)
+POSTGRES_INFINITY_MICROS = {"infinity": 9_223_372_036_825_200_000, "-infinity": -9_223_372_036_832_400_000}
 
 
 def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_format: str = "base64",
@@ -448,7 +455,10 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
     if kind == "TIME":
         micros = ((value.hour * 60 + value.minute) * 60 + value.second) * 1_000_000 + value.microsecond
         return micros // 1000 if (logical.precision or 6) <= 3 else micros
-    if kind == "TIMESTAMP":
+    if kind == "PG_TIMESTAMP" and isinstance(value, str):  # pgjdbc's DATE_(POSITIVE|NEGATIVE)_INFINITY as microseconds
+        micros = POSTGRES_INFINITY_MICROS[value]
+        return micros // 1000 if logical.precision == 3 else micros
+    if kind in ("TIMESTAMP", "PG_TIMESTAMP"):
         micros = _micros(value - EPOCH)
         return micros // 1000 if logical.precision == 3 else micros
     if kind == "TIMESTAMP_TZ":
@@ -972,6 +982,7 @@ def _placeholder(logical: LogicalType) -> str:
 # fallbacks), as the Python values the encoder renders: a zone-less epoch for the zoned timestamp
 _FALLBACKS = {"INT16": 0, "INT32": 0, "INT64": 0, "BOOLEAN": False, "STRING": "", "DECIMAL": Decimal(0),
               "FLOAT64": 0.0, "DATE": dt.date(1970, 1, 1), "TIME": dt.time(0), "DURATION": dt.timedelta(0), "TIMESTAMP": dt.datetime(1970, 1, 1),
+              "PG_TIMESTAMP": dt.datetime(1970, 1, 1),
               "TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC), "BYTES": b"", "BITS": 0,
               "VARBIT": "", "TIME_24": dt.timedelta(0), **dict.fromkeys(
                   ["UUID", "PG_JSON", "PG_JSONB", "XML", "INET", "LTREE", "INT_RANGE", "CIDR", "TS_RANGE"], ""),
@@ -1316,8 +1327,8 @@ def value_types(profile: Profile) -> list[LogicalType]:
     bits; SQL Server's BIT is one bit, a boolean), MariaDB's GEOMETRY as a Geometry struct."""
     if profile.connector == "sqlserver":
         return ALL_TYPES
-    if profile.connector == "postgresql":  # its bit varying, its time's 24:00, the types of its own users hold
-        return ALL_TYPES + BITS_TYPES + VARBIT_TYPES + [TIME_24_TYPE] + POSTGRES_TYPES
+    if profile.connector == "postgresql":  # its bit varying, its time's 24:00, its timestamps' infinity, the types of its own users hold
+        return ALL_TYPES + BITS_TYPES + VARBIT_TYPES + [TIME_24_TYPE] + PG_TIMESTAMP_TYPES + POSTGRES_TYPES
     return ALL_TYPES + [t for t in BITS_TYPES if t.precision <= 64] + [LogicalType("GEOMETRY"), DURATION_TYPE]
 
 

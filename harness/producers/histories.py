@@ -12,7 +12,17 @@ from hypothesis import strategies as st
 from generators import canal
 from generators.canal import ENUM_SET_TYPES
 from generators.history import ColumnSpec, History, histories, tables
-from generators.values import ALL_TYPES, BITS_TYPES, DURATION_TYPE, KEY_TYPES, POSTGRES_TYPES, TIME_24_TYPE, VARBIT_TYPES, LogicalType
+from generators.values import (
+    ALL_TYPES,
+    BITS_TYPES,
+    DURATION_TYPE,
+    KEY_TYPES,
+    PG_TIMESTAMP_TYPES,
+    POSTGRES_TYPES,
+    TIME_24_TYPE,
+    VARBIT_TYPES,
+    LogicalType,
+)
 from harness.producers.statements import MARIADB, MARIADB_KEY_CHARS, POSTGRES
 
 # PostgreSQL's text cannot hold U+0000 ("invalid byte sequence for encoding UTF8: 0x00"); bytea can
@@ -93,7 +103,7 @@ def _keys_distinct(history: History) -> bool:
 def postgres_types() -> list[LogicalType]:
     """... with its bit varying(n), its time that runs to 24:00:00, and the types of its own users hold
     (generators.postgres_values)."""
-    return [t for t in ALL_TYPES + BITS_TYPES if POSTGRES.holds(t)] + VARBIT_TYPES + [TIME_24_TYPE] + POSTGRES_TYPES
+    return [t for t in ALL_TYPES + BITS_TYPES if POSTGRES.holds(t)] + VARBIT_TYPES + [TIME_24_TYPE] + PG_TIMESTAMP_TYPES + POSTGRES_TYPES
 
 
 def _histories(value_types, value: Callable[[ColumnSpec, object], object], max_changes: int, max_columns: int,

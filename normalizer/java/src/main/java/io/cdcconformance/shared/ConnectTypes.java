@@ -173,15 +173,17 @@ public final class ConnectTypes {
             case "TIME(3)":
                 return Canonical.timeFromUnits(raw, 1_000L, 6);
             case "TIMESTAMP(3)":
-                return Canonical.timestampFromEpochUnits(raw, 1_000L, 6);
+                return infinityOr(raw, POSTGRES_INFINITY_MICROS / 1_000L, POSTGRES_NEGATIVE_INFINITY_MICROS / 1_000L,
+                        Canonical.timestampFromEpochUnits(raw, 1_000L, 6));
             case "TIME(6)":
                 return Canonical.timeFromUnits(raw, 1_000_000L, 6);
             case "TIMESTAMP(6)":
-                return Canonical.timestampFromEpochUnits(raw, 1_000_000L, 6);
+                return infinityOr(raw, POSTGRES_INFINITY_MICROS, POSTGRES_NEGATIVE_INFINITY_MICROS,
+                        Canonical.timestampFromEpochUnits(raw, 1_000_000L, 6));
             case "TIME(9)":
                 return Canonical.timeFromUnits(raw, 1_000_000_000L, 9);
             case "TIMESTAMP(9)":
-                return Canonical.timestampFromEpochUnits(raw, 1_000_000_000L, 9);
+                return infinityOr(raw, Long.MAX_VALUE, Long.MIN_VALUE, Canonical.timestampFromEpochUnits(raw, 1_000_000_000L, 9));
             default:
                 if (logical.startsWith("DECIMAL(")) {
                     return Canonical.ofType(Canonical.decimalFromUnscaledBase64(raw, Canonical.scaleOf(logical)), logical);
@@ -195,6 +197,23 @@ public final class ConnectTypes {
                 // STRUCT, ARRAY, MAP keep their JSON text (forward compatible), members in name order
                 return raw.startsWith("{") || raw.startsWith("[") ? Json.canonicalText(Json.read(raw).root) : raw;
         }
+    }
+
+    /** PostgreSQL's timestamp {@code infinity} and {@code -infinity} as Debezium's PostgreSQL connector writes them: pgjdbc's
+     * {@code PGStatement.DATE_POSITIVE_INFINITY} / {@code DATE_NEGATIVE_INFINITY} taken as microseconds
+     * ({@code PostgresValueConverter.POSITIVE_INFINITY_INSTANT}), in milliseconds for {@code Timestamp}; a
+     * {@code NanoTimestamp} is {@code Long.MAX_VALUE} / {@code MIN_VALUE} (dbz#2524). Seen on 3.3.2 (issue 40). */
+    static final long POSTGRES_INFINITY_MICROS = 9_223_372_036_825_200_000L;
+    static final long POSTGRES_NEGATIVE_INFINITY_MICROS = -9_223_372_036_832_400_000L;
+
+    /** {@code infinity} / {@code -infinity} when {@code raw} is exactly the connector's number for it (years past 9999
+     * otherwise, which no timestamp in the model has), else {@code converted}. */
+    private static String infinityOr(String raw, long positive, long negative, String converted) {
+        Long value = Canonical.parseLong(raw);
+        if (value != null && value == positive) {
+            return "infinity";
+        }
+        return value != null && value == negative ? "-infinity" : converted;
     }
 
     /** io.debezium.data.geometry.Geometry, a struct {wkb, srid}: {@code {"srid":N,"wkb":"<base64>"}} (srid null when

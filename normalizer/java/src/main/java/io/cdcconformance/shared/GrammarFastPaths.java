@@ -39,6 +39,9 @@ final class GrammarFastPaths {
             case "TIME":
                 return duration(text, f);
             case "TIMESTAMP":
+                if (text.equals("infinity") || text.equals("-infinity")) {
+                    return true;
+                }
                 return date(text, 0) && text.length() == 20 + f && text.charAt(10) == 'T' && clock(text, 11)
                         && fraction(text, 19, f);
             case "TIMESTAMP_TZ":
