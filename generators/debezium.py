@@ -34,6 +34,7 @@ from generators.values import (
     VARBIT_TYPES,
     LogicalType,
     canonical_text,
+    finite_type,
     java_bigdecimal_text,
     rescale,
 )
@@ -309,6 +310,7 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
         "TIMESTAMP": ("int64", {3: "io.debezium.time.Timestamp", 9: "io.debezium.time.NanoTimestamp"}.get(
             logical.precision, "io.debezium.time.MicroTimestamp")),
         "PG_TIMESTAMP": ("int64", "io.debezium.time.Timestamp" if logical.precision == 3 else "io.debezium.time.MicroTimestamp"),
+        "PG_TIMESTAMP_TZ": ("string", "io.debezium.time.ZonedTimestamp"),  # an infinity as its name
         "TIMESTAMP_TZ": ("string", "io.debezium.time.ZonedTimestamp"),
         "YEAR": ("int32", "io.debezium.time.Year"),
     }
@@ -379,7 +381,7 @@ def postgres_column_type(logical: LogicalType, in_snapshot: bool = False) -> tup
         return "NUMERIC", 0, None
     fixed = {"INT16": ("INT2", 5, 0), "INT32": ("INT4", 10, 0), "INT64": ("INT8", 19, 0), "BOOLEAN": ("BOOL", 1, 0),
              "STRING": ("TEXT", 2 ** 31 - 1, 0), "BYTES": ("BYTEA", 2 ** 31 - 1, 0), "FLOAT64": ("FLOAT8", 17, 17),
-             "DATE": ("DATE", 13, 0), "TIMESTAMP_TZ": ("TIMESTAMPTZ", 35, 6)}
+             "DATE": ("DATE", 13, 0), "TIMESTAMP_TZ": ("TIMESTAMPTZ", 35, 6), "PG_TIMESTAMP_TZ": ("TIMESTAMPTZ", 35, 6)}
     if kind in fixed:
         return fixed[kind]
     if kind == "DECIMAL":
@@ -458,6 +460,8 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
     if kind == "PG_TIMESTAMP" and isinstance(value, str):  # pgjdbc's DATE_(POSITIVE|NEGATIVE)_INFINITY as microseconds
         micros = POSTGRES_INFINITY_MICROS[value]
         return micros // 1000 if logical.precision == 3 else micros
+    if kind == "PG_TIMESTAMP_TZ":  # ZonedTimestamp: `infinity` by name (PostgresValueConverter), else as any instant
+        return value if isinstance(value, str) else encode_value(finite_type(logical), value, zoned_fixed_width)
     if kind in ("TIMESTAMP", "PG_TIMESTAMP"):
         micros = _micros(value - EPOCH)
         return micros // 1000 if logical.precision == 3 else micros
@@ -982,7 +986,7 @@ def _placeholder(logical: LogicalType) -> str:
 # fallbacks), as the Python values the encoder renders: a zone-less epoch for the zoned timestamp
 _FALLBACKS = {"INT16": 0, "INT32": 0, "INT64": 0, "BOOLEAN": False, "STRING": "", "DECIMAL": Decimal(0),
               "FLOAT64": 0.0, "DATE": dt.date(1970, 1, 1), "TIME": dt.time(0), "DURATION": dt.timedelta(0), "TIMESTAMP": dt.datetime(1970, 1, 1),
-              "PG_TIMESTAMP": dt.datetime(1970, 1, 1),
+              "PG_TIMESTAMP": dt.datetime(1970, 1, 1), "PG_TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC),
               "TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC), "BYTES": b"", "BITS": 0,
               "VARBIT": "", "TIME_24": dt.timedelta(0), **dict.fromkeys(
                   ["UUID", "PG_JSON", "PG_JSONB", "XML", "INET", "LTREE", "INT_RANGE", "CIDR", "TS_RANGE"], ""),

@@ -10,7 +10,7 @@ import datetime as dt
 import json
 import math
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Context, Decimal, localcontext
 
 from hypothesis import strategies as st
@@ -34,7 +34,8 @@ class LogicalType:
     #                    value an int below 2^n, `precision` its n), GEOMETRY (the value (srid, OGC WKB bytes)),
     #                    VARBIT (PostgreSQL's bit varying(n): the value its bit string, '' to n digits), TIME_24
     #                    (PostgreSQL's time, which runs to 24:00:00: the value a timedelta from midnight),
-    #                    PG_TIMESTAMP (PostgreSQL's timestamp(p): a datetime, or the text `infinity`/`-infinity`); and
+    #                    PG_TIMESTAMP, PG_TIMESTAMP_TZ (PostgreSQL's timestamp(p) and timestamptz: a datetime, or the
+    #                    text `infinity`/`-infinity`); and
     #                    PostgreSQL's own types, generators.postgres_values.KINDS (UUID, PG_JSONB, INTERVAL, ...)
     precision: int | None = None
     scale: int | None = None
@@ -57,8 +58,8 @@ class LogicalType:
             return "TIME(6)"  # MySQL's and MariaDB's TIME: a duration (-838:59:59 to 838:59:59), held as a timedelta
         if self.kind == "TIME_24":
             return f"TIME({self.precision})"
-        if self.kind == "PG_TIMESTAMP":
-            return f"TIMESTAMP({self.precision})"
+        if self.kind in PG_INFINITE:
+            return finite_type(self).name
         if self.kind in ("TIME", "TIMESTAMP", "BITS", "VARBIT"):
             return f"{self.kind}({self.precision})"
         return self.kind
@@ -119,8 +120,8 @@ def canonical_text(logical: LogicalType, value) -> str | None:
     kind = logical.kind
     if kind in POSTGRES_KINDS:
         return POSTGRES_KINDS[kind].text(value)
-    if kind == "PG_TIMESTAMP":  # PostgreSQL's infinities as they are named
-        return value if isinstance(value, str) else canonical_text(LogicalType("TIMESTAMP", logical.precision), value)
+    if kind in PG_INFINITE:  # PostgreSQL's infinities as they are named
+        return value if isinstance(value, str) else canonical_text(finite_type(logical), value)
     if kind in ("INT16", "INT32", "INT64", "YEAR", "UINT32", "UINT64"):
         return str(value)
     if kind == "BOOLEAN":
@@ -301,8 +302,8 @@ def value_strategy(logical: LogicalType):
     if kind == "TIMESTAMP":
         return st.datetimes(MIN_DT, MAX_DT).map(
             lambda v: v.replace(microsecond=v.microsecond // 1000 * 1000) if logical.precision == 3 else v)
-    if kind == "PG_TIMESTAMP":
-        return st.one_of(st.sampled_from(POSTGRES_INFINITIES), value_strategy(LogicalType("TIMESTAMP", logical.precision)))
+    if kind in PG_INFINITE:
+        return st.one_of(st.sampled_from(POSTGRES_INFINITIES), value_strategy(finite_type(logical)))
     if kind == "TIMESTAMP_TZ":
         return st.datetimes(MIN_DT, MAX_DT, timezones=st.just(dt.UTC))
     if kind == "BYTES":
@@ -320,9 +321,15 @@ BITS_TYPES = [LogicalType("BITS", 3), LogicalType("BITS", 9), LogicalType("BITS"
 # PostgreSQL's own: bit varying(n) at a byte and a bit past it, past 64 bits; time(6), which holds 24:00:00
 VARBIT_TYPES = [LogicalType("VARBIT", 9), LogicalType("VARBIT", 70)]
 TIME_24_TYPE = LogicalType("TIME_24", 6)
-# PostgreSQL's timestamp(p), which also holds infinity and -infinity
+# PostgreSQL's timestamp(p) and timestamptz, which also hold infinity and -infinity: the type of their finite values
 POSTGRES_INFINITIES = ("infinity", "-infinity")
-PG_TIMESTAMP_TYPES = [LogicalType("PG_TIMESTAMP", 3), LogicalType("PG_TIMESTAMP", 6)]
+PG_INFINITE = {"PG_TIMESTAMP": LogicalType("TIMESTAMP"), "PG_TIMESTAMP_TZ": LogicalType("TIMESTAMP_TZ")}
+PG_TIMESTAMP_TYPES = [LogicalType("PG_TIMESTAMP", 3), LogicalType("PG_TIMESTAMP", 6), LogicalType("PG_TIMESTAMP_TZ")]
+
+
+def finite_type(logical: LogicalType) -> LogicalType:
+    """The type of a PostgreSQL timestamp's finite values (TIMESTAMP(p), TIMESTAMP_TZ)."""
+    return replace(PG_INFINITE[logical.kind], precision=logical.precision)
 ALL_TYPES = [
     LogicalType("INT16"), LogicalType("INT32"), LogicalType("INT64"), LogicalType("BOOLEAN"),
     LogicalType("STRING"), LogicalType("DECIMAL", 10, 2), LogicalType("DECIMAL", 38, 10), LogicalType("DECIMAL", 65, 30),

@@ -104,7 +104,9 @@ def mutated_examples(generator: FormatGenerator, count: int, seed: int) -> tuple
     return examples, applied
 
 
-_TOP_UP_DRAWS, _TOP_UP_EXAMPLES = 5, 20
+# a non-null double in a schema-wrapped record: 36 of 600 drawn Debezium examples, fewer among the first and
+# smallest draws of a run (seed 3264415683 found none in 5 top-ups once PostgreSQL tables held 5 more types)
+_TOP_UP_DRAWS, _TOP_UP_EXAMPLES = 10, 20
 
 
 def _mutate(generator: FormatGenerator, count: int, seed: int, names: list[str], applied: set[str],

@@ -18,6 +18,7 @@ _POSTGRES = {"INT16": "smallint", "INT32": "integer", "INT64": "bigint", "BOOLEA
              "FLOAT64": "double precision", "DATE": "date", "TIMESTAMP_TZ": "timestamptz", "BYTES": "bytea",
              "TIME": "time({p})", "TIMESTAMP": "timestamp({p})", "DECIMAL": "numeric({p},{s})", "BITS": "bit({p})",
              "VARBIT": "bit varying({p})", "TIME_24": "time({p})", "PG_TIMESTAMP": "timestamp({p})",
+             "PG_TIMESTAMP_TZ": "timestamptz",
              # PostgreSQL's own types (generators.postgres_values); ltree and hstore are extensions' (CREATE EXTENSION)
              "UUID": "uuid", "PG_JSON": "json", "PG_JSONB": "jsonb", "XML": "xml", "INET": "inet", "LTREE": "ltree",
              "INT_RANGE": "int4range", "TIME_TZ": "timetz", "NUMERIC": "numeric", "INT_ARRAY": "integer[]",
@@ -132,11 +133,12 @@ class Statement:
 # /32; format makes a NULL '', which an ltree can be)
 READ_AS = {"TIME_24": "{0}::interval", **dict.fromkeys(["UUID", "PG_JSON", "PG_JSONB", "XML", "INET", "LTREE",
                                                        "INT_RANGE", "TIME_TZ", "INTERVAL", "HSTORE", "CIDR",
-                                                       "TS_RANGE", "PG_TIMESTAMP"],
+                                                       "TS_RANGE", "PG_TIMESTAMP", "PG_TIMESTAMP_TZ"],
                                                       "CASE WHEN {0} IS NULL THEN NULL ELSE format('%s', {0}) END")}
 # ... and what makes the history's value of what psycopg reads: BIT(n)'s digits, an interval's text
 READ_BACK = {"BITS": lambda digits: int(digits, 2), "INTERVAL": interval_from_text, "HSTORE": hstore_from_text,
-             "PG_TIMESTAMP": lambda text: text if text in POSTGRES_INFINITIES else dt.datetime.fromisoformat(text)}
+             **dict.fromkeys(["PG_TIMESTAMP", "PG_TIMESTAMP_TZ"],
+                             lambda text: text if text in POSTGRES_INFINITIES else dt.datetime.fromisoformat(text))}
 
 
 def _postgres_holds(logical: LogicalType) -> bool:

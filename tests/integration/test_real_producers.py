@@ -67,7 +67,9 @@ POSTGRES_OWN = ((LogicalType("UUID"), "{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}"),
                 (LogicalType("INTERVAL"), (14, 3, 14_706_780_000)), (LogicalType("INT_ARRAY"), []),
                 (LogicalType("TEXT_ARRAY"), ['q"uote', None, "back\\slash", "NULL"]),
                 (LogicalType("HSTORE"), {"key1": "v", "a": None, "zz": "=>"}),
-                (LogicalType("CIDR"), "10.1/16"), (LogicalType("TS_RANGE"), '["2010-01-01 14:30:00.500","infinity"]'))
+                (LogicalType("CIDR"), "10.1/16"), (LogicalType("TS_RANGE"), '["2010-01-01 14:30:00.500","infinity"]'),
+                (LogicalType("PG_TIMESTAMP", 6), "infinity"), (LogicalType("PG_TIMESTAMP", 3), "-infinity"),
+                (LogicalType("PG_TIMESTAMP_TZ"), "infinity"))
 BITS_KINDS = {"postgresql": ((LogicalType("BITS", 9), 0b100000001), (LogicalType("BITS", 65), 2 ** 64),
                              (LogicalType("VARBIT", 10), "00101"), (LogicalType("TIME_24", 6), dt.timedelta(hours=24)),
                              *POSTGRES_OWN),
@@ -81,7 +83,8 @@ def _key_change_history(database: str = "postgresql") -> History:
     the connector fills with fallbacks, a TRUNCATE; for MariaDB, an ENUM holding its invalid-value member, a SET of
     64 members holding the first and the last, YEAR 1901 and 2155, a JSON document, the largest INT UNSIGNED, the
     largest BIGINT UNSIGNED an int64 holds, a BIT(64) of ones and a POINT of -0.0 and the largest double under SRID
-    4326; BIT(n) columns in both, PostgreSQL's bit varying, 24:00 and its own types (BITS_KINDS)."""
+    4326; BIT(n) columns in both, PostgreSQL's bit varying, 24:00, its timestamps' infinities and its own types
+    (BITS_KINDS)."""
     kinds = [LogicalType("INT16"), LogicalType("BOOLEAN"), LogicalType("STRING"), LogicalType("DECIMAL", 10, 2),
              LogicalType("FLOAT64"), LogicalType("DATE"), LogicalType("TIME", 6), LogicalType("TIMESTAMP", 3),
              LogicalType("TIMESTAMP", 6), LogicalType("TIMESTAMP_TZ"), LogicalType("BYTES")]
@@ -187,3 +190,48 @@ def test_a_crafted_history_through_canals_own_server(mariadb_available, spark, c
     # the unchanged update logs nothing), then the TRUNCATE; events: 4 DDL, 6 rows (the key change's 2), the TRUNCATE
     assert (result.records, result.events) == (9, 11)
     assert set(_leftovers()) - before == set(), "a process or directory of the run was left behind"
+
+
+# What the PostgreSQL connector itself loses (docs/producers.md, "What the connectors themselves lose"): each row's
+# value in its snapshot and streamed, as 3.3.2 writes them. A release that stops losing one fails this test, and the
+# table's row goes (with the generator's imitation of the loss, if any)
+LOSSES_COLUMNS = ("id int PRIMARY KEY, m money, d date, ts timestamp(3), d_inf date, a2 int[][], t2 text[][]")
+LOSSES_ROWS = ["(1, 9007199254740993.00, '0044-03-15 BC', '1582-10-04 12:00', 'infinity', '{{1,2},{3,4}}', '{{a,b}}')",
+               "(2, 0.01, '2024-02-29', '1582-10-15 00:00', '-infinity', '{}', '{}')"]
+
+
+@pytest.mark.long  # about 40 s (a cluster and a worker of their own): make test-long
+def test_the_postgresql_connectors_own_losses_are_as_the_losses_table_says(postgres_available, broker):
+    import base64
+    import json
+
+    from harness.producers import debezium_postgres
+
+    before = set(_leftovers())
+    records = debezium_postgres.capture(broker, "losses.t", LOSSES_COLUMNS, LOSSES_ROWS,
+                                        ["INSERT INTO losses.t SELECT id + 10, m, d, ts, d_inf, a2, t2 FROM losses.t"])
+    assert set(_leftovers()) - before == set(), "a process or directory of the run was left behind"
+    rows = {(payload["op"], payload["after"]["id"]): payload["after"] for payload in
+            (json.loads(record.value)["payload"] for record in records if record.value is not None)}
+    snapshot, streamed = rows[("r", 1)], rows[("c", 11)]
+
+    def cents(text: str) -> int:
+        return int.from_bytes(base64.b64decode(text), "big", signed=True)
+
+    def days(date: dt.date) -> int:
+        return (date - dt.date(1970, 1, 1)).days
+
+    # money: read through a double in the snapshot (2^53 + 1 cents past it is lost), exact when streamed
+    assert (cents(snapshot["m"]), cents(streamed["m"])) == (900719925474099200, 900719925474099300)
+    # 44 BC: the snapshot's date loses the era (44 AD); streamed it is the proleptic Gregorian year -43
+    assert (snapshot["d"], streamed["d"]) == (days(dt.date(44, 3, 15)), days(dt.date(357, 3, 15)) - 146_097)
+    # a timestamp before the Gregorian calendar (1582-10-15): the snapshot reads it as a Julian date, 10 days on
+    stamp = dt.datetime(1582, 10, 4, 12)
+    assert (snapshot["ts"], streamed["ts"]) == ((stamp - dt.datetime(1970, 1, 1)) // dt.timedelta(milliseconds=1) + 864_000_000,
+                                                (stamp - dt.datetime(1970, 1, 1)) // dt.timedelta(milliseconds=1))
+    # date infinity: no sentinel the model could name, and not the same one in a snapshot and streamed
+    assert streamed["d_inf"] == -2_147_472_692 and rows[("c", 12)]["d_inf"] == -2_147_472_691
+    assert snapshot["d_inf"] != streamed["d_inf"]
+    # two-dimensional arrays: an int[][]'s sub-arrays as nulls, a text[][]'s as a Java array's identity text
+    assert snapshot["a2"] == streamed["a2"] == [None, None]
+    assert len(snapshot["t2"]) == 1 and snapshot["t2"][0].startswith("[Ljava.lang.String;@")
