@@ -586,6 +586,9 @@ class DebeziumEncoder:
     _in_snapshot: bool = False  # the transaction being encoded is a snapshot's (_zoned_fixed)
     # a NOT NULL column's fallback as the settings write it, where they changed its type (`written_fallbacks`)
     fallbacks: dict = field(default_factory=dict)
+    # each column's type in the database, where the settings write another (`as_written`): what its propagated source
+    # type names (a timestamp(6) under time.precision.mode=connect is still TIMESTAMP, 29, 6)
+    database_types: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if self.profile.binlog_rotation is not None:
@@ -607,7 +610,8 @@ class DebeziumEncoder:
 
     def _propagated(self, field_schema: dict, column) -> dict:
         """The field's schema with its column's type among its parameters, after its own (Profile.source_types)."""
-        propagated = postgres_column_type(column.logical, self._in_snapshot) if self.profile.source_types else None
+        database_type = self.database_types.get(column.name, column.logical)
+        propagated = postgres_column_type(database_type, self._in_snapshot) if self.profile.source_types else None
         if propagated is None:
             return field_schema
         type_, length, scale = propagated
@@ -1017,8 +1021,9 @@ def pk_change_group(profile: Profile, table: Table, position: dict, old_key: dic
 def encode(history: History, profile: Profile) -> list[Expected]:
     """Records with expected events; call `with_coordinates` once their topics' state is known."""
     fallbacks = written_fallbacks(history.table, profile)
+    database_types = {c.name: c.logical for c in history.table.columns}
     history = as_written(history, profile)
-    return DebeziumEncoder(profile, history.table, fallbacks=fallbacks).encode(history)
+    return DebeziumEncoder(profile, history.table, fallbacks=fallbacks, database_types=database_types).encode(history)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -148,7 +148,8 @@ def summary(results) -> str:
     for result in results:
         rows.setdefault((result.database, result.debezium_version, result.setting, result.replica_identity),
                         []).append(result)
-    lines = [f"{'database':<12}{'debezium':<14}{'settings':<24}{'identity':<10}{'histories':>10}{'records':>9}{'events':>8}"
+    width = max([24, *(len(setting) + 2 for _, _, setting, _ in rows)])  # combined settings are long
+    lines = [f"{'database':<12}{'debezium':<14}{'settings':<{width}}{'identity':<10}{'histories':>10}{'records':>9}{'events':>8}"
              f"{'differences':>13}{'failures':>10}  server"]
     for (database, version, setting, identity), group in sorted(rows.items()):
         differences = sum(len(r.differences) for r in group)
@@ -156,7 +157,7 @@ def summary(results) -> str:
         for result in group:
             for kind, count in result.side_events.items():
                 side[kind] = side.get(kind, 0) + count
-        lines.append(f"{database:<12}{version:<14}{setting:<24}{identity:<10}{len(group):>10}{sum(r.records for r in group):>9}"
+        lines.append(f"{database:<12}{version:<14}{setting:<{width}}{identity:<10}{len(group):>10}{sum(r.records for r in group):>9}"
                      f"{sum(r.events for r in group):>8}{differences:>13}"
                      f"{sum(len(r.problems) for r in group) - differences:>10}"
                      f"  {group[0].versions.get(database, '?')}"
