@@ -77,6 +77,10 @@ class Profile:
     # bigint.unsigned.handling.mode (MariaDB, MySQL): long (the default: an int64, negative past 2^63 - 1) | precise
     # (a Connect Decimal of scale 0)
     bigint_unsigned_handling: str = "long"
+    # provide.transaction.metadata (PostgreSQL): each streamed change's `transaction` block names its transaction
+    # (`<xid>:<the event's LSN>` since 2.0, the xid before) and its place in it; the BEGIN/END records on
+    # `<prefix>.transaction` are not drawn (their cases are curated)
+    transaction_metadata: bool = False
     # binlog files (MariaDB): None, the server's first file and no rotation (as the real-producer tier's server
     # writes); or (first file's index, statements per file): MySQL numbers files .000001 on and past .999999 the
     # number grows (.1000000), so profiles draw histories that rotate across it (issue 39 A10)
@@ -277,6 +281,7 @@ def profiles(prefix: str = "dbserver1"):
         interval_handling=st.sampled_from(["numeric", "string"]),
         hstore_handling=st.sampled_from(["json", "map"]),
         bigint_unsigned_handling=st.sampled_from(["long", "precise"]),
+        transaction_metadata=st.booleans(),
     ).filter(lambda p: not (p.connector == "mariadb" and p.release < (2, 7))  # MariaDB's connector is 2.7's
              # the MySQL connector as run here: 1.9.7 on MariaDB (docs/producers.md)
              and not (p.connector == "mysql" and p.release >= (2, 7))
@@ -289,6 +294,8 @@ def profiles(prefix: str = "dbserver1"):
              # Connect's time types, ISO intervals and hstore maps as run on PostgreSQL
              and not (p.time_precision == "connect" and p.connector != "postgresql")
              and not (p.connector != "postgresql" and (p.interval_handling, p.hstore_handling) != ("numeric", "json"))
+             # transaction blocks as run on PostgreSQL
+             and not (p.transaction_metadata and p.connector != "postgresql")
              # exact unsigned BIGINTs as run on MariaDB, with decimals in their default mode
              and not (p.bigint_unsigned_handling == "precise" and (not p.binlog or p.decimal_handling != "precise")))
 
@@ -584,6 +591,7 @@ class DebeziumEncoder:
     table: Table
     clock: _SourceClock = field(default_factory=_SourceClock)
     _in_snapshot: bool = False  # the transaction being encoded is a snapshot's (_zoned_fixed)
+    _tx_events: int = 0  # the streamed changes of the transaction being encoded so far (_transaction_block)
     # a NOT NULL column's fallback as the settings write it, where they changed its type (`written_fallbacks`)
     fallbacks: dict = field(default_factory=dict)
     # each column's type in the database, where the settings write another (`as_written`): what its propagated source
@@ -748,14 +756,26 @@ class DebeziumEncoder:
     def _envelope(self, op: str, before, after, source: dict, tx: Transaction) -> dict:
         emit_us = epoch_ms(tx.commit_time) * 1000 + tx.emit_lag_us
         envelope = {"before": before, "after": after, "source": source}
+        block = self._transaction_block(source, tx)
         if self.profile.has_transaction_field:
-            envelope["transaction"] = None
+            envelope["transaction"] = block
         envelope.update(op=op, ts_ms=emit_us // 1000)
         if self.profile.has_sub_millis:
             envelope.update(ts_us=emit_us, ts_ns=emit_us * 1000)
         if self.profile.legacy_transaction_field:
-            envelope["transaction"] = None
+            envelope["transaction"] = block
         return envelope
+
+    def _transaction_block(self, source: dict, tx: Transaction) -> dict | None:
+        """provide.transaction.metadata: a streamed change's place in its transaction, counted from 1 (one table: both
+        orders agree). The id appends the event's own LSN since 2.0 (DBZ-5329), so it differs between the events of
+        one transaction (seen on 3.3.2; 1.9.7 writes the xid): the oracle's tx_id is the xid all the same."""
+        if not self.profile.transaction_metadata or tx.snapshot:
+            return None
+        self._tx_events += 1
+        xid = str(source["txId"])
+        return {"id": xid if self.profile.release < (2, 0) else f"{xid}:{source['lsn']}",
+                "total_order": self._tx_events, "data_collection_order": self._tx_events}
 
     # -- the oracle's view of one record ----------------------------------------------------------
     def canonical_image(self, row: Row | None, columns=None) -> dict | None:
@@ -871,6 +891,7 @@ class DebeziumEncoder:
             if self.profile.loses_streamed_ltree and not tx.snapshot:
                 tx = replace(tx, changes=tuple(replace(c, before=self._ltree_lost(c.before), after=self._ltree_lost(c.after))
                                                for c in tx.changes))
+            self._tx_events = 0
             for index, (change, position) in enumerate(zip(tx.changes, self._positions(tx))):
                 last = tx.snapshot and index == len(tx.changes) - 1
                 out.extend(self._encode_change(change, tx, position, last, first=tx.snapshot and index == 0))

@@ -159,7 +159,7 @@ KNOWN = (
         "the connector's loss (its snapshot reads ltree right): `Profile.loses_streamed_ltree` writes the same; the "
         "1.9 runs draw no ltree column (`Database.lost_kinds`), the database holding what no record says"),
     KnownDifference(
-        r"value\.payload\.(ts_(ms|us|ns)|source\.(ts_(ms|us|ns)|txId|lsn|sequence|xmin|pos|gtid))"
+        r"value\.payload\.(ts_(ms|us|ns)|source\.(ts_(ms|us|ns)|txId|lsn|sequence|xmin|pos|gtid)|transaction\.id)"
         r"|headers\.__debezium\.context\.(connectorLogicalName|runId)", "clock readings, log positions, transaction ids, "
         "the logical name, the run's id", "all", ACCEPTED,
         "the database's and the run's, not the history's: compared by presence and JSON type only (masked)"),

@@ -83,9 +83,10 @@ SETTINGS = {s.name: s for s in [
     Setting("bigint-unsigned-precise", "bigint.unsigned.handling.mode=precise (MariaDB): BIGINT UNSIGNED as a Decimal",
             by_database={"mariadb": {"bigint.unsigned.handling.mode": "precise"}},
             profile={"bigint_unsigned_handling": "precise"}, drawn=("mariadb",)),
-    # run against the database and the normalizer; the generator does not write them yet (drawn: none)
     Setting("transaction-metadata", "provide.transaction.metadata=true: a transaction block, BEGIN/END records",
-            connector={"provide.transaction.metadata": "true"}, drawn=(), topics=("{prefix}.transaction",)),
+            connector={"provide.transaction.metadata": "true"}, profile={"transaction_metadata": True},
+            drawn=("postgresql",), topics=("{prefix}.transaction",)),
+    # run against the database and the normalizer; the generator does not write them yet (drawn: none)
     Setting("heartbeats", "heartbeat.interval.ms=100 with heartbeat.action.query (PostgreSQL: a logical message)",
             connector={"heartbeat.interval.ms": 100},
             by_database={"postgresql": {"heartbeat.action.query":

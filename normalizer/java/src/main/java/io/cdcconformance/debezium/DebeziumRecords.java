@@ -717,7 +717,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                     .set("after", after)
                     .set("pk_change", half == null ? null : pkChange(half, source, position))
                     .set("position", position)
-                    .set("tx_id", tx ? text("id") : txId())
+                    .set("tx_id", transactionOf(tx ? text("id") : txId()))
                     .set("commit_ts", tx ? Canonical.epochToInstant(text("ts_ms"), 1_000L)
                             : instant(src("ts_us"), src("ts_ms")))
                     .set("emit_ts", tx || value == null ? null : instant(text("ts_us"), text("ts_ms")))
@@ -829,6 +829,31 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         Instant instant(String micros, String millis) {
             return Events.first(Canonical.epochToInstant(micros, 1_000_000L), Canonical.epochToInstant(millis, 1_000L));
         }
+    }
+
+    /** The transaction a transaction id names. PostgreSQL's since Debezium 2.0 (DBZ-5329) is {@code <xid>:<lsn>} with
+     * each event's own LSN: the real 3.3.2 wrote {@code 734:27019920} and {@code 734:27020072} for two events of
+     * transaction 734, and an END whose LSN was the next transaction's (1.9.7 wrote {@code 734} throughout). Taken as
+     * written, one transaction had as many ids as events (issue 40): the transaction is the xid, as in
+     * {@code source.txId}. Any other id (a SQL Server LSN has three parts, a MySQL GTID a UUID) stays as written. */
+    static String transactionOf(String id) {
+        int colon = id == null ? -1 : id.indexOf(':');
+        if (colon <= 0 || colon != id.lastIndexOf(':') || !digits(id, 0, colon) || !digits(id, colon + 1, id.length())) {
+            return id;
+        }
+        return id.substring(0, colon);
+    }
+
+    private static boolean digits(String text, int from, int to) {
+        if (from >= to) {
+            return false;
+        }
+        for (int i = from; i < to; i++) {
+            if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     public static boolean isRowOp(String op) {
