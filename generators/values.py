@@ -231,9 +231,9 @@ def _geometries():
 def _floats():
     """Finite doubles with up to 12 significant digits below 1e15, plus the IEEE specials.
 
-    JDK 17's Double.toString (which Spark's cast uses) is not always the shortest repr (JDK-4511638,
-    fixed in JDK 19): it prints e.g. 3.9010835864700001E18. Measured here, the anomalies sit at
-    magnitudes of 1e17 and above and at the subnormals; docs/canonical-model.md lists the limitation.
+    The normalizer prints the shortest digits on every JDK (JDK 17's Double.toString does not always:
+    JDK-4511638; docs/canonical-model.md); the decimal.handling.mode=double profile draws doubles past 1e17.
+    No subnormal: Java prints two digits (4.9E-324) where this oracle's layout gives 5.0E-324.
     """
     finite = st.builds(lambda digits, exponent: float(f"{digits}e{exponent}"),
                        st.integers(-(10 ** 12) + 1, 10 ** 12 - 1), st.integers(-24, 3))

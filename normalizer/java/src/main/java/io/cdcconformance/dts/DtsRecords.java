@@ -498,7 +498,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             case "Character":
                 return "BYTES".equals(logical) ? base64(v.get("value")) : characterText(text(v.get("charset")), bytes(v.get("value")));
             case "Float":
-                return Double.toString((Double) v.get("value"));
+                return Canonical.doubleText((Double) v.get("value"));
             case "Timestamp":
                 long seconds = (Long) v.get("timestamp");
                 int micros = (Integer) v.get("millis");

@@ -1,6 +1,9 @@
 package io.cdcconformance.shared;
 
+import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -221,13 +224,99 @@ public final class Canonical {
     /** {@code ct.float64_text}: Java's Double.toString form (what Spark's cast renders); null beyond the range. */
     public static String float64Text(String raw) {
         Double value = raw == null ? null : parseDouble(raw);
-        return value == null || !inRange(raw, value) ? null : Double.toString(value);
+        return value == null || !inRange(raw, value) ? null : doubleText(value);
     }
 
     /** {@code ct.float32_text}: through FLOAT, not DOUBLE (1.1f printed as a double gains digits). */
     public static String float32Text(String raw) {
         Float value = raw == null ? null : parseFloat(raw);
-        return value == null || !inRange(raw, value) ? null : Float.toString(value);
+        return value == null || !inRange(raw, value) ? null : floatText(value);
+    }
+
+    /** Double.toString's text as JDK 19 and later print it: the shortest digits that read back as the value (at
+     * least two in exponent form, the closest), so that the text is the same on every JDK a user's Spark runs on.
+     * JDK 17's is sometimes longer (JDK-4511638): {@code -2.85541969028064736E17} for {@code -2.8554196902806474E17}
+     * (drawn by the decimal.handling.mode=double profile, make test from a fresh clone), {@code 0.0020} for
+     * {@code 0.002}. Its text is taken as it is when it cannot be longer than needed (below). */
+    public static String doubleText(double value) {
+        String jdk = Double.toString(value);
+        if (Double.isNaN(value) || Double.isInfinite(value) || value == 0
+                || (Math.abs(value) >= Double.MIN_NORMAL && provablyShortest(jdk, 15))) {
+            return jdk;
+        }
+        return shortestText(new BigDecimal(value), Math.abs(value) >= 1e-3 && Math.abs(value) < 1e7, 15,
+                decimal -> decimal.doubleValue() == value);
+    }
+
+    /** {@link #doubleText} for a float (24 bits: up to 9 digits; 6 or fewer are always the shortest). */
+    public static String floatText(float value) {
+        String jdk = Float.toString(value);
+        if (Float.isNaN(value) || Float.isInfinite(value) || value == 0
+                || (Math.abs(value) >= Float.MIN_NORMAL && provablyShortest(jdk, 6))) {
+            return jdk;
+        }
+        return shortestText(new BigDecimal(value), Math.abs(value) >= 1e-3f && Math.abs(value) < 1e7f, 6,
+                decimal -> decimal.floatValue() == value);
+    }
+
+    /** The fewest digits of {@code exact} (rounded to the closest) that read back as it, laid out as Java does; at
+     * least two in exponent form. Most values need more than {@code most}: one rounding tells, then at most two. */
+    private static String shortestText(BigDecimal exact, boolean plain, int most,
+                                       java.util.function.Predicate<BigDecimal> readsBack) {
+        int from = readsBack.test(exact.round(new MathContext(most, RoundingMode.HALF_EVEN))) ? (plain ? 1 : 2) : most + 1;
+        for (int digits = from; ; digits++) {
+            BigDecimal rounded = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
+            if (readsBack.test(rounded)) {
+                return javaLayout(rounded, plain);
+            }
+        }
+    }
+
+    /** A normal value's Double/Float.toString text is its shortest when it has at most {@code most} significant digits
+     * and no zero ending its fraction (but the lone {@code .0}): two distinct decimals of 15 digits are at least 1e-15
+     * apart relative to their value, and a double's round-trip interval is 2.2e-16 wide (6 digits and 1.2e-7 for a
+     * float), so no shorter one reads back as the same value. */
+    private static boolean provablyShortest(String text, int most) {
+        int end = text.indexOf('E') < 0 ? text.length() : text.indexOf('E');
+        int point = text.indexOf('.');
+        if (point < 0 || (end - point > 2 && text.charAt(end - 1) == '0')) {
+            return false;
+        }
+        int significant = 0;
+        boolean leading = true;
+        int lastNonZero = -1;
+        for (int i = text.charAt(0) == '-' ? 1 : 0; i < end; i++) {
+            char c = text.charAt(i);
+            if (c == '.' || (leading && c == '0')) {
+                continue;
+            }
+            leading = false;
+            significant++;
+            if (c != '0') {
+                lastNonZero = significant;
+            }
+        }
+        return lastNonZero <= most;
+    }
+
+    /** Double.toString's layout of a nonzero decimal: plain with at least one fraction digit between 10^-3 and 10^7,
+     * otherwise one digit, a point, at least one more digit and the exponent. */
+    private static String javaLayout(BigDecimal value, boolean plain) {
+        BigDecimal stripped = value.stripTrailingZeros();
+        String digits = stripped.unscaledValue().abs().toString();
+        int exponent = stripped.precision() - stripped.scale() - 1;
+        String sign = stripped.signum() < 0 ? "-" : "";
+        if (!plain) {
+            return sign + digits.charAt(0) + "." + (digits.length() > 1 ? digits.substring(1) : "0") + "E" + exponent;
+        }
+        int point = exponent + 1;
+        if (point <= 0) {
+            return sign + "0." + "0".repeat(-point) + digits;
+        }
+        if (point >= digits.length()) {
+            return sign + digits + "0".repeat(point - digits.length()) + ".0";
+        }
+        return sign + digits.substring(0, point) + "." + digits.substring(point);
     }
 
     /** {@code try_cast(text AS FLOAT)}, for the spellings {@link #parseDouble} reads. */
