@@ -365,7 +365,8 @@ _POSTGRES_FIELDS = {
     "HSTORE": _named_string("io.debezium.data.Json"),
     "HSTORE_MAP": {"type": "map", "keys": {"type": "string", "optional": False},  # hstore.handling.mode=map
                    "values": {"type": "string", "optional": True}},
-    "INET": {"type": "string"}, "INT_RANGE": {"type": "string"}, "CIDR": {"type": "string"}, "TS_RANGE": {"type": "string"},
+    **dict.fromkeys(["INET", "CIDR", "INT_RANGE", "INT8_RANGE", "NUM_RANGE", "DATE_RANGE", "TS_RANGE", "TSTZ_RANGE"],
+                    {"type": "string"}),
     "NUMERIC": {"type": "struct", "fields": [{"type": "int32", "optional": False, "field": "scale"},
                                              {"type": "bytes", "optional": False, "field": "value"}],
                 "name": "io.debezium.data.VariableScaleDecimal", "version": 1, "doc": "Variable scaled decimal"},
@@ -412,6 +413,8 @@ _POSTGRES_SOURCE_TYPES = {"UUID": ("UUID", _UNBOUNDED, 0), "PG_JSON": ("JSON", _
                           "INET": ("INET", _UNBOUNDED, 0), "LTREE": ("LTREE", _UNBOUNDED, 0),
                           "INT_RANGE": ("INT4RANGE", _UNBOUNDED, 0), "TIME_TZ": ("TIMETZ", 21, 6),
                           "CIDR": ("CIDR", _UNBOUNDED, 0), "TS_RANGE": ("TSRANGE", _UNBOUNDED, 0),
+                          "INT8_RANGE": ("INT8RANGE", _UNBOUNDED, 0), "NUM_RANGE": ("NUMRANGE", _UNBOUNDED, 0),
+                          "DATE_RANGE": ("DATERANGE", _UNBOUNDED, 0), "TSTZ_RANGE": ("TSTZRANGE", _UNBOUNDED, 0),
                           "NUMERIC": ("NUMERIC", 131089, 0), "INTERVAL": ("INTERVAL", 49, 6),
                           "HSTORE": ("HSTORE", _UNBOUNDED, 0), "INT_ARRAY": ("_INT4", 10, 0), "TEXT_ARRAY": ("_TEXT", _UNBOUNDED, 0)}
 
@@ -1014,7 +1017,8 @@ _FALLBACKS = {"INT16": 0, "INT32": 0, "INT64": 0, "BOOLEAN": False, "STRING": ""
               "PG_TIMESTAMP": dt.datetime(1970, 1, 1), "PG_TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC),
               "TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC), "BYTES": b"", "BITS": 0,
               "VARBIT": "", "TIME_24": dt.timedelta(0), **dict.fromkeys(
-                  ["UUID", "PG_JSON", "PG_JSONB", "XML", "INET", "LTREE", "INT_RANGE", "CIDR", "TS_RANGE"], ""),
+                  ["UUID", "PG_JSON", "PG_JSONB", "XML", "INET", "LTREE", "INT_RANGE", "CIDR", "TS_RANGE", "INT8_RANGE",
+                   "NUM_RANGE", "DATE_RANGE", "TSTZ_RANGE"], ""),
               "TIME_TZ": "00:00:00+00:00",  # written 00:00:00Z (seen on 3.3.2)
               "NUMERIC": Decimal(0), "INT_ARRAY": [], "TEXT_ARRAY": [], "INTERVAL": (0, 0, 0), "INTERVAL_ISO": "",
               "HSTORE": {}, "HSTORE_MAP": {}}

@@ -66,18 +66,79 @@ def jackson_json_text(value) -> str:
     return json.dumps(value)
 
 
-def int_range_text(text: str) -> str:
-    """An int4range as PostgreSQL prints it: discrete, so canonical `[lower,upper)` (an inclusive upper bound one
-    more, an exclusive lower bound one more), `empty` when nothing is left, an unbounded side empty."""
+_RANGE = re.compile(r'([\[(])"?([^",]*)"?,"?([^",]*)"?([\])])')
+_NO_STEP = None
+
+
+def range_text(text: str, printed: Callable[[str], str], order: Callable[[str], object], step=_NO_STEP) -> str:
+    """A range as PostgreSQL prints it (range_in, then range_out): `empty` when its bounds are equal and not both
+    inclusive, an unbounded side exclusive, each bound its type's own text, double-quoted when it holds a space. A
+    discrete type (`step`: a bound's next value, None for an infinity) is canonical `[lower,upper)`: an exclusive lower
+    bound and an inclusive upper one move up by one step (int4range, int8range, daterange's canonical functions)."""
     if text == "empty":
         return text
-    match = re.fullmatch(r"([\[(])(-?\d*),(-?\d*)([\])])", text)
-    lower_inclusive, lower, upper, upper_inclusive = match.group(1) == "[", match.group(2), match.group(3), match.group(4) == "]"
-    low = None if lower == "" else int(lower) + (0 if lower_inclusive else 1)
-    high = None if upper == "" else int(upper) + (1 if upper_inclusive else 0)
-    if low is not None and high is not None and low >= high:
+    lower_bracket, lower, upper, upper_bracket = _RANGE.fullmatch(text).groups()
+    lower_inclusive, upper_inclusive = lower_bracket == "[" and lower != "", upper_bracket == "]" and upper != ""
+
+    def empty() -> bool:
+        return bool(lower and upper) and order(lower) == order(upper) and not (lower_inclusive and upper_inclusive)
+    if empty():  # checked as written, then once more as the canonical function leaves it
         return "empty"
-    return f"{'(' if low is None else '['}{'' if low is None else low},{'' if high is None else high})"
+    if step is not _NO_STEP:
+        if lower and not lower_inclusive and step(lower) is not None:
+            lower, lower_inclusive = step(lower), True
+        if upper and upper_inclusive and step(upper) is not None:
+            upper, upper_inclusive = step(upper), False
+    if empty():
+        return "empty"
+
+    def bound(value: str) -> str:
+        shown = printed(value) if value else ""
+        return f'"{shown}"' if " " in shown else shown
+    return f"{'[' if lower_inclusive else '('}{bound(lower)},{bound(upper)}{']' if upper_inclusive else ')'}"
+
+
+def int_range_text(text: str) -> str:
+    """An int4range or int8range as PostgreSQL prints it: discrete, so canonical `[lower,upper)`."""
+    return range_text(text, lambda bound: str(int(bound)), int, lambda bound: str(int(bound) + 1))
+
+
+_INFINITIES = {"-infinity": (0,), "infinity": (2,)}
+
+
+def _date_order(text: str):
+    return _INFINITIES.get(text) or (1, _date_ordinal(text))
+
+
+def _date_ordinal(text: str) -> int:
+    """10000-01-01 is the day after date.max, which a canonical upper bound of 9999-12-31 becomes."""
+    return dt.date.max.toordinal() + 1 if text == "10000-01-01" else dt.date.fromisoformat(text).toordinal()
+
+
+def _next_day(text: str) -> str | None:
+    if text in _INFINITIES:
+        return None  # daterange_canonical leaves an infinite date as it is, bracket and all
+    ordinal = _date_ordinal(text) + 1
+    return "10000-01-01" if ordinal > dt.date.max.toordinal() else dt.date.fromordinal(ordinal).isoformat()
+
+
+def date_range_text(text: str) -> str:
+    """A daterange as PostgreSQL prints it: discrete like an int4range, but `infinity` and `-infinity` are dates that
+    keep their brackets (ISO dates; a year past 9999 in five digits)."""
+    return range_text(text, lambda bound: bound, _date_order, _next_day)
+
+
+def numeric_text(text: str) -> str:
+    """numeric_out: the digits at the scale written (`1.50`), no sign on a zero, `Infinity` and `-Infinity`."""
+    value = Decimal(text)
+    if value.is_infinite():
+        return "-Infinity" if value < 0 else "Infinity"
+    return f"{abs(value) if value == 0 else value:f}"
+
+
+def num_range_text(text: str) -> str:
+    """A numrange as PostgreSQL prints it: continuous, each bound as numeric_out prints it."""
+    return range_text(text, numeric_text, Decimal)
 
 
 def cidr_text(text: str) -> str:
@@ -90,26 +151,36 @@ def cidr_text(text: str) -> str:
     return ".".join(octets + ["0"] * (4 - len(octets))) + "/" + bits
 
 
-_RANGE = re.compile(r'([\[(])"?([^",]*)"?,"?([^",]*)"?([\])])')
+def _timestamp_order(text: str):
+    return _INFINITIES.get(text) or (1, dt.datetime.fromisoformat(text))
+
+
+def _timestamp_text(text: str) -> str:
+    """timestamp_out: the fraction without its trailing zeros; an infinity by name."""
+    if text in _INFINITIES:
+        return text
+    stamp, _, fraction = text.partition(".")
+    return stamp + ("." + fraction.rstrip("0") if fraction.rstrip("0") else "")
 
 
 def ts_range_text(text: str) -> str:
-    """A tsrange as PostgreSQL prints it: continuous, so its bounds as written but an unbounded side exclusive, `empty`
-    when nothing is left (equal bounds not both inclusive); a timestamp bound double-quoted (it holds a space), its
-    fraction without trailing zeros; `infinity` and `-infinity` are bounds like any other (unquoted)."""
-    if text == "empty":
-        return text
-    lower_bracket, lower, upper, upper_bracket = _RANGE.fullmatch(text).groups()
-    if lower and upper and lower == upper and not (lower_bracket == "[" and upper_bracket == "]"):
-        return "empty"
+    """A tsrange as PostgreSQL prints it: continuous, so its bounds as written; a timestamp bound double-quoted (it
+    holds a space); `infinity` and `-infinity` are bounds like any other (unquoted)."""
+    return range_text(text, _timestamp_text, _timestamp_order)
 
-    def bound(value: str) -> str:
-        if value in ("", "infinity", "-infinity"):
-            return value
-        stamp, _, fraction = value.partition(".")
-        return f'"{stamp}{"." + fraction.rstrip("0") if fraction.rstrip("0") else ""}"'
-    return (f"{'(' if not lower else lower_bracket}{bound(lower)},"
-            f"{bound(upper)}{')' if not upper else upper_bracket}")
+
+def _utc_timestamp_text(text: str) -> str:
+    """timestamptz_out in the session's time zone, UTC here (`+00`): the connector's session takes its JVM's zone, and
+    the real-producer tier runs the worker and the server in UTC."""
+    if text in _INFINITIES:
+        return text
+    utc = dt.datetime.fromisoformat(text).astimezone(dt.UTC)
+    return _timestamp_text(utc.strftime("%Y-%m-%d %H:%M:%S.%f")) + "+00"
+
+
+def tstz_range_text(text: str) -> str:
+    """A tstzrange as PostgreSQL prints it: a tsrange's rules, its bounds as instants printed in UTC."""
+    return range_text(text, _utc_timestamp_text, _timestamp_order)
 
 
 _TIMETZ = re.compile(r"(\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?")
@@ -170,17 +241,21 @@ def _inets():
 
 
 _LTREE_LABEL = st.from_regex(r"[A-Za-z0-9_]{1,8}", fullmatch=True)
-_INT4 = st.integers(-(2 ** 31) + 1, 2 ** 31 - 2)  # a bound PostgreSQL's canonical form can move by one
+# bounds PostgreSQL's canonical form can move by one
+_INT4 = st.integers(-(2 ** 31) + 1, 2 ** 31 - 2).map(str)
+_INT8 = st.one_of(st.sampled_from([-(2 ** 63) + 1, 2 ** 63 - 2]), st.integers(-(2 ** 63) + 1, 2 ** 63 - 2)).map(str)
 
 
-def _int_ranges():
-    def written(lower, upper, lower_inclusive, upper_inclusive):
-        if lower is not None and upper is not None and lower > upper:
-            lower, upper = upper, lower
-        return (f"{'[' if lower_inclusive else '('}{'' if lower is None else lower},"
-                f"{'' if upper is None else upper}{']' if upper_inclusive else ')'}")
-    bound = st.one_of(st.none(), _INT4)
-    return st.one_of(st.just("empty"), st.builds(written, bound, bound, st.booleans(), st.booleans()))
+def _ranges(bounds: st.SearchStrategy, order: Callable[[str], object]):
+    """A range as an application writes it: bounds in order (equal ones too), either side unbounded, inclusive or
+    not (the brackets written on an unbounded side too), or `empty`; a bound holding a space double-quoted."""
+    def written(pair, lower_inclusive, upper_inclusive):
+        lower, upper = (f'"{bound}"' if " " in bound else bound for bound in pair)
+        return f"{'[' if lower_inclusive else '('}{lower},{upper}{']' if upper_inclusive else ')'}"
+    ordered = st.tuples(bounds, bounds).map(lambda pair: tuple(sorted(pair, key=order)))
+    same = bounds.map(lambda bound: (bound, bound))
+    unbounded = st.tuples(st.one_of(st.just(""), bounds), st.just("")) | st.tuples(st.just(""), bounds)
+    return st.one_of(st.just("empty"), st.builds(written, st.one_of(ordered, same, unbounded), st.booleans(), st.booleans()))
 
 
 def _cidrs():
@@ -208,23 +283,28 @@ def _timestamp_texts():
     return st.one_of(stamps, st.sampled_from(["infinity", "-infinity"]))
 
 
-def _ts_ranges():
-    """tsrange: bounds in order (equal ones too), either side unbounded, inclusive or not; `empty`."""
-    def written(bounds, lower_inclusive, upper_inclusive):
-        lower, upper = bounds
-        return f"{'[' if lower_inclusive else '('}{_quoted_bound(lower)},{_quoted_bound(upper)}{']' if upper_inclusive else ')'}"
-    ordered = st.tuples(_timestamp_texts(), _timestamp_texts()).map(lambda b: tuple(sorted(b, key=_timestamp_order)))
-    same = _timestamp_texts().map(lambda b: (b, b))
-    unbounded = st.tuples(st.one_of(st.just(""), _timestamp_texts()), st.just("")) | st.tuples(st.just(""), _timestamp_texts())
-    return st.one_of(st.just("empty"), st.builds(written, st.one_of(ordered, same, unbounded), st.booleans(), st.booleans()))
+def _dates():
+    """A date as written, 0001-01-01 to 9999-12-31 (an inclusive upper bound of the last one is printed 10000-01-01), or
+    an infinity."""
+    return st.one_of(st.dates().map(dt.date.isoformat), st.sampled_from(["9999-12-31", "0001-01-01", *_INFINITIES]))
 
 
-def _quoted_bound(value: str) -> str:
-    return f'"{value}"' if " " in value else value
+def _numerics():
+    """A numeric as written: up to 40 digits at scales 0 to 20 (trailing zeros and -0 too), or an infinity in the
+    spellings numeric_in takes."""
+    finite = st.builds(exact_decimal, st.integers(-(10 ** 40), 10 ** 40), st.integers(0, 20)).map(lambda d: f"{d:f}")
+    return st.one_of(finite, st.sampled_from(["-0.00", "Infinity", "-Infinity", "infinity", "-inf"]))
 
 
-def _timestamp_order(text: str):
-    return {"-infinity": (0, ""), "infinity": (2, "")}.get(text, (1, text))
+def _instants():
+    """A timestamptz as written, with an offset in whole minutes (PostgreSQL takes ±15:59); years 1001 to 9998, so
+    that the instant in UTC keeps four digits; or an infinity."""
+    def written(value: dt.datetime, minutes: int) -> str:
+        offset = f"{'+' if minutes >= 0 else '-'}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+        return value.strftime("%Y-%m-%d %H:%M:%S.%f") + offset
+    stamps = st.builds(written, st.datetimes(dt.datetime(1001, 1, 1), dt.datetime(9998, 12, 31)),
+                       st.one_of(st.sampled_from([0, 330, -959, 959]), st.integers(-959, 959)))
+    return st.one_of(stamps, st.sampled_from(list(_INFINITIES)))
 
 
 def _time_tzs():
@@ -413,10 +493,14 @@ KINDS: dict[str, PostgresKind] = {
     "XML": PostgresKind("XML", _xml_documents, lambda text: text),
     "INET": PostgresKind("STRING", _inets, lambda text: text),
     "LTREE": PostgresKind("STRING", lambda: st.lists(_LTREE_LABEL, max_size=4).map(".".join), lambda text: text),
-    "INT_RANGE": PostgresKind("STRING", _int_ranges, lambda text: text and int_range_text(text)),
+    "INT_RANGE": PostgresKind("STRING", lambda: _ranges(_INT4, int), lambda text: text and int_range_text(text)),
+    "INT8_RANGE": PostgresKind("STRING", lambda: _ranges(_INT8, int), lambda text: text and int_range_text(text)),
+    "NUM_RANGE": PostgresKind("STRING", lambda: _ranges(_numerics(), Decimal), lambda text: text and num_range_text(text)),
+    "DATE_RANGE": PostgresKind("STRING", lambda: _ranges(_dates(), _date_order), lambda text: text and date_range_text(text)),
     "TIME_TZ": PostgresKind("TIME_TZ", _time_tzs, time_tz_text),
     "CIDR": PostgresKind("STRING", _cidrs, lambda text: text and cidr_text(text)),
-    "TS_RANGE": PostgresKind("STRING", _ts_ranges, lambda text: text and ts_range_text(text)),
+    "TS_RANGE": PostgresKind("STRING", lambda: _ranges(_timestamp_texts(), _timestamp_order), lambda text: text and ts_range_text(text)),
+    "TSTZ_RANGE": PostgresKind("STRING", lambda: _ranges(_instants(), _timestamp_order), lambda text: text and tstz_range_text(text)),
     # the connector's microseconds (interval.handling.mode=numeric, the default); its ISO text under string
     "INTERVAL": PostgresKind("INTERVAL", _intervals, lambda value: str(micro_duration(value))),
     # hstore.handling.mode=json (the default): the connector's JSON text; =map: a Connect map, its JSON text by name

@@ -63,7 +63,7 @@ class ConnectWorker:
         }))
         (self.workdir / "connector.properties").write_text(_properties(self.connector))
         (self.workdir / "log4j2.properties").write_text(LOG4J2_TO_FILE.format(log=self.workdir / "connect.log", level="INFO"))
-        command = [jvm.java_executable(), "-Xmx512m", "-XX:TieredStopAtLevel=1",
+        command = [jvm.java_executable(), "-Xmx512m", "-XX:TieredStopAtLevel=1", "-Duser.timezone=UTC",
                    f"-Dlog4j2.configurationFile={self.workdir / 'log4j2.properties'}",
                    "-cp", classpath, "org.apache.kafka.connect.cli.ConnectStandalone",
                    str(self.workdir / "worker.properties"), str(self.workdir / "connector.properties")]

@@ -84,7 +84,10 @@ class PostgresCluster:
                 "listen_addresses = '127.0.0.1'", f"port = {self.port}", f"unix_socket_directories = '{self.workdir}'",
                 "wal_level = logical", "max_replication_slots = 4", "max_wal_senders = 4",
                 "fsync = off", "synchronous_commit = off", "full_page_writes = off",  # a throwaway cluster
-                "shared_buffers = 32MB", "max_connections = 20", ""]))
+                "shared_buffers = 32MB", "max_connections = 20",
+                # a timestamptz's text (a tstzrange's bounds) is printed in the session's zone: the harness reads back
+                # in the server's, the connector in its JVM's (ConnectWorker runs it in UTC)
+                "timezone = 'UTC'", ""]))
         started = self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data_dir), "-l", str(self.workdir / "server.log"),
                             "-w", "-t", str(int(self.start_timeout)), "start")
         self._started = True

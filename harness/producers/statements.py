@@ -22,7 +22,8 @@ _POSTGRES = {"INT16": "smallint", "INT32": "integer", "INT64": "bigint", "BOOLEA
              # PostgreSQL's own types (generators.postgres_values); ltree and hstore are extensions' (CREATE EXTENSION)
              "UUID": "uuid", "PG_JSON": "json", "PG_JSONB": "jsonb", "XML": "xml", "INET": "inet", "LTREE": "ltree",
              "INT_RANGE": "int4range", "TIME_TZ": "timetz", "NUMERIC": "numeric", "INT_ARRAY": "integer[]",
-             "TEXT_ARRAY": "text[]", "INTERVAL": "interval", "HSTORE": "hstore", "CIDR": "cidr", "TS_RANGE": "tsrange"}
+             "TEXT_ARRAY": "text[]", "INTERVAL": "interval", "HSTORE": "hstore", "CIDR": "cidr", "TS_RANGE": "tsrange",
+             "INT8_RANGE": "int8range", "NUM_RANGE": "numrange", "DATE_RANGE": "daterange", "TSTZ_RANGE": "tstzrange"}
 # MariaDB: BOOLEAN is TINYINT(1), which the connector writes as int16; BIT(1) is what it writes as a boolean.
 # DATETIME is the zone-less timestamp, TIMESTAMP the instant (kept in UTC, written as io.debezium.time.ZonedTimestamp)
 _MARIADB = {"INT16": "smallint", "INT32": "int", "INT64": "bigint", "BOOLEAN": "bit(1)", "STRING": "longtext",
@@ -133,7 +134,8 @@ class Statement:
 # /32; format makes a NULL '', which an ltree can be)
 READ_AS = {"TIME_24": "{0}::interval", **dict.fromkeys(["UUID", "PG_JSON", "PG_JSONB", "XML", "INET", "LTREE",
                                                        "INT_RANGE", "TIME_TZ", "INTERVAL", "HSTORE", "CIDR",
-                                                       "TS_RANGE", "PG_TIMESTAMP", "PG_TIMESTAMP_TZ"],
+                                                       "TS_RANGE", "PG_TIMESTAMP", "PG_TIMESTAMP_TZ", "INT8_RANGE",
+                                                       "NUM_RANGE", "DATE_RANGE", "TSTZ_RANGE"],
                                                       "CASE WHEN {0} IS NULL THEN NULL ELSE format('%s', {0}) END")}
 # ... and what makes the history's value of what psycopg reads: BIT(n)'s digits, an interval's text
 READ_BACK = {"BITS": lambda digits: int(digits, 2), "INTERVAL": interval_from_text, "HSTORE": hstore_from_text,

@@ -69,7 +69,10 @@ POSTGRES_OWN = ((LogicalType("UUID"), "{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}"),
                 (LogicalType("HSTORE"), {"key1": "v", "a": None, "zz": "=>"}),
                 (LogicalType("CIDR"), "10.1/16"), (LogicalType("TS_RANGE"), '["2010-01-01 14:30:00.500","infinity"]'),
                 (LogicalType("PG_TIMESTAMP", 6), "infinity"), (LogicalType("PG_TIMESTAMP", 3), "-infinity"),
-                (LogicalType("PG_TIMESTAMP_TZ"), "infinity"))
+                (LogicalType("PG_TIMESTAMP_TZ"), "infinity"),
+                (LogicalType("INT8_RANGE"), "[-9223372036854775807,9223372036854775806]"),  # upper moved to the max
+                (LogicalType("NUM_RANGE"), "[-0.00,1.0]"), (LogicalType("DATE_RANGE"), "(,9999-12-31]"),  # 10000-01-01
+                (LogicalType("TSTZ_RANGE"), '["2010-01-01 14:30:00.5+02:00",infinity)'))  # printed in UTC
 BITS_KINDS = {"postgresql": ((LogicalType("BITS", 9), 0b100000001), (LogicalType("BITS", 65), 2 ** 64),
                              (LogicalType("VARBIT", 10), "00101"), (LogicalType("TIME_24", 6), dt.timedelta(hours=24)),
                              *POSTGRES_OWN),

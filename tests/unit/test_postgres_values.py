@@ -7,6 +7,7 @@ import pytest
 
 from generators.postgres_values import (
     cidr_text,
+    date_range_text,
     hstore_from_text,
     hstore_input,
     int_range_text,
@@ -15,8 +16,10 @@ from generators.postgres_values import (
     java_hash_map_order,
     jsonb_text,
     micro_duration,
+    num_range_text,
     time_tz_text,
     ts_range_text,
+    tstz_range_text,
     without_trailing_zeros,
 )
 
@@ -47,6 +50,37 @@ def test_a_cidr_is_printed_with_four_octets_and_its_mask(written, printed):
     ("[-infinity,infinity)", "[-infinity,infinity)"), ('["2010-01-01 14:30:00.0",)', '["2010-01-01 14:30:00",)')])
 def test_a_tsrange_keeps_its_bounds_but_an_unbounded_side_is_exclusive_and_equal_bounds_may_be_empty(written, printed):
     assert ts_range_text(written) == printed
+
+
+# each printed by PostgreSQL 15's range_out (format('%s', text::type))
+@pytest.mark.parametrize("written, printed", [
+    ("[2020-01-01,2020-02-01]", "[2020-01-01,2020-02-02)"), ("(,9999-12-31]", "(,10000-01-01)"),
+    ("(9999-12-31,)", "[10000-01-01,)"), ("(-infinity,infinity]", "(-infinity,infinity]"),  # an infinity keeps its bracket
+    ("[infinity,infinity)", "empty"), ("(2020-01-01,2020-01-02)", "empty")])
+def test_a_daterange_is_discrete_but_its_infinities_keep_their_brackets(written, printed):
+    assert date_range_text(written) == printed
+
+
+@pytest.mark.parametrize("written, printed", [
+    ("(1.5,2.25]", "(1.5,2.25]"), ("[,3.000)", "(,3.000)"), ("(0,0)", "empty"), ("[-0.00,1.0]", "[0.00,1.0]"),
+    ("[-inf,Infinity)", "[-Infinity,Infinity)"), ("[1.0,1.00)", "empty"), ("[1.0,1.00]", "[1.0,1.00]")])
+def test_a_numrange_keeps_each_bounds_scale_and_compares_them_as_numbers(written, printed):
+    assert num_range_text(written) == printed
+
+
+@pytest.mark.parametrize("written, printed", [
+    ("[-9223372036854775807,9223372036854775806]", "[-9223372036854775807,9223372036854775807)"),
+    ("(5,5]", "empty"), ("(5,6)", "empty")])
+def test_an_int8range_is_canonical_like_an_int4range(written, printed):
+    assert int_range_text(written) == printed
+
+
+@pytest.mark.parametrize("written, printed", [
+    ('["2010-01-01 14:30:00.500000+02:00",infinity)', '["2010-01-01 12:30:00.5+00",infinity)'),
+    ('("2010-01-01 00:00:00+00:00","2010-01-01 05:30:00+05:30"]', "empty"),  # one instant: not both inclusive
+    ('["2010-01-01 00:00:00-15:59",]', '["2010-01-01 15:59:00+00",)')])
+def test_a_tstzrange_prints_its_bounds_in_utc(written, printed):
+    assert tstz_range_text(written) == printed
 
 
 def test_a_timetz_is_the_same_instant_of_the_day_in_utc():
