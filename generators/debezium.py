@@ -27,6 +27,7 @@ from generators.values import (
     BITS_TYPES,
     DURATION_TYPE,
     EPOCH,
+    MONEY_TYPE,
     PG_TIMESTAMP_TYPES,
     POSTGRES_KINDS,
     POSTGRES_TYPES,
@@ -204,7 +205,7 @@ def _setting_view(profile: Profile, logical: LogicalType, value):
         return LogicalType("STRING"), None if value is None else _binary_text(profile.binary_handling, value)
     if logical.kind in ("DECIMAL", "NUMERIC") and profile.decimal_handling == "string":  # numeric: its own scale
         return LogicalType("STRING"), None if value is None else f"{value if logical.kind == 'NUMERIC' else rescale(value, logical.scale):f}"
-    if logical.kind in ("DECIMAL", "NUMERIC") and profile.decimal_handling == "double":
+    if logical.kind in ("DECIMAL", "NUMERIC", "MONEY") and profile.decimal_handling == "double":
         return LogicalType("FLOAT64"), None if value is None else float(value)
     if logical.kind == "UINT64" and profile.bigint_unsigned_handling == "precise":
         return UNSIGNED_BIGINT_DECIMAL, None if value is None else Decimal(value)
@@ -344,6 +345,9 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
         return {"type": "bytes", "optional": optional, "name": "org.apache.kafka.connect.data.Decimal", "version": 1,
                 "parameters": {"scale": str(logical.scale), "connect.decimal.precision": str(logical.precision)},
                 "field": name}
+    if kind == "MONEY":  # PostgresValueConverter: Decimal.builder(2), no precision (seen on 3.3.2)
+        return {"type": "bytes", "optional": optional, "name": "org.apache.kafka.connect.data.Decimal", "version": 1,
+                "parameters": {"scale": "2"}, "field": name}
     if kind in semantic:
         type_, semantic_name = semantic[kind]
         return {"type": type_, "optional": optional, "name": semantic_name, "version": 1, "field": name}
@@ -415,7 +419,7 @@ _POSTGRES_SOURCE_TYPES = {"UUID": ("UUID", _UNBOUNDED, 0), "PG_JSON": ("JSON", _
                           "CIDR": ("CIDR", _UNBOUNDED, 0), "TS_RANGE": ("TSRANGE", _UNBOUNDED, 0),
                           "INT8_RANGE": ("INT8RANGE", _UNBOUNDED, 0), "NUM_RANGE": ("NUMRANGE", _UNBOUNDED, 0),
                           "DATE_RANGE": ("DATERANGE", _UNBOUNDED, 0), "TSTZ_RANGE": ("TSTZRANGE", _UNBOUNDED, 0),
-                          "NUMERIC": ("NUMERIC", 131089, 0), "INTERVAL": ("INTERVAL", 49, 6),
+                          "NUMERIC": ("NUMERIC", 131089, 0), "MONEY": ("MONEY", _UNBOUNDED, 0), "INTERVAL": ("INTERVAL", 49, 6),
                           "HSTORE": ("HSTORE", _UNBOUNDED, 0), "INT_ARRAY": ("_INT4", 10, 0), "TEXT_ARRAY": ("_TEXT", _UNBOUNDED, 0)}
 
 
@@ -457,8 +461,8 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
         return clock + ("." + fraction.rstrip("0") if fraction.rstrip("0") else "") + "Z"
     if kind in POSTGRES_KINDS:  # PostgreSQL's own text of the value, as the connector reads it from the server
         return canonical_text(logical, value)
-    if kind == "DECIMAL":
-        exact = rescale(value, logical.scale)
+    if kind in ("DECIMAL", "MONEY"):
+        exact = rescale(value, 2 if kind == "MONEY" else logical.scale)
         return exact if decimal_format == "numeric" else unscaled_base64(exact)
     if kind == "DATE":
         return (value - EPOCH.date()).days
@@ -1012,7 +1016,7 @@ def _placeholder(logical: LogicalType) -> str:
 
 # what the connector's value converters give a NOT NULL column it has no value for (JdbcValueConverters'
 # fallbacks), as the Python values the encoder renders: a zone-less epoch for the zoned timestamp
-_FALLBACKS = {"INT16": 0, "INT32": 0, "INT64": 0, "BOOLEAN": False, "STRING": "", "DECIMAL": Decimal(0),
+_FALLBACKS = {"INT16": 0, "INT32": 0, "INT64": 0, "BOOLEAN": False, "STRING": "", "DECIMAL": Decimal(0), "MONEY": Decimal(0),
               "FLOAT64": 0.0, "DATE": dt.date(1970, 1, 1), "TIME": dt.time(0), "DURATION": dt.timedelta(0), "TIMESTAMP": dt.datetime(1970, 1, 1),
               "PG_TIMESTAMP": dt.datetime(1970, 1, 1), "PG_TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC),
               "TIMESTAMP_TZ": dt.datetime(1970, 1, 1, tzinfo=dt.UTC), "BYTES": b"", "BITS": 0,
@@ -1362,7 +1366,9 @@ def value_types(profile: Profile) -> list[LogicalType]:
     if profile.connector == "sqlserver":
         return ALL_TYPES
     if profile.connector == "postgresql":  # its bit varying, its time's 24:00, its timestamps' infinity, the types of its own users hold
-        return ALL_TYPES + BITS_TYPES + VARBIT_TYPES + [TIME_24_TYPE] + PG_TIMESTAMP_TYPES + POSTGRES_TYPES
+        # money but under decimal.handling.mode=string, where a snapshot writes Double.toString (`1.0E7`; seen on 3.3.2)
+        money = [MONEY_TYPE] if profile.decimal_handling != "string" else []
+        return ALL_TYPES + BITS_TYPES + VARBIT_TYPES + [TIME_24_TYPE] + PG_TIMESTAMP_TYPES + POSTGRES_TYPES + money
     return ALL_TYPES + [t for t in BITS_TYPES if t.precision <= 64] + [LogicalType("GEOMETRY"), DURATION_TYPE]
 
 

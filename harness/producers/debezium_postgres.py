@@ -61,10 +61,10 @@ def run(broker, history: History, replica_identity: str = "FULL",
 
 
 def capture(broker, table: str, columns: str, snapshot_rows: list[str], streamed: list[str],
-            debezium_version: str = DEFAULT_DEBEZIUM_VERSION) -> list:
-    """What the connector writes for the table `table` (`schema.name`, made with `columns`): its snapshot of
-    `snapshot_rows` (VALUES tuples as SQL), then the statements `streamed`. For what no drawn history holds: the
-    connector's own losses (docs/producers.md)."""
+            debezium_version: str = DEFAULT_DEBEZIUM_VERSION, setting: Setting = DEFAULT) -> list:
+    """What the connector writes for the table `table` (`schema.name`, made with `columns`) under `setting`: its
+    snapshot of `snapshot_rows` (VALUES tuples as SQL), then the statements `streamed`. For what no drawn history
+    holds: the connector's own losses (docs/producers.md)."""
     run_id, prefix = uuid.uuid4().hex[:10], f"real{uuid.uuid4().hex[:10]}"
     schema, name = table.split(".")
     with PostgresCluster() as cluster:
@@ -72,8 +72,10 @@ def capture(broker, table: str, columns: str, snapshot_rows: list[str], streamed
             connection.execute(f"CREATE SCHEMA {schema}")
             connection.execute(f"CREATE TABLE {table} ({columns})")
             connection.execute(f"INSERT INTO {table} VALUES {', '.join(snapshot_rows)}")
-        _stream(broker, cluster, table_connector_settings(run_id, cluster, f"{schema}\\.{name}", prefix, True, debezium_version),
-                debezium_version, DEFAULT, lambda connection: [connection.execute(statement) for statement in streamed])
+        settings = {**table_connector_settings(run_id, cluster, f"{schema}\\.{name}", prefix, True, debezium_version),
+                    **setting.connector_for("postgresql")}
+        _stream(broker, cluster, settings, debezium_version, setting,
+                lambda connection: [connection.execute(statement) for statement in streamed])
         return read_topic(broker.bootstrap_servers, f"{prefix}.{table}")
 
 

@@ -23,7 +23,7 @@ _POSTGRES = {"INT16": "smallint", "INT32": "integer", "INT64": "bigint", "BOOLEA
              "UUID": "uuid", "PG_JSON": "json", "PG_JSONB": "jsonb", "XML": "xml", "INET": "inet", "LTREE": "ltree",
              "INT_RANGE": "int4range", "TIME_TZ": "timetz", "NUMERIC": "numeric", "INT_ARRAY": "integer[]",
              "TEXT_ARRAY": "text[]", "INTERVAL": "interval", "HSTORE": "hstore", "CIDR": "cidr", "TS_RANGE": "tsrange",
-             "INT8_RANGE": "int8range", "NUM_RANGE": "numrange", "DATE_RANGE": "daterange", "TSTZ_RANGE": "tstzrange"}
+             "MONEY": "money", "INT8_RANGE": "int8range", "NUM_RANGE": "numrange", "DATE_RANGE": "daterange", "TSTZ_RANGE": "tstzrange"}
 # MariaDB: BOOLEAN is TINYINT(1), which the connector writes as int16; BIT(1) is what it writes as a boolean.
 # DATETIME is the zone-less timestamp, TIMESTAMP the instant (kept in UTC, written as io.debezium.time.ZonedTimestamp)
 _MARIADB = {"INT16": "smallint", "INT32": "int", "INT64": "bigint", "BOOLEAN": "bit(1)", "STRING": "longtext",
@@ -132,7 +132,7 @@ class Statement:
 # how a column is read back so that its Python value is the history's: PostgreSQL's own types are held as their text
 # (`format('%s', c)` is the type's output function, what the connector reads, where an inet's cast to text adds a
 # /32; format makes a NULL '', which an ltree can be)
-READ_AS = {"TIME_24": "{0}::interval", **dict.fromkeys(["UUID", "PG_JSON", "PG_JSONB", "XML", "INET", "LTREE",
+READ_AS = {"TIME_24": "{0}::interval", "MONEY": "{0}::numeric", **dict.fromkeys(["UUID", "PG_JSON", "PG_JSONB", "XML", "INET", "LTREE",
                                                        "INT_RANGE", "TIME_TZ", "INTERVAL", "HSTORE", "CIDR",
                                                        "TS_RANGE", "PG_TIMESTAMP", "PG_TIMESTAMP_TZ", "INT8_RANGE",
                                                        "NUM_RANGE", "DATE_RANGE", "TSTZ_RANGE"],
