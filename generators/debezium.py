@@ -82,6 +82,9 @@ class Profile:
     # (`<xid>:<the event's LSN>` since 2.0, the xid before) and its place in it; the BEGIN/END records on
     # `<prefix>.transaction` are not drawn (their cases are curated)
     transaction_metadata: bool = False
+    # heartbeat.interval.ms: a heartbeat on `__debezium-heartbeat.<prefix>` after each streamed transaction (the
+    # connector sends one when the interval has passed; here one per transaction, the most a history can see)
+    heartbeats: bool = False
     # binlog files (MariaDB): None, the server's first file and no rotation (as the real-producer tier's server
     # writes); or (first file's index, statements per file): MySQL numbers files .000001 on and past .999999 the
     # number grows (.1000000), so profiles draw histories that rotate across it (issue 39 A10)
@@ -170,6 +173,9 @@ class Profile:
         if self.release >= (3, 0):
             return "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"
         return "true,last,false,incremental"
+
+    def heartbeat_topic(self) -> str:
+        return self.topic_override or f"__debezium-heartbeat.{self.prefix}"
 
     def topic(self, table: Table) -> str:
         if self.topic_override:
@@ -283,6 +289,7 @@ def profiles(prefix: str = "dbserver1"):
         hstore_handling=st.sampled_from(["json", "map"]),
         bigint_unsigned_handling=st.sampled_from(["long", "precise"]),
         transaction_metadata=st.booleans(),
+        heartbeats=st.booleans(),
     ).filter(lambda p: not (p.connector == "mariadb" and p.release < (2, 7))  # MariaDB's connector is 2.7's
              # the MySQL connector as run here: 1.9.7 on MariaDB (docs/producers.md)
              and not (p.connector == "mysql" and p.release >= (2, 7))
@@ -299,6 +306,12 @@ def profiles(prefix: str = "dbserver1"):
              and not (p.transaction_metadata and p.connector != "postgresql")
              # exact unsigned BIGINTs as run on MariaDB, with decimals in their default mode
              and not (p.bigint_unsigned_handling == "precise" and (not p.binlog or p.decimal_handling != "precise")))
+
+
+_SERVER_NAME_KEY = {"type": "struct", "fields": [{"type": "string", "optional": False, "field": "serverName"}],
+                    "optional": False, "name": "io.debezium.connector.common.ServerNameKey"}
+_HEARTBEAT = {"type": "struct", "fields": [{"type": "int64", "optional": False, "field": "ts_ms"}],
+              "optional": False, "name": "io.debezium.connector.common.Heartbeat"}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -902,7 +915,24 @@ class DebeziumEncoder:
             for index, (change, position) in enumerate(zip(tx.changes, self._positions(tx))):
                 last = tx.snapshot and index == len(tx.changes) - 1
                 out.extend(self._encode_change(change, tx, position, last, first=tx.snapshot and index == 0))
+            if self.profile.heartbeats and not tx.snapshot:
+                out.append(self._heartbeat(tx))
         return out
+
+    def _heartbeat(self, tx: Transaction) -> Expected:
+        """A heartbeat (Debezium's HeartbeatImpl, the same on every connector; seen on 3.3.2 and 1.9.7): the key names
+        the server, the value is the time it was sent, no headers. Its event: HEARTBEAT, the server its source."""
+        sent_ms = (epoch_ms(tx.commit_time) * 1000 + tx.emit_lag_us) // 1000 + 1
+        # SchemaFactory (2.0, DBZ-5044) gives both schemas a version; 1.9.7 wrote none
+        versioned = {"version": 1} if self.profile.has_transaction_field else {}
+        key = self._wrap({**_SERVER_NAME_KEY, **versioned}, {"serverName": self.profile.prefix})
+        value = self._wrap({**_HEARTBEAT, **versioned}, {"ts_ms": sent_ms})
+        key_bytes = dumps_bytes(key)
+        record = KafkaRecord(self.profile.heartbeat_topic(), default_partition(key_bytes, self.profile.partitions),
+                             key_bytes, dumps_bytes(value))
+        source = {"system": None, "server": self.profile.prefix, "database": None, "schema": None, "table": None}
+        return Expected(record, [CanonicalEvent(event_id="", format=FORMAT, kind="HEARTBEAT", origin=[], source=source,
+                                                emit_ts=EPOCH.replace(tzinfo=dt.UTC) + dt.timedelta(milliseconds=sent_ms))])
 
     def _ltree_lost(self, row: Row | None) -> Row | None:
         """`row` with its ltree values as 1.9 streams them (Profile.loses_streamed_ltree)."""
@@ -1188,11 +1218,17 @@ _VALUE_CHANGES = {
 }
 
 
+# the changes that break any record's JSON; the others are a change record's (a heartbeat has no op, source or row)
+_ANY_RECORD = ("truncated-json", "comment-prefix", "json-array")
+
+
 def _value_mutation(name: str):
     change, code = _VALUE_CHANGES[name]
 
     def mutate(item: Expected) -> Expected | None:
         if item.record.value is None or item.quarantine:  # tombstones and already-mutated records stay
+            return None
+        if name not in _ANY_RECORD and any(event.kind == "HEARTBEAT" for event in item.events):
             return None
         value = change(item)
         return None if value is None else Expected.quarantined(replace(item.record, value=value), code)

@@ -10,6 +10,7 @@ from harness.jvm import DEFAULT_DEBEZIUM_VERSION, DEFAULT_MARIADB_DEBEZIUM_VERSI
 from harness.producers import compare, debezium_mariadb, debezium_postgres, fidelity
 from harness.producers import histories as drawable
 from harness.producers.postgres import ProducerUnavailable
+from harness.producers.runs import read_topic
 from harness.producers.settings import DEFAULT, Setting
 
 FORMAT = "debezium-json"
@@ -108,10 +109,18 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
         replica_identity, debezium_version, database, records=len(run.records), events=len(events),
         oracle=compare.oracle_problems(generated, events) if generated is not None else [],
         state=compare.state_problems(run, events),
-        differences=[d for d in compare.fidelity(run, generated) if not fidelity.accepted(d)] if generated is not None else [],
+        differences=[d for d in compare.fidelity(run, generated) + _heartbeat_fidelity(broker, run)
+                     if not fidelity.accepted(d)] if generated is not None else [],
         quarantined=[f"{q['origin'][0]['topic']}@{q['origin'][0]['offset']}: {q['code']} {q['detail']}"
                      for q in quarantine + side_quarantine],
         versions=run.versions, setting=setting.name, side_events=side_events)
+
+
+def _heartbeat_fidelity(broker, run) -> list:
+    """The generator's heartbeats against the connector's, where the setting has the generator write them."""
+    if not compare.profile(run).heartbeats:
+        return []
+    return compare.heartbeat_fidelity(run, read_topic(broker.bootstrap_servers, compare.profile(run).heartbeat_topic()))
 
 
 def _side_topics(spark, broker, under_test, setting: Setting, prefix: str) -> tuple[dict[str, int], list[dict]]:

@@ -34,8 +34,9 @@ def profile(run: RealRun) -> debezium.Profile:
 
 
 def generated(run: RealRun) -> list:
-    """The generator's records and expected events for the run's history (list[Expected])."""
-    return debezium.encode(run.history, profile(run))
+    """The generator's records and expected events for the run's history on the history's topic (list[Expected]);
+    what it writes on other topics (heartbeats) is `heartbeat_fidelity`'s."""
+    return [item for item in debezium.encode(run.history, profile(run)) if item.record.topic == run.topic]
 
 
 def _projected(events: list[dict]) -> list[dict]:
@@ -181,6 +182,20 @@ def fidelity(run: RealRun, generated_items: list) -> list[Difference]:
     """Every difference between the generator's records for the history (`generated(run)`) and the connector's,
     one per kind and place (the first example of each)."""
     return fidelity_of(run.records, generated_items, _RUN_VALUES)
+
+
+def heartbeat_fidelity(run: RealRun, connector_heartbeats: list) -> list[Difference]:
+    """The connector's heartbeats against the generator's (Profile.heartbeats): the connector sends one per interval,
+    the generator one per streamed transaction, so each of the connector's is compared with the generator's first,
+    its clock masked; `heartbeat` before each difference's place."""
+    run_profile = profile(run)
+    mine = [item.record for item in debezium.encode(run.history, run_profile)
+            if item.record.topic == run_profile.heartbeat_topic()]
+    if not mine or not connector_heartbeats:
+        return [] if len(mine) == len(connector_heartbeats) else [
+            Difference("heartbeat records", "count", str(len(mine)), str(len(connector_heartbeats)))]
+    found = set().union(*(record_differences(mine[0], record) for record in connector_heartbeats))
+    return sorted({Difference(f"heartbeat {d.where}", d.kind, d.generator, d.connector) for d in found})
 
 
 def fidelity_of(producer_records: list, generated_items: list, run_values: re.Pattern) -> list[Difference]:

@@ -86,13 +86,14 @@ SETTINGS = {s.name: s for s in [
     Setting("transaction-metadata", "provide.transaction.metadata=true: a transaction block, BEGIN/END records",
             connector={"provide.transaction.metadata": "true"}, profile={"transaction_metadata": True},
             drawn=("postgresql",), topics=("{prefix}.transaction",)),
-    # run against the database and the normalizer; the generator does not write them yet (drawn: none)
+    # the generator writes the heartbeats (Profile.heartbeats), not PostgreSQL's logical messages of the action query
     Setting("heartbeats", "heartbeat.interval.ms=100 with heartbeat.action.query (PostgreSQL: a logical message)",
-            connector={"heartbeat.interval.ms": 100},
+            connector={"heartbeat.interval.ms": 100}, profile={"heartbeats": True},
             by_database={"postgresql": {"heartbeat.action.query":
                                         "SELECT pg_logical_emit_message(false, 'heartbeat', now()::varchar)"},
                          "mariadb": {"heartbeat.action.query": "SELECT 1"}},
-            drawn=(), topics=("__debezium-heartbeat.{prefix}", "{prefix}.message")),
+            topics=("__debezium-heartbeat.{prefix}", "{prefix}.message")),
+    # run against the database and the normalizer; the generator does not write them yet (drawn: none)
     Setting("schema-changes", "include.schema.changes=true (MariaDB): each DDL on the server's topic",
             by_database={"mariadb": {"include.schema.changes": "true"}}, drawn=(), topics=("{prefix}",)),
 ]}

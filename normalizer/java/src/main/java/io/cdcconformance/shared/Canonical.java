@@ -592,9 +592,11 @@ public final class Canonical {
      * pre-1970 values right). */
     public static String timestampFromEpochUnits(String raw, long unitsPerSecond, int digits) {
         Long total = parseLong(raw);
-        if (total == null) {
-            return null;
-        }
+        return total == null ? null : timestampFromEpochUnits(total.longValue(), unitsPerSecond, digits);
+    }
+
+    /** {@link #timestampFromEpochUnits(String, long, int)} of a count already parsed. */
+    public static String timestampFromEpochUnits(long total, long unitsPerSecond, int digits) {
         long seconds = Math.floorDiv(total, unitsPerSecond);
         if (seconds < MIN_EPOCH_SECOND || seconds > MAX_EPOCH_SECOND) {
             return null;

@@ -173,17 +173,15 @@ public final class ConnectTypes {
             case "TIME(3)":
                 return Canonical.timeFromUnits(raw, 1_000L, 6);
             case "TIMESTAMP(3)":
-                return infinityOr(raw, POSTGRES_INFINITY_MICROS / 1_000L, POSTGRES_NEGATIVE_INFINITY_MICROS / 1_000L,
-                        Canonical.timestampFromEpochUnits(raw, 1_000L, 6));
+                return timestampOrInfinity(raw, 1_000L, 6, POSTGRES_INFINITY_MICROS / 1_000L, POSTGRES_NEGATIVE_INFINITY_MICROS / 1_000L);
             case "TIME(6)":
                 return Canonical.timeFromUnits(raw, 1_000_000L, 6);
             case "TIMESTAMP(6)":
-                return infinityOr(raw, POSTGRES_INFINITY_MICROS, POSTGRES_NEGATIVE_INFINITY_MICROS,
-                        Canonical.timestampFromEpochUnits(raw, 1_000_000L, 6));
+                return timestampOrInfinity(raw, 1_000_000L, 6, POSTGRES_INFINITY_MICROS, POSTGRES_NEGATIVE_INFINITY_MICROS);
             case "TIME(9)":
                 return Canonical.timeFromUnits(raw, 1_000_000_000L, 9);
             case "TIMESTAMP(9)":
-                return infinityOr(raw, Long.MAX_VALUE, Long.MIN_VALUE, Canonical.timestampFromEpochUnits(raw, 1_000_000_000L, 9));
+                return timestampOrInfinity(raw, 1_000_000_000L, 9, Long.MAX_VALUE, Long.MIN_VALUE);
             default:
                 if (logical.startsWith("DECIMAL(")) {
                     return Canonical.ofType(Canonical.decimalFromUnscaledBase64(raw, Canonical.scaleOf(logical)), logical);
@@ -207,13 +205,17 @@ public final class ConnectTypes {
     static final long POSTGRES_NEGATIVE_INFINITY_MICROS = -9_223_372_036_832_400_000L;
 
     /** {@code infinity} / {@code -infinity} when {@code raw} is exactly the connector's number for it (years past 9999
-     * otherwise, which no timestamp in the model has), else {@code converted}. */
-    private static String infinityOr(String raw, long positive, long negative, String converted) {
-        Long value = Canonical.parseLong(raw);
-        if (value != null && value == positive) {
-            return "infinity";
+     * otherwise, which no timestamp in the model has), else the timestamp of {@code raw} units since the epoch (the
+     * count parsed once: every Debezium timestamp comes this way). */
+    private static String timestampOrInfinity(String raw, long unitsPerSecond, int digits, long positive, long negative) {
+        Long total = Canonical.parseLong(raw);
+        if (total == null) {
+            return null;
         }
-        return value != null && value == negative ? "-infinity" : converted;
+        if (total == positive || total == negative) {
+            return total == positive ? "infinity" : "-infinity";
+        }
+        return Canonical.timestampFromEpochUnits(total.longValue(), unitsPerSecond, digits);
     }
 
     /** io.debezium.data.geometry.Geometry, a struct {wkb, srid}: {@code {"srid":N,"wkb":"<base64>"}} (srid null when
