@@ -78,8 +78,9 @@ class Profile:
     # bigint.unsigned.handling.mode (MariaDB, MySQL): long (the default: an int64, negative past 2^63 - 1) | precise
     # (a Connect Decimal of scale 0)
     bigint_unsigned_handling: str = "long"
-    # provide.transaction.metadata (PostgreSQL): each streamed change's `transaction` block names its transaction
-    # (`<xid>:<the event's LSN>` since 2.0, the xid before) and its place in it; the BEGIN/END records on
+    # provide.transaction.metadata (PostgreSQL, MariaDB): each streamed change's `transaction` block names its
+    # transaction (PostgreSQL `<xid>:<the event's LSN>` since 2.0, the xid before; MariaDB its GTID) and its place
+    # in it; the BEGIN/END records on
     # `<prefix>.transaction` are not drawn (their cases are curated)
     transaction_metadata: bool = False
     # heartbeat.interval.ms: a heartbeat on `__debezium-heartbeat.<prefix>` after each streamed transaction (the
@@ -302,8 +303,8 @@ def profiles(prefix: str = "dbserver1"):
              # Connect's time types, ISO intervals and hstore maps as run on PostgreSQL
              and not (p.time_precision == "connect" and p.connector != "postgresql")
              and not (p.connector != "postgresql" and (p.interval_handling, p.hstore_handling) != ("numeric", "json"))
-             # transaction blocks as run on PostgreSQL
-             and not (p.transaction_metadata and p.connector != "postgresql")
+             # transaction blocks as run on PostgreSQL and on MariaDB's own connector
+             and not (p.transaction_metadata and p.connector not in ("postgresql", "mariadb"))
              # exact unsigned BIGINTs as run on MariaDB, with decimals in their default mode
              and not (p.bigint_unsigned_handling == "precise" and (not p.binlog or p.decimal_handling != "precise")))
 
@@ -560,13 +561,18 @@ class _SourceClock:
     def binlog(self, tx: Transaction) -> list[dict]:
         """A transaction's row events' coordinates: a Rows event per statement, its rows numbered from 0 (a
         multi-row INSERT's share the event's position). The snapshot's rows carry the binlog position it started
-        at, server id 0 and no GTID; streamed ones the server's id and the transaction's GTID (domain-server-sequence)."""
+        at, server id 0 and no GTID; streamed ones the server's id and the transaction's GTID (domain-server-sequence).
+        TRUNCATE commits the transaction before it and is a transaction of its own; the application (autocommit on, as
+        PyMySQL's connection is) then runs each later statement as one too (seen on MariaDB 10.11 with 3.3.0)."""
         if tx.snapshot:
             return [{"server_id": 0, "gtid": None, "file": "binlog.000001", "pos": 2481, "row": 0, "thread": None,
                      "query": None, "tx_id": None} for _ in tx.changes]
         self.tx_count += 1
-        coordinates = []
-        for statement in tx.statements():
+        coordinates, truncated = [], False
+        for index, statement in enumerate(tx.statements()):
+            truncated = truncated or statement[0].kind == "TRUNCATE"
+            if truncated and index > 0:
+                self.tx_count += 1
             position = self.next_log_position()
             if self.statements_in_file == self.statements_per_file:  # rotate, as max_binlog_size or FLUSH LOGS does
                 self.binlog_index, self.statements_in_file = self.binlog_index + 1, 0
@@ -611,7 +617,8 @@ class DebeziumEncoder:
     table: Table
     clock: _SourceClock = field(default_factory=_SourceClock)
     _in_snapshot: bool = False  # the transaction being encoded is a snapshot's (_zoned_fixed)
-    _tx_events: int = 0  # the streamed changes of the transaction being encoded so far (_transaction_block)
+    # the transaction id of the last streamed change and how many of its changes came so far (_transaction_block)
+    _tx_events: tuple[str | None, int] = (None, 0)
     # a NOT NULL column's fallback as the settings write it, where they changed its type (`written_fallbacks`)
     fallbacks: dict = field(default_factory=dict)
     # each column's type in the database, where the settings write another (`as_written`): what its propagated source
@@ -788,14 +795,18 @@ class DebeziumEncoder:
 
     def _transaction_block(self, source: dict, tx: Transaction) -> dict | None:
         """provide.transaction.metadata: a streamed change's place in its transaction, counted from 1 (one table: both
-        orders agree). The id appends the event's own LSN since 2.0 (DBZ-5329), so it differs between the events of
-        one transaction (seen on 3.3.2; 1.9.7 writes the xid): the oracle's tx_id is the xid all the same."""
+        orders agree; each half of a key change counts, its tombstone does not). MariaDB's id is the GTID
+        (`0-1-9`, seen on 3.3.0). PostgreSQL's appends the event's own LSN since 2.0 (DBZ-5329), so it differs between
+        the events of one transaction (seen on 3.3.2; 1.9.7 writes the xid): the oracle's tx_id is the xid all the same."""
         if not self.profile.transaction_metadata or tx.snapshot:
             return None
-        self._tx_events += 1
-        xid = str(source["txId"])
-        return {"id": xid if self.profile.release < (2, 0) else f"{xid}:{source['lsn']}",
-                "total_order": self._tx_events, "data_collection_order": self._tx_events}
+        transaction = source["gtid"] if self.profile.binlog else str(source["txId"])
+        last, count = self._tx_events
+        self._tx_events = transaction, (count if transaction == last else 0) + 1
+        order = {"total_order": self._tx_events[1], "data_collection_order": self._tx_events[1]}
+        if self.profile.binlog or self.profile.release < (2, 0):
+            return {"id": transaction, **order}
+        return {"id": f"{transaction}:{source['lsn']}", **order}
 
     # -- the oracle's view of one record ----------------------------------------------------------
     def canonical_image(self, row: Row | None, columns=None) -> dict | None:
@@ -842,10 +853,18 @@ class DebeziumEncoder:
             **base, format_version=p.format_version,
             source=p.canonical_source(self.table),
             position=self._canonical_position(position),
-            tx_id=str(position["tx_id"]) if p.connector == "postgresql" and position["tx_id"] is not None else None,
+            tx_id=self._tx_id(tx, position),
             commit_ts=tx.commit_time.replace(microsecond=tx.commit_time.microsecond // 1000 * 1000),
             emit_ts=EPOCH.replace(tzinfo=dt.UTC) + dt.timedelta(microseconds=emit_us),
             **fields)
+
+    def _tx_id(self, tx: Transaction, position: dict) -> str | None:
+        """PostgreSQL's xid (source.txId); MariaDB's GTID when its transaction block names it (a snapshot has none)."""
+        if self.profile.connector == "postgresql" and position["tx_id"] is not None:
+            return str(position["tx_id"])
+        if self.profile.connector == "mariadb" and self.profile.transaction_metadata and not tx.snapshot:
+            return position["gtid"]
+        return None
 
     # -- records -----------------------------------------------------------------------------------
     def _record(self, key: bytes | None, value: dict | None, headers=()) -> KafkaRecord:
@@ -911,7 +930,6 @@ class DebeziumEncoder:
             if self.profile.loses_streamed_ltree and not tx.snapshot:
                 tx = replace(tx, changes=tuple(replace(c, before=self._ltree_lost(c.before), after=self._ltree_lost(c.after))
                                                for c in tx.changes))
-            self._tx_events = 0
             for index, (change, position) in enumerate(zip(tx.changes, self._positions(tx))):
                 last = tx.snapshot and index == len(tx.changes) - 1
                 out.extend(self._encode_change(change, tx, position, last, first=tx.snapshot and index == 0))

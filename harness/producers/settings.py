@@ -85,7 +85,7 @@ SETTINGS = {s.name: s for s in [
             profile={"bigint_unsigned_handling": "precise"}, drawn=("mariadb",)),
     Setting("transaction-metadata", "provide.transaction.metadata=true: a transaction block, BEGIN/END records",
             connector={"provide.transaction.metadata": "true"}, profile={"transaction_metadata": True},
-            drawn=("postgresql",), topics=("{prefix}.transaction",)),
+            topics=("{prefix}.transaction",)),
     # the generator writes the heartbeats (Profile.heartbeats), not PostgreSQL's logical messages of the action query
     Setting("heartbeats", "heartbeat.interval.ms=100 with heartbeat.action.query (PostgreSQL: a logical message)",
             connector={"heartbeat.interval.ms": 100}, profile={"heartbeats": True},
