@@ -65,7 +65,7 @@ class Profile:
     binary_handling: str = "bytes"
     decimal_handling: str = "precise"
     toasted: bool = False                  # PostgreSQL RI DEFAULT: unchanged text/bytea values are TOASTed
-    # column.propagate.source.type=.* (PostgreSQL): each value field's schema names its column's type (issue 40)
+    # column.propagate.source.type=.* (PostgreSQL, MariaDB): each value field's schema names its column's type (issue 40)
     source_types: bool = False
     # time.precision.mode (PostgreSQL): adaptive (the default) | connect: Kafka Connect's own Date, Time, Timestamp,
     # in milliseconds (a time's and a timestamp's microseconds are lost: the connector's)
@@ -296,8 +296,9 @@ def profiles(prefix: str = "dbserver1"):
              and not (p.connector == "mysql" and p.release >= (2, 7))
              # what the connector writes for an unchanged TOASTed bytea under a text mode has not been run here
              and not (p.toasted and p.binary_handling != "bytes")
-             # propagated source types as run on PostgreSQL, with the types as the column has them
-             and not (p.source_types and (p.connector != "postgresql" or p.binary_handling != "bytes"
+             # propagated source types as run on PostgreSQL and MariaDB's own connector, with the types as the column
+             # has them
+             and not (p.source_types and (p.connector not in ("postgresql", "mariadb") or p.binary_handling != "bytes"
                                           or p.decimal_handling != "precise" or p.time_precision != "adaptive"
                                           or p.interval_handling != "numeric" or p.hstore_handling != "json"))
              # Connect's time types, ISO intervals and hstore maps as run on PostgreSQL
@@ -423,6 +424,34 @@ def postgres_column_type(logical: LogicalType, in_snapshot: bool = False) -> tup
     if kind in ("TIMESTAMP", "PG_TIMESTAMP") and p <= 6:
         return "TIMESTAMP", 23 + p, p
     return None
+
+
+# MariaDB's key columns are at most 3,072 bytes, so a text key is a VARCHAR (4 bytes a character in utf8mb4): the
+# real-producer tier's tables (harness.producers.statements) and the type a key's source type propagates
+MARIADB_KEY_CHARS = 250
+# (type, length, scale) as the MariaDB connector's DDL parser describes a column: None is a parameter it leaves out
+_MARIADB_SOURCE_TYPES = {"INT16": ("SMALLINT", 6, None), "INT32": ("INT", 11, None), "INT64": ("BIGINT", 20, None),
+                         "BOOLEAN": ("BIT", 1, None), "STRING": ("LONGTEXT", None, None), "FLOAT64": ("DOUBLE", None, None),
+                         "DATE": ("DATE", None, None), "BYTES": ("LONGBLOB", None, None), "YEAR": ("YEAR", 4, None),
+                         "GEOMETRY": ("GEOMETRY", None, None), "JSON": ("LONGTEXT", None, None),  # MariaDB's JSON is LONGTEXT
+                         "UINT32": ("INT UNSIGNED", 10, None), "UINT64": ("BIGINT UNSIGNED", 20, None),
+                         "TIMESTAMP_TZ": ("TIMESTAMP", 6, None), "ENUM": ("ENUM", 1, None)}
+
+
+def mariadb_column_type(logical: LogicalType, key: bool = False) -> tuple[str, int | None, int | None] | None:
+    """(type, length, scale) as the MariaDB connector propagates a column of the real-producer tier's type (seen on
+    3.3.0, the same in a snapshot and streamed): its DDL parser's reading of the column, where an ENUM's length is 1 and
+    a SET's its members and the commas between them (ColumnDefinitionParserListener, DBZ-132)."""
+    kind, p, s = logical.kind, logical.precision, logical.scale
+    if key and kind == "STRING":
+        return "VARCHAR", MARIADB_KEY_CHARS, None
+    if kind == "SET":
+        return "SET", max(0, 2 * len(logical.labels) - 1), None
+    if kind == "DECIMAL":
+        return "DECIMAL", p, s
+    if kind in ("TIME", "DURATION", "TIMESTAMP", "BITS"):
+        return {"TIME": "TIME", "DURATION": "TIME", "TIMESTAMP": "DATETIME", "BITS": "BIT"}[kind], p, None
+    return _MARIADB_SOURCE_TYPES.get(kind)
 
 
 _UNBOUNDED = 2 ** 31 - 1
@@ -646,12 +675,16 @@ class DebeziumEncoder:
     def _propagated(self, field_schema: dict, column) -> dict:
         """The field's schema with its column's type among its parameters, after its own (Profile.source_types)."""
         database_type = self.database_types.get(column.name, column.logical)
-        propagated = postgres_column_type(database_type, self._in_snapshot) if self.profile.source_types else None
+        propagated = None
+        if self.profile.source_types:
+            propagated = (mariadb_column_type(database_type, bool(column.pk_position)) if self.profile.binlog
+                          else postgres_column_type(database_type, self._in_snapshot))
         if propagated is None:
             return field_schema
         type_, length, scale = propagated
-        parameters = {**field_schema.get("parameters", {}), "__debezium.source.column.type": type_,
-                      "__debezium.source.column.length": str(length)}
+        parameters = {**field_schema.get("parameters", {}), "__debezium.source.column.type": type_}
+        if length is not None:
+            parameters["__debezium.source.column.length"] = str(length)
         if scale is not None:
             parameters["__debezium.source.column.scale"] = str(scale)
         if self.profile.names_source_column:

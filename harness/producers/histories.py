@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from generators import canal
 from generators.canal import ENUM_SET_TYPES
+from generators.debezium import MARIADB_KEY_CHARS
 from generators.history import ColumnSpec, History, histories, tables
 from generators.values import (
     ALL_TYPES,
@@ -23,7 +24,7 @@ from generators.values import (
     VARBIT_TYPES,
     LogicalType,
 )
-from harness.producers.statements import MARIADB, MARIADB_KEY_CHARS, POSTGRES
+from harness.producers.statements import MARIADB, POSTGRES
 
 # PostgreSQL's text cannot hold U+0000 ("invalid byte sequence for encoding UTF8: 0x00"); bytea can
 _NUL_STANDIN = "\ufffd"

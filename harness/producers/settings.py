@@ -79,7 +79,7 @@ SETTINGS = {s.name: s for s in [
             by_database={"postgresql": {"hstore.handling.mode": "map"}}, profile={"hstore_handling": "map"},
             drawn=("postgresql",)),
     Setting("source-types", "column.propagate.source.type=.*: each field's schema names its column's type",
-            connector={"column.propagate.source.type": ".*"}, profile={"source_types": True}, drawn=("postgresql",)),
+            connector={"column.propagate.source.type": ".*"}, profile={"source_types": True}),
     Setting("bigint-unsigned-precise", "bigint.unsigned.handling.mode=precise (MariaDB): BIGINT UNSIGNED as a Decimal",
             by_database={"mariadb": {"bigint.unsigned.handling.mode": "precise"}},
             profile={"bigint_unsigned_handling": "precise"}, drawn=("mariadb",)),

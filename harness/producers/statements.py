@@ -8,6 +8,7 @@ import datetime as dt
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from generators.debezium import MARIADB_KEY_CHARS
 from generators.history import Change, History, Table
 from generators.postgres_values import double_quoted, hstore_from_text, hstore_input, interval_from_text, interval_input
 from generators.values import POSTGRES_INFINITIES, LogicalType, duration_text
@@ -32,8 +33,6 @@ _MARIADB = {"INT16": "smallint", "INT32": "int", "INT64": "bigint", "BOOLEAN": "
             "ENUM": "enum({labels})", "SET": "set({labels})", "YEAR": "year", "JSON": "json",
             "UINT32": "int unsigned", "UINT64": "bigint unsigned", "BITS": "bit({p})",
             "GEOMETRY": "geometry"}
-# InnoDB keys: at most 3,072 bytes, so a text key is a VARCHAR (4 bytes a character in utf8mb4)
-MARIADB_KEY_CHARS = 250
 
 
 @dataclass(frozen=True)
