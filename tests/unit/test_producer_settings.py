@@ -37,4 +37,4 @@ def test_database_properties_and_topics_combine_and_an_undrawn_setting_stays_und
                                              "include.schema.changes": "true"}
     assert "include.schema.changes" not in both.connector_for("postgresql")
     assert both.topics == ("__debezium-heartbeat.{prefix}", "{prefix}.message", "{prefix}") and both.drawn == ()
-    assert settings.parse("tombstones-off,source-types").drawn == ("postgresql",)
+    assert settings.parse("tombstones-off,time-connect").drawn == ("postgresql",)
