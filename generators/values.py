@@ -11,7 +11,7 @@ import json
 import math
 import struct
 from dataclasses import dataclass, replace
-from decimal import Context, Decimal, localcontext
+from decimal import ROUND_HALF_EVEN, Context, Decimal, localcontext
 
 from hypothesis import strategies as st
 
@@ -84,7 +84,12 @@ def java_double_text(value: float) -> str:
         if point >= len(digits):
             return f"{sign}{digits}{'0' * (point - len(digits))}.0"
         return f"{sign}{digits[:point]}.{digits[point:]}"
-    mantissa = digits[0] + "." + (digits[1:] or "0")
+    if len(digits) == 1:  # exponent form holds two digits at least: the two closest to the exact value, which for a
+        #                   subnormal need not end in 0 (5e-324 is 4.9E-324; Canonical.doubleText, JDK 19+)
+        with localcontext(Context(prec=2, rounding=ROUND_HALF_EVEN)):
+            two = +Decimal(abs(value))
+        digits, exponent = "".join(map(str, two.as_tuple().digits)).ljust(2, "0"), two.adjusted()
+    mantissa = digits[0] + "." + (digits[1:].rstrip("0") or "0")
     return f"{sign}{mantissa}E{exponent}"
 
 
@@ -230,16 +235,19 @@ def _geometries():
     return st.tuples(st.sampled_from([0, 4326, 3857]), wkb)
 
 
-def _floats():
-    """Finite doubles with up to 12 significant digits below 1e15, plus the IEEE specials.
+# a double's extremes: the largest, the smallest normal and subnormal, -0.0, 17 digits, and ones JDK 17 prints longer
+_DOUBLE_EXTREMES = (1.7976931348623157e308, -1.7976931348623157e308, 2.2250738585072014e-308, 5e-324, -5e-324, -0.0,
+                    0.1, 1e23, 2e-3, -2.8554196902806474e17, 1.0000000000000002)
 
-    The normalizer prints the shortest digits on every JDK (JDK 17's Double.toString does not always:
-    JDK-4511638; docs/canonical-model.md); the decimal.handling.mode=double profile draws doubles past 1e17.
-    No subnormal: Java prints two digits (4.9E-324) where this oracle's layout gives 5.0E-324.
-    """
-    finite = st.builds(lambda digits, exponent: float(f"{digits}e{exponent}"),
-                       st.integers(-(10 ** 12) + 1, 10 ** 12 - 1), st.integers(-24, 3))
-    return st.one_of(finite, st.sampled_from([float("nan"), float("inf"), float("-inf"), 0.0]))
+
+def _floats():
+    """Decimals people write (up to 12 significant digits), any double at all (subnormals among them), a double's
+    extremes, and the IEEE specials. The normalizer prints the shortest digits on every JDK (JDK 17's
+    Double.toString does not always: JDK-4511638; docs/canonical-model.md)."""
+    written = st.builds(lambda digits, exponent: float(f"{digits}e{exponent}"),
+                        st.integers(-(10 ** 12) + 1, 10 ** 12 - 1), st.integers(-24, 3))
+    return st.one_of(written, st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(_DOUBLE_EXTREMES),
+                     st.sampled_from([float("nan"), float("inf"), float("-inf"), 0.0]))
 
 
 

@@ -265,15 +265,23 @@ public final class Canonical {
                 decimal -> decimal.floatValue() == value);
     }
 
-    /** The fewest digits of {@code exact} (rounded to the closest) that read back as it, laid out as Java does; at
-     * least two in exponent form. Most values need more than {@code most}: one rounding tells, then at most two. */
+    /** The fewest digits of {@code exact} that read back as it (the closest such, else its neighbour on the other
+     * side), laid out as Java does; at least two in exponent form. Most values need more than {@code most}: one
+     * rounding tells, then at most two. At a power of two the interval that reads back is narrower below the value
+     * than above it: 2^-24 is 5.9604644775390625E-8 exactly, its closest 16 digits (…062, a tie rounded to even) read
+     * back as the double below, the other 16 digits (…063) as itself (found by drawing any double, 2026-11-27). */
     private static String shortestText(BigDecimal exact, boolean plain, int most,
                                        java.util.function.Predicate<BigDecimal> readsBack) {
         int from = readsBack.test(exact.round(new MathContext(most, RoundingMode.HALF_EVEN))) ? (plain ? 1 : 2) : most + 1;
         for (int digits = from; ; digits++) {
-            BigDecimal rounded = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
-            if (readsBack.test(rounded)) {
-                return javaLayout(rounded, plain);
+            BigDecimal closest = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
+            if (readsBack.test(closest)) {
+                return javaLayout(closest, plain);
+            }
+            RoundingMode otherSide = closest.compareTo(exact) < 0 ? RoundingMode.CEILING : RoundingMode.FLOOR;
+            BigDecimal other = exact.round(new MathContext(digits, otherSide));
+            if (readsBack.test(other)) {
+                return javaLayout(other, plain);
             }
         }
     }

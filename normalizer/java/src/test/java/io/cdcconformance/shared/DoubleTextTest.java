@@ -15,7 +15,9 @@ class DoubleTextTest {
         "1.0E23, 1.0E23", "1.7976931348623157E308, 1.7976931348623157E308", "2.2250738585072014E-308, 2.2250738585072014E-308",
         "4.9E-324, 4.9E-324", "1000, 1000.0", "1.0E7, 1.0E7", "9999999.999999998, 9999999.999999998", "0.001, 0.001",
         "1.0E-5, 1.0E-5", "123.456, 123.456", "0.30000000000000004, 0.30000000000000004", "-0.1, -0.1", "-0.0, -0.0",
-        "NaN, NaN", "-Infinity, -Infinity"})
+        "NaN, NaN", "-Infinity, -Infinity",
+        // 2^-24: the closest 16 digits (a tie, to even) read back as the double below; the other 16 are its text
+        "5.9604644775390625E-8, 5.960464477539063E-8"})
     void aDoubleIsItsShortestDigits(String written, String text) {
         assertEquals(text, Canonical.doubleText(Double.parseDouble(written)));
     }
