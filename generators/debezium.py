@@ -362,7 +362,7 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
                 "field": name}
     if kind == "MONEY":  # PostgresValueConverter: Decimal.builder(2), no precision (seen on 3.3.2)
         return {"type": "bytes", "optional": optional, "name": "org.apache.kafka.connect.data.Decimal", "version": 1,
-                "parameters": {"scale": "2"}, "field": name}
+                "parameters": {"scale": str(logical.scale)}, "field": name}
     if kind in semantic:
         type_, semantic_name = semantic[kind]
         return {"type": type_, "optional": optional, "name": semantic_name, "version": 1, "field": name}
@@ -505,7 +505,7 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
     if kind in POSTGRES_KINDS:  # PostgreSQL's own text of the value, as the connector reads it from the server
         return canonical_text(logical, value)
     if kind in ("DECIMAL", "MONEY"):
-        exact = rescale(value, 2 if kind == "MONEY" else logical.scale)
+        exact = rescale(value, logical.scale)
         return exact if decimal_format == "numeric" else unscaled_base64(exact)
     if kind == "DATE":
         return (value - EPOCH.date()).days

@@ -55,7 +55,7 @@ class LogicalType:
         if self.kind == "DECIMAL":
             return f"DECIMAL({self.precision},{self.scale})"
         if self.kind == "MONEY":
-            return "DECIMAL(?,2)"  # PostgreSQL's money: a Connect Decimal of scale 2 with no precision
+            return f"DECIMAL(?,{self.scale})"  # PostgreSQL's money: a Connect Decimal of scale 2 with no precision
         if self.kind == "DURATION":
             return "TIME(6)"  # MySQL's and MariaDB's TIME: a duration (-838:59:59 to 838:59:59), held as a timedelta
         if self.kind == "TIME_24":
@@ -134,7 +134,7 @@ def canonical_text(logical: LogicalType, value) -> str | None:
     if kind == "BOOLEAN":
         return "true" if value else "false"
     if kind in ("DECIMAL", "MONEY"):
-        return f"{rescale(value, 2 if kind == 'MONEY' else logical.scale):f}"
+        return f"{rescale(value, logical.scale):f}"
     if kind == "FLOAT64":
         return java_double_text(value)
     if kind == "DATE":
@@ -274,7 +274,7 @@ def value_strategy(logical: LogicalType):
     if kind == "DECIMAL":
         return _decimals(logical.precision, logical.scale)
     if kind == "MONEY":  # 15 digits: a snapshot reads money through a double (docs/producers.md, losses), exact to here
-        return _decimals(15, 2)
+        return _decimals(15, logical.scale)
     if kind == "UINT32":
         return st.integers(0, 2 ** 32 - 1)
     if kind == "UINT64":  # to 2^64 - 1 in the database; past 2^63 - 1 Debezium's default `long` mode writes it negative
@@ -333,7 +333,7 @@ BITS_TYPES = [LogicalType("BITS", 3), LogicalType("BITS", 9), LogicalType("BITS"
 # PostgreSQL's own: bit varying(n) at a byte and a bit past it, past 64 bits; time(6), which holds 24:00:00
 VARBIT_TYPES = [LogicalType("VARBIT", 9), LogicalType("VARBIT", 70)]
 TIME_24_TYPE = LogicalType("TIME_24", 6)
-MONEY_TYPE = LogicalType("MONEY")
+MONEY_TYPE = LogicalType("MONEY", scale=2)
 # PostgreSQL's timestamp(p) and timestamptz, which also hold infinity and -infinity: the type of their finite values
 POSTGRES_INFINITIES = ("infinity", "-infinity")
 PG_INFINITE = {"PG_TIMESTAMP": LogicalType("TIMESTAMP"), "PG_TIMESTAMP_TZ": LogicalType("TIMESTAMP_TZ")}

@@ -104,23 +104,25 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
     events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT)
     side_events, side_quarantine = _side_topics(spark, broker, under_test, setting, run.prefix)
     # a setting the generator does not write has no oracle and no generator to compare with (Setting.drawn)
-    generated = compare.generated(run) if database in setting.drawn else None
+    encoded = compare.encoded(run) if database in setting.drawn else None
+    generated = compare.generated(run, encoded) if encoded is not None else None
     return HistoryCheck(
         replica_identity, debezium_version, database, records=len(run.records), events=len(events),
         oracle=compare.oracle_problems(generated, events) if generated is not None else [],
         state=compare.state_problems(run, events),
-        differences=[d for d in compare.fidelity(run, generated) + _heartbeat_fidelity(broker, run)
+        differences=[d for d in compare.fidelity(run, generated) + _heartbeat_fidelity(broker, run, encoded)
                      if not fidelity.accepted(d)] if generated is not None else [],
         quarantined=[f"{q['origin'][0]['topic']}@{q['origin'][0]['offset']}: {q['code']} {q['detail']}"
                      for q in quarantine + side_quarantine],
         versions=run.versions, setting=setting.name, side_events=side_events)
 
 
-def _heartbeat_fidelity(broker, run) -> list:
-    """The generator's heartbeats against the connector's, where the setting has the generator write them."""
-    if not compare.profile(run).heartbeats:
+def _heartbeat_fidelity(broker, run, encoded: list) -> list:
+    """The generator's heartbeats (of `encoded`) against the connector's, where the setting has the generator write them."""
+    run_profile = compare.profile(run)
+    if not run_profile.heartbeats:
         return []
-    return compare.heartbeat_fidelity(run, read_topic(broker.bootstrap_servers, compare.profile(run).heartbeat_topic()))
+    return compare.heartbeat_fidelity(run, encoded, read_topic(broker.bootstrap_servers, run_profile.heartbeat_topic()))
 
 
 def _side_topics(spark, broker, under_test, setting: Setting, prefix: str) -> tuple[dict[str, int], list[dict]]:

@@ -33,10 +33,15 @@ def profile(run: RealRun) -> debezium.Profile:
     return debezium.Profile(**{**fields, **(run.setting.profile if run.database in run.setting.drawn else {})})
 
 
-def generated(run: RealRun) -> list:
-    """The generator's records and expected events for the run's history on the history's topic (list[Expected]);
-    what it writes on other topics (heartbeats) is `heartbeat_fidelity`'s."""
-    return [item for item in debezium.encode(run.history, profile(run)) if item.record.topic == run.topic]
+def encoded(run: RealRun) -> list:
+    """The generator's records and expected events for the run's history, on every topic (list[Expected])."""
+    return debezium.encode(run.history, profile(run))
+
+
+def generated(run: RealRun, items: list | None = None) -> list:
+    """Those on the history's topic (of `items`, the run's `encoded`, when given); the ones on other topics
+    (heartbeats) are `heartbeat_fidelity`'s."""
+    return [item for item in (encoded(run) if items is None else items) if item.record.topic == run.topic]
 
 
 def _projected(events: list[dict]) -> list[dict]:
@@ -184,13 +189,11 @@ def fidelity(run: RealRun, generated_items: list) -> list[Difference]:
     return fidelity_of(run.records, generated_items, _RUN_VALUES)
 
 
-def heartbeat_fidelity(run: RealRun, connector_heartbeats: list) -> list[Difference]:
+def heartbeat_fidelity(run: RealRun, items: list, connector_heartbeats: list) -> list[Difference]:
     """The connector's heartbeats against the generator's (Profile.heartbeats): the connector sends one per interval,
     the generator one per streamed transaction, so each of the connector's is compared with the generator's first,
     its clock masked; `heartbeat` before each difference's place."""
-    run_profile = profile(run)
-    mine = [item.record for item in debezium.encode(run.history, run_profile)
-            if item.record.topic == run_profile.heartbeat_topic()]
+    mine = [item.record for item in items if item.record.topic == profile(run).heartbeat_topic()]
     if not mine or not connector_heartbeats:
         return [] if len(mine) == len(connector_heartbeats) else [
             Difference("heartbeat records", "count", str(len(mine)), str(len(connector_heartbeats)))]
