@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from generators import mariadb_ddl
 from generators.bench import history_bench
 from generators.history import Change, History, Table, Transaction
 from generators.oracle import change_events
@@ -91,15 +92,11 @@ def _spelling(kind: str, name: str) -> str:
     return spellings[zlib.crc32(name.encode()) % len(spellings)]
 
 
-def _declared(labels: tuple[str, ...]) -> str:
-    return ",".join("'" + label.replace("'", "''") + "'" for label in labels)
-
-
 def mysql_type(logical: LogicalType, name: str = "") -> tuple[str, int, str]:
     """(type text, JDBC code, logical type) of a column; `name` picks among the type's spellings."""
     if logical.kind in ("ENUM", "SET"):
         # canal's RowsLogBuffer: ENUM is Types.INTEGER, SET is Types.BIT (a NULL's: _sql_types)
-        return f"{logical.kind.lower()}({_declared(logical.labels)})", 4 if logical.kind == "ENUM" else -7, logical.name
+        return f"{logical.kind.lower()}({mariadb_ddl.labels_text(logical.labels)})", 4 if logical.kind == "ENUM" else -7, logical.name
     if logical.kind == "DECIMAL":
         return f"{_spelling('DECIMAL', name)}({logical.precision},{logical.scale})", 3, logical.name
     if logical.kind in ("TIME", "DURATION"):  # MySQL's TIME is a duration: RowsLogBuffer prints a sign, 2+ hour digits
@@ -110,26 +107,18 @@ def mysql_type(logical: LogicalType, name: str = "") -> tuple[str, int, str]:
     return _spelling(logical.kind, name), code, canonical
 
 
-# MariaDB 10.11's `desc` of the real-producer tier's columns (harness/producers/statements.py), and the JDBC code
-# canal 1.1.4 gave them (seen on the run: longtext 2005, CLOB; longblob 2004, BLOB)
-_SERVER_TYPES = {"STRING": ("longtext", 2005), "BYTES": ("longblob", 2004), "FLOAT64": ("double", 8), "DATE": ("date", 91)}
-SERVER_KEY_CHARS = 250
-_LOB_CODES = (2004, 2005)  # a text key is a varchar(250) there
+# the JDBC code canal 1.1.4 gave MariaDB's LOB columns (seen on the run: longtext 2005, CLOB; longblob 2004, BLOB)
+_SERVER_LOB_CODES = {"STRING": 2005, "BYTES": 2004}
+_LOB_CODES = tuple(_SERVER_LOB_CODES.values())  # a text key is a varchar there
 
 
 def server_type(logical: LogicalType, key: bool) -> tuple[str, int, str]:
     """(type text, JDBC code, logical type) of a column as MariaDB's `desc` prints the real-producer tier's."""
+    text = mariadb_ddl.column_type(logical, key)
     if logical.kind == "STRING" and key:
-        return f"varchar({SERVER_KEY_CHARS})", 12, "STRING"
-    if logical.kind in _SERVER_TYPES:
-        return (*_SERVER_TYPES[logical.kind], MYSQL_TYPES[logical.kind][2])
-    if logical.kind == "DECIMAL":
-        return f"decimal({logical.precision},{logical.scale})", 3, logical.name
-    if logical.kind in ("TIME", "DURATION"):
-        return f"time({logical.precision})", 92, "TIME(6)"
-    if logical.kind in MYSQL_TYPES:  # the integers: their first spelling is desc's
-        return MYSQL_TYPES[logical.kind]
-    return mysql_type(logical)
+        return text, 12, "STRING"
+    _, code, canonical = mysql_type(logical)
+    return text, _SERVER_LOB_CODES.get(logical.kind, code), canonical
 
 
 def value_text(logical: LogicalType, value) -> str | None:

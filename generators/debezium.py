@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from hypothesis import strategies as st
 
+from generators import mariadb_ddl
 from generators.bench import history_bench
 from generators.history import Change, History, Row, Table, Transaction, histories, tables
 from generators.jsontext import dumps_bytes
@@ -86,6 +87,10 @@ class Profile:
     # heartbeat.interval.ms: a heartbeat on `__debezium-heartbeat.<prefix>` after each streamed transaction (the
     # connector sends one when the interval has passed; here one per transaction, the most a history can see)
     heartbeats: bool = False
+    # include.schema.changes (the binlog connectors; PostgreSQL's writes none): the schema snapshot's statements on
+    # `<prefix>` (the connector writes no schema change for the histories' streamed statements: a TRUNCATE is none
+    # since 2.x, and 1.9's MySQL connector, which wrote one, streams no TRUNCATE from MariaDB here)
+    schema_changes: bool = False
     # binlog files (MariaDB): None, the server's first file and no rotation (as the real-producer tier's server
     # writes); or (first file's index, statements per file): MySQL numbers files .000001 on and past .999999 the
     # number grows (.1000000), so profiles draw histories that rotate across it (issue 39 A10)
@@ -174,6 +179,15 @@ class Profile:
         if self.release >= (3, 0):
             return "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental"
         return "true,last,false,incremental"
+
+    @property
+    def has_schema_factory(self) -> bool:
+        """SchemaFactory (2.0, DBZ-5044) gives the connector's own schemas a version: heartbeats', schema changes'
+        (1.9.7 wrote none; both probed)."""
+        return self.release >= (2, 0)
+
+    def schema_change_topic(self) -> str:
+        return self.topic_override or self.prefix
 
     def heartbeat_topic(self) -> str:
         return self.topic_override or f"__debezium-heartbeat.{self.prefix}"
@@ -291,6 +305,7 @@ def profiles(prefix: str = "dbserver1"):
         bigint_unsigned_handling=st.sampled_from(["long", "precise"]),
         transaction_metadata=st.booleans(),
         heartbeats=st.booleans(),
+        schema_changes=st.booleans(),
     ).filter(lambda p: not (p.connector == "mariadb" and p.release < (2, 7))  # MariaDB's connector is 2.7's
              # the MySQL connector as run here: 1.9.7 on MariaDB (docs/producers.md)
              and not (p.connector == "mysql" and p.release >= (2, 7))
@@ -426,9 +441,6 @@ def postgres_column_type(logical: LogicalType, in_snapshot: bool = False) -> tup
     return None
 
 
-# MariaDB's key columns are at most 3,072 bytes, so a text key is a VARCHAR (4 bytes a character in utf8mb4): the
-# real-producer tier's tables (harness.producers.statements) and the type a key's source type propagates
-MARIADB_KEY_CHARS = 250
 # (type, length, scale) as the MariaDB connector's DDL parser describes a column: None is a parameter it leaves out
 _MARIADB_SOURCE_TYPES = {"INT16": ("SMALLINT", 6, None), "INT32": ("INT", 11, None), "INT64": ("BIGINT", 20, None),
                          "BOOLEAN": ("BIT", 1, None), "STRING": ("LONGTEXT", None, None), "FLOAT64": ("DOUBLE", None, None),
@@ -444,7 +456,7 @@ def mariadb_column_type(logical: LogicalType, key: bool = False) -> tuple[str, i
     a SET's its members and the commas between them (ColumnDefinitionParserListener, DBZ-132)."""
     kind, p, s = logical.kind, logical.precision, logical.scale
     if key and kind == "STRING":
-        return "VARCHAR", MARIADB_KEY_CHARS, None
+        return "VARCHAR", mariadb_ddl.KEY_CHARS, None
     if kind == "SET":
         return "SET", max(0, 2 * len(logical.labels) - 1), None
     if kind == "DECIMAL":
@@ -587,6 +599,12 @@ class _SourceClock:
         self.log_position += 40
         return self.log_position
 
+    @staticmethod
+    def snapshot_coordinates() -> dict:
+        """Where a snapshot's records say it started reading: server id 0, no GTID (its schema records' too)."""
+        return {"server_id": 0, "gtid": None, "file": "binlog.000001", "pos": 2481, "row": 0, "thread": None,
+                "query": None, "tx_id": None}
+
     def binlog(self, tx: Transaction) -> list[dict]:
         """A transaction's row events' coordinates: a Rows event per statement, its rows numbered from 0 (a
         multi-row INSERT's share the event's position). The snapshot's rows carry the binlog position it started
@@ -594,8 +612,7 @@ class _SourceClock:
         TRUNCATE commits the transaction before it and is a transaction of its own; the application (autocommit on, as
         PyMySQL's connection is) then runs each later statement as one too (seen on MariaDB 10.11 with 3.3.0)."""
         if tx.snapshot:
-            return [{"server_id": 0, "gtid": None, "file": "binlog.000001", "pos": 2481, "row": 0, "thread": None,
-                     "query": None, "tx_id": None} for _ in tx.changes]
+            return [self.snapshot_coordinates() for _ in tx.changes]
         self.tx_count += 1
         coordinates, truncated = [], False
         for index, statement in enumerate(tx.statements()):
@@ -614,11 +631,33 @@ class _SourceClock:
 _RUN_ID = b"01a215e6-7182-7ae7-9b24-5f47f03d00d6"  # a UUID (version 7) as the connector writes one per run
 
 _BINLOG_SOURCE = ("server_id", "gtid", "file", "pos", "row", "thread", "query")
+# a column's JDBC type as the binlog connectors' DDL parser gives it, by its type name (seen on 3.3.0 and 1.9.7:
+# a SET and an ENUM are CHAR, a YEAR an INTEGER, a MariaDB TIMESTAMP TIMESTAMP_WITH_TIMEZONE)
+_JDBC_TYPES = {"SMALLINT": 5, "INT": 4, "BIGINT": -5, "BIT": -7, "LONGTEXT": 12, "VARCHAR": 12, "DECIMAL": 3, "DOUBLE": 8,
+               "DATE": 91, "TIME": 92, "DATETIME": 93, "TIMESTAMP": 2014, "LONGBLOB": 2004, "ENUM": 1, "SET": 1,
+               "YEAR": 4, "INT UNSIGNED": 4, "BIGINT UNSIGNED": -5, "GEOMETRY": 1111}
+_CHARACTER_TYPES = ("LONGTEXT", "VARCHAR", "ENUM", "SET")  # the ones the parser gives the table's character set
+_SCHEMA_CHANGE_COLUMN = [
+    {"type": "string", "optional": False, "field": "name"}, {"type": "int32", "optional": False, "field": "jdbcType"},
+    {"type": "int32", "optional": True, "field": "nativeType"}, {"type": "string", "optional": False, "field": "typeName"},
+    {"type": "string", "optional": True, "field": "typeExpression"},
+    {"type": "string", "optional": True, "field": "charsetName"}, {"type": "int32", "optional": True, "field": "length"},
+    {"type": "int32", "optional": True, "field": "scale"}, {"type": "int32", "optional": False, "field": "position"},
+    {"type": "boolean", "optional": True, "field": "optional"},
+    {"type": "boolean", "optional": True, "field": "autoIncremented"},
+    {"type": "boolean", "optional": True, "field": "generated"}, {"type": "string", "optional": True, "field": "comment"}]
+_SCHEMA_CHANGE_COLUMN_SINCE_2 = [
+    {"type": "string", "optional": True, "field": "defaultValueExpression"},
+    {"type": "array", "items": {"type": "string", "optional": False}, "optional": True, "field": "enumValues"}]
 
 
 def epoch_ms(instant: dt.datetime) -> int:
     """Integer milliseconds since the epoch (float timestamps lose a millisecond now and then)."""
     return (instant - EPOCH.replace(tzinfo=dt.UTC)) // dt.timedelta(milliseconds=1)
+
+
+def _from_epoch_ms(ms: int) -> dt.datetime:
+    return EPOCH.replace(tzinfo=dt.UTC) + dt.timedelta(milliseconds=ms)
 
 
 def _fixed(value) -> str | None:
@@ -728,14 +767,15 @@ class DebeziumEncoder:
                          {"type": "int64", "optional": True, "field": "lsn"},
                          {"type": "int64", "optional": True, "field": "xmin"}]
 
+    def source_schema(self) -> dict:
+        source = {"type": "struct", "fields": self.source_fields(), "optional": False,
+                  "name": f"io.debezium.connector.{self.profile.connector}.Source", "field": "source"}
+        return {**source, "version": 1, "field": "source"} if self.profile.versions_source_schema else source
+
     def value_schema(self) -> dict:
         p, name = self.profile, self._schema_prefix()
         row = {"type": "struct", "fields": self.row_fields(), "optional": True, "name": f"{name}.Value"}
-        source = {"type": "struct", "fields": self.source_fields(), "optional": False,
-                  "name": f"io.debezium.connector.{p.connector}.Source", "field": "source"}
-        if p.versions_source_schema:
-            source = {**source, "version": 1, "field": "source"}
-        fields = [{**row, "field": "before"}, {**row, "field": "after"}, source]
+        fields = [{**row, "field": "before"}, {**row, "field": "after"}, self.source_schema()]
         if p.has_transaction_field:
             fields.append({"type": "struct", "optional": True, "name": "event.block", "version": 1, "field": "transaction",
                            "fields": _TRANSACTION_BLOCK})
@@ -900,7 +940,7 @@ class DebeziumEncoder:
         return None
 
     # -- records -----------------------------------------------------------------------------------
-    def _record(self, key: bytes | None, value: dict | None, headers=()) -> KafkaRecord:
+    def _record(self, key: bytes | None, value: dict | None, headers=(), topic: str | None = None) -> KafkaRecord:
         partition = default_partition(key, self.profile.partitions)
         if self.profile.has_context_headers:
             headers = (*headers, ("__debezium.context.connectorLogicalName", self.profile.prefix.encode()),
@@ -908,7 +948,7 @@ class DebeziumEncoder:
                        ("__debezium.context.connectorName", self.profile.connector.encode()))
             if self.profile.has_run_id_header:
                 headers = (*headers, ("__debezium.context.runId", _RUN_ID))
-        return KafkaRecord(self.profile.topic(self.table), partition, key,
+        return KafkaRecord(topic or self.profile.topic(self.table), partition, key,
                            None if value is None else dumps_bytes(value), tuple(headers))
 
     def _value(self, op, before, after, source, tx) -> dict:
@@ -956,6 +996,8 @@ class DebeziumEncoder:
 
     def encode(self, history: History) -> list[Expected]:
         out: list[Expected] = []
+        if self.profile.schema_changes and self.profile.binlog:
+            out.extend(self._schema_snapshot(history))
         for tx in history.transactions:
             self._in_snapshot = tx.snapshot
             if self.profile.binlog:
@@ -975,7 +1017,7 @@ class DebeziumEncoder:
         the server, the value is the time it was sent, no headers. Its event: HEARTBEAT, the server its source."""
         sent_ms = (epoch_ms(tx.commit_time) * 1000 + tx.emit_lag_us) // 1000 + 1
         # SchemaFactory (2.0, DBZ-5044) gives both schemas a version; 1.9.7 wrote none
-        versioned = {"version": 1} if self.profile.has_transaction_field else {}
+        versioned = {"version": 1} if self.profile.has_schema_factory else {}
         key = self._wrap({**_SERVER_NAME_KEY, **versioned}, {"serverName": self.profile.prefix})
         value = self._wrap({**_HEARTBEAT, **versioned}, {"ts_ms": sent_ms})
         key_bytes = dumps_bytes(key)
@@ -983,7 +1025,107 @@ class DebeziumEncoder:
                              key_bytes, dumps_bytes(value))
         source = {"system": None, "server": self.profile.prefix, "database": None, "schema": None, "table": None}
         return Expected(record, [CanonicalEvent(event_id="", format=FORMAT, kind="HEARTBEAT", origin=[], source=source,
-                                                emit_ts=EPOCH.replace(tzinfo=dt.UTC) + dt.timedelta(milliseconds=sent_ms))])
+                                                emit_ts=_from_epoch_ms(sent_ms))])
+
+    # -- schema changes (include.schema.changes) ---------------------------------------------------
+    def _schema_snapshot(self, history: History) -> list[Expected]:
+        """The schema snapshot of a binlog connector (seen on the real MariaDB 3.3.0 and 1.9.7 connectors, every type
+        of the tier's list): the server's character set; a DROP TABLE IF EXISTS for each table; then for each database
+        DROP DATABASE IF EXISTS, CREATE DATABASE, USE and each table's SHOW CREATE TABLE text; databases and tables in
+        the order of their names. The history's table and database are the generator's (the real-producer tier's
+        progress database sorts before every drawn one). Each record holds the snapshot's binlog position; the last says
+        `last` when no row of the table is read after it."""
+        database, name = self.profile.database_of(self.table), self.table.name
+        both = f"{mariadb_ddl.quoted(database)}.{mariadb_ddl.quoted(name)}"
+        table_id = f'"{database}"."{name}"'  # TableId.toDoubleQuotedString: no escaping
+        statements = [
+            ("", None, f"SET character_set_server={mariadb_ddl.CHARSET}, collation_server={mariadb_ddl.SERVER_COLLATION}",
+             "OTHER", []),
+            # the table change of a DROP: 3.3.0 writes it, 1.9.7 an empty list
+            (database, name, f"DROP TABLE IF EXISTS {both}", "DROP",
+             [{"type": "DROP", "id": table_id, "table": None}] if self.profile.has_schema_factory else []),
+            (database, None, f"DROP DATABASE IF EXISTS {mariadb_ddl.quoted(database)}", "DROP", []),
+            (database, None, f"CREATE DATABASE {mariadb_ddl.quoted(database)} CHARSET {mariadb_ddl.CHARSET} "
+                             f"COLLATE {mariadb_ddl.DATABASE_COLLATION}", "CREATE", []),
+            (database, None, f"USE {mariadb_ddl.quoted(database)}", "OTHER", []),
+            (database, name, mariadb_ddl.show_create_table(self.table), "CREATE",
+             [{"type": "CREATE", "id": table_id, "table": self._table_description()}])]
+        made_ms = min((epoch_ms(tx.commit_time) for tx in history.transactions), default=0) - 1
+        rows_follow = any(tx.snapshot for tx in history.transactions)
+        return [self._schema_change(made_ms, database_name, table_name, ddl, change, table_changes,
+                                    last=index == len(statements) - 1 and not rows_follow)
+                for index, (database_name, table_name, ddl, change, table_changes) in enumerate(statements)]
+
+    def _schema_change(self, made_ms: int, database: str, table_name: str | None, ddl: str, change: str,
+                       table_changes: list, last: bool) -> Expected:
+        """One schema-change record: its key the database, its value the statement and the tables it changes. Its
+        event: DDL with the statement, and the change its first table change (or its first word) names."""
+        p = self.profile
+        coordinates = self.clock.snapshot_coordinates()
+        source = {"version": p.version, "connector": p.connector, "name": p.prefix, "ts_ms": made_ms,
+                  "snapshot": self._snapshot_marker(True, last), "db": database, "sequence": None}
+        if p.has_sub_millis:
+            source.update(ts_us=made_ms * 1000, ts_ns=made_ms * 1_000_000)
+        source.update(table=table_name, **{k: coordinates[k] for k in _BINLOG_SOURCE})
+        versioned = {"version": 1} if p.has_schema_factory else {}
+        sent_ms = made_ms + 1
+        value = {"source": source, **({"ts_ms": sent_ms} if p.has_schema_factory else {}), "databaseName": database,
+                 "schemaName": None, "ddl": ddl, "tableChanges": table_changes}
+        key_schema = {"type": "struct", "fields": [{"type": "string", "optional": False, "field": "databaseName"}],
+                      "optional": False, "name": f"io.debezium.connector.{p.connector}.SchemaChangeKey", **versioned}
+        key = dumps_bytes(self._wrap(key_schema, {"databaseName": database}))
+        record = self._record(key, self._wrap(self._schema_change_schema(), value), topic=p.schema_change_topic())
+        event = CanonicalEvent(
+            event_id="", format=FORMAT, kind="DDL", origin=[], format_version=p.format_version, snapshot=True,
+            source={"system": p.connector, "server": p.prefix, "database": database, "schema": None, "table": table_name},
+            position=self._canonical_position(coordinates), commit_ts=_from_epoch_ms(made_ms),
+            emit_ts=_from_epoch_ms(sent_ms) if p.has_schema_factory else None, ddl={"statement": ddl, "change": change})
+        return Expected(record, [event])
+
+    def _table_description(self) -> dict:
+        """The table as the connector's DDL parser describes it (its columns as `mariadb_column_type`'s, seen on
+        3.3.0 and 1.9.7; 1.9 had no default value or ENUM members in it)."""
+        description = {"defaultCharsetName": mariadb_ddl.CHARSET,
+                       "primaryKeyColumnNames": [c.name for c in self.table.key_columns], "columns": [], "comment": None}
+        for position, column in enumerate(self.table.columns, 1):
+            type_name, length, scale = mariadb_column_type(column.logical, key=bool(column.pk_position))
+            described = {"name": column.name, "jdbcType": _JDBC_TYPES[type_name], "nativeType": None, "typeName": type_name,
+                         "typeExpression": type_name,
+                         "charsetName": mariadb_ddl.CHARSET if type_name in _CHARACTER_TYPES else None,
+                         "length": length, "scale": scale, "position": position, "optional": column.nullable,
+                         "autoIncremented": False, "generated": False, "comment": None}
+            if self.profile.has_schema_factory:
+                labelled = column.logical.kind in ("ENUM", "SET")
+                described.update(defaultValueExpression=None,
+                                 enumValues=mariadb_ddl.quoted_labels(column.logical.labels) if labelled else None)
+            description["columns"].append(described)
+        return description
+
+    def _schema_change_schema(self) -> dict:
+        """SchemaChangeValue's schema (the connector's own: the same for every record)."""
+        p = self.profile
+        versioned = {"version": 1} if p.has_schema_factory else {}
+        columns = _SCHEMA_CHANGE_COLUMN + (_SCHEMA_CHANGE_COLUMN_SINCE_2 if p.has_schema_factory else [])
+        column = {"type": "struct", "fields": columns, "optional": False, "name": "io.debezium.connector.schema.Column",
+                  **versioned}
+        table = {"type": "struct", "fields": [
+            {"type": "string", "optional": True, "field": "defaultCharsetName"},
+            {"type": "array", "items": {"type": "string", "optional": False}, "optional": True,
+             "field": "primaryKeyColumnNames"},
+            {"type": "array", "items": column, "optional": False, "field": "columns"},
+            {"type": "string", "optional": True, "field": "comment"}],
+            # optional since the DROP's table change (null) is written
+            "optional": p.has_schema_factory, "name": "io.debezium.connector.schema.Table", **versioned, "field": "table"}
+        change = {"type": "struct", "fields": [{"type": "string", "optional": False, "field": "type"},
+                                               {"type": "string", "optional": False, "field": "id"}, table],
+                  "optional": False, "name": "io.debezium.connector.schema.Change", **versioned}
+        fields = [self.source_schema(), *([{"type": "int64", "optional": False, "field": "ts_ms"}] if versioned else []),
+                  {"type": "string", "optional": True, "field": "databaseName"},
+                  {"type": "string", "optional": True, "field": "schemaName"},
+                  {"type": "string", "optional": True, "field": "ddl"},
+                  {"type": "array", "items": change, "optional": False, "field": "tableChanges"}]
+        return {"type": "struct", "fields": fields, "optional": False,
+                "name": f"io.debezium.connector.{p.connector}.SchemaChangeValue", **versioned}
 
     def _ltree_lost(self, row: Row | None) -> Row | None:
         """`row` with its ltree values as 1.9 streams them (Profile.loses_streamed_ltree)."""
@@ -1269,8 +1411,9 @@ _VALUE_CHANGES = {
 }
 
 
-# the changes that break any record's JSON; the others are a change record's (a heartbeat has no op, source or row)
+# the changes that break any record's JSON; the others are a change record's
 _ANY_RECORD = ("truncated-json", "comment-prefix", "json-array")
+_NO_CHANGE_KINDS = ("HEARTBEAT", "DDL")  # the records with no op, row or change source: a heartbeat, a schema change
 
 
 def _value_mutation(name: str):
@@ -1279,7 +1422,7 @@ def _value_mutation(name: str):
     def mutate(item: Expected) -> Expected | None:
         if item.record.value is None or item.quarantine:  # tombstones and already-mutated records stay
             return None
-        if name not in _ANY_RECORD and any(event.kind == "HEARTBEAT" for event in item.events):
+        if name not in _ANY_RECORD and any(event.kind in _NO_CHANGE_KINDS for event in item.events):
             return None
         value = change(item)
         return None if value is None else Expected.quarantined(replace(item.record, value=value), code)

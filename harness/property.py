@@ -90,7 +90,8 @@ class BatchResult:
 def ordering_problems(events: list[dict], within_partition: bool = False) -> list[str]:
     """Invariant 4 (docs/invariants.md) on the oracle: in commit order, the positions of one source strictly increase,
     so sorting by position reproduces commit order (the halves of a key change included). Snapshot reads
-    (unordered by nature) and events without a position are left out."""
+    (unordered by nature), a schema snapshot's statements (one position: where it started) and events without a
+    position are left out."""
     last: dict[tuple, tuple] = {}
     problems = []
     for event in events:

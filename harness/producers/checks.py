@@ -110,19 +110,25 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
         replica_identity, debezium_version, database, records=len(run.records), events=len(events),
         oracle=compare.oracle_problems(generated, events) if generated is not None else [],
         state=compare.state_problems(run, events),
-        differences=[d for d in compare.fidelity(run, generated) + _heartbeat_fidelity(broker, run, encoded)
+        differences=[d for d in compare.fidelity(run, generated) + _side_fidelity(broker, run, encoded)
                      if not fidelity.accepted(d)] if generated is not None else [],
         quarantined=[f"{q['origin'][0]['topic']}@{q['origin'][0]['offset']}: {q['code']} {q['detail']}"
                      for q in quarantine + side_quarantine],
         versions=run.versions, setting=setting.name, side_events=side_events)
 
 
-def _heartbeat_fidelity(broker, run, encoded: list) -> list:
-    """The generator's heartbeats (of `encoded`) against the connector's, where the setting has the generator write them."""
+def _side_fidelity(broker, run, encoded: list) -> list:
+    """The generator's heartbeats and schema changes (of `encoded`) against the connector's, where the setting has the
+    generator write them."""
     run_profile = compare.profile(run)
-    if not run_profile.heartbeats:
-        return []
-    return compare.heartbeat_fidelity(run, encoded, read_topic(broker.bootstrap_servers, run_profile.heartbeat_topic()))
+    differences = []
+    if run_profile.heartbeats:
+        differences += compare.heartbeat_fidelity(run, encoded, read_topic(broker.bootstrap_servers,
+                                                                           run_profile.heartbeat_topic()))
+    if run_profile.schema_changes and run_profile.binlog:
+        differences += compare.schema_change_fidelity(run, encoded, read_topic(broker.bootstrap_servers,
+                                                                               run_profile.schema_change_topic()))
+    return differences
 
 
 def _side_topics(spark, broker, under_test, setting: Setting, prefix: str) -> tuple[dict[str, int], list[dict]]:

@@ -40,7 +40,7 @@ def encoded(run: RealRun) -> list:
 
 def generated(run: RealRun, items: list | None = None) -> list:
     """Those on the history's topic (of `items`, the run's `encoded`, when given); the ones on other topics
-    (heartbeats) are `heartbeat_fidelity`'s."""
+    (heartbeats, schema changes) are `heartbeat_fidelity`'s and `schema_change_fidelity`'s."""
     return [item for item in (encoded(run) if items is None else items) if item.record.topic == run.topic]
 
 
@@ -199,6 +199,23 @@ def heartbeat_fidelity(run: RealRun, items: list, connector_heartbeats: list) ->
             Difference("heartbeat records", "count", str(len(mine)), str(len(connector_heartbeats)))]
     found = set().union(*(record_differences(mine[0], record) for record in connector_heartbeats))
     return sorted({Difference(f"heartbeat {d.where}", d.kind, d.generator, d.connector) for d in found})
+
+
+def schema_change_fidelity(run: RealRun, items: list, connector_records: list) -> list[Difference]:
+    """The connector's schema changes against the generator's (Profile.schema_changes), in order: the server's (no
+    database) and the history's database's; the tier's own progress database is the harness's, not the history's.
+    `schema change` before each difference's place."""
+    run_profile = profile(run)
+    database = run_profile.database_of(run.history.table)
+    mine = [item for item in items if item.record.topic == run_profile.schema_change_topic()]
+    theirs = [record for record in connector_records if _schema_change_database(record) in ("", database)]
+    return [Difference(f"schema change {d.where}", d.kind, d.generator, d.connector)
+            for d in fidelity_of(theirs, mine, _RUN_VALUES)]
+
+
+def _schema_change_database(record) -> str:
+    key = _document(record)["key"]
+    return (key["payload"] if "schema" in key else key)["databaseName"]
 
 
 def fidelity_of(producer_records: list, generated_items: list, run_values: re.Pattern) -> list[Difference]:

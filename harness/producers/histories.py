@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from generators import canal
 from generators.canal import ENUM_SET_TYPES
-from generators.debezium import MARIADB_KEY_CHARS
 from generators.history import ColumnSpec, History, histories, tables
+from generators.mariadb_ddl import KEY_CHARS as MARIADB_KEY_CHARS
 from generators.values import (
     ALL_TYPES,
     BITS_TYPES,

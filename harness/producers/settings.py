@@ -93,9 +93,10 @@ SETTINGS = {s.name: s for s in [
                                         "SELECT pg_logical_emit_message(false, 'heartbeat', now()::varchar)"},
                          "mariadb": {"heartbeat.action.query": "SELECT 1"}},
             topics=("__debezium-heartbeat.{prefix}", "{prefix}.message")),
-    # run against the database and the normalizer; the generator does not write them yet (drawn: none)
+    # the generator writes the schema snapshot's records (Profile.schema_changes); PostgreSQL's connector writes none
     Setting("schema-changes", "include.schema.changes=true (MariaDB): each DDL on the server's topic",
-            by_database={"mariadb": {"include.schema.changes": "true"}}, drawn=(), topics=("{prefix}",)),
+            by_database={"mariadb": {"include.schema.changes": "true"}}, profile={"schema_changes": True},
+            topics=("{prefix}",)),
 ]}
 
 

@@ -8,8 +8,9 @@ import datetime as dt
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from generators.debezium import MARIADB_KEY_CHARS
 from generators.history import Change, History, Table
+from generators.mariadb_ddl import KEY_CHARS as MARIADB_KEY_CHARS
+from generators.mariadb_ddl import labels_text
 from generators.postgres_values import double_quoted, hstore_from_text, hstore_input, interval_from_text, interval_input
 from generators.values import POSTGRES_INFINITIES, LogicalType, duration_text
 
@@ -59,8 +60,7 @@ class Dialect:
         if not self.holds(logical):
             raise ValueError(f"{self.name} has no column type for {logical.name}")
         types = {**self.types, **self.key_types} if key else self.types
-        labels = ",".join("'" + label.replace("'", "''") + "'" for label in logical.labels)
-        return types[logical.kind].format(p=logical.precision, s=logical.scale, p6=6, labels=labels)
+        return types[logical.kind].format(p=logical.precision, s=logical.scale, p6=6, labels=labels_text(logical.labels))
 
     def create_table(self, table: Table, replica_identity: str = "FULL") -> list[str]:
         columns = [f"{self.quoted(c.name)} {self.column_type(c.logical, key=bool(c.pk_position))}"

@@ -36,5 +36,8 @@ def test_database_properties_and_topics_combine_and_an_undrawn_setting_stays_und
     assert both.connector_for("mariadb") == {"heartbeat.interval.ms": 100, "heartbeat.action.query": "SELECT 1",
                                              "include.schema.changes": "true"}
     assert "include.schema.changes" not in both.connector_for("postgresql")
-    assert both.topics == ("__debezium-heartbeat.{prefix}", "{prefix}.message", "{prefix}") and both.drawn == ()
+    assert both.topics == ("__debezium-heartbeat.{prefix}", "{prefix}.message", "{prefix}")
+    assert both.drawn == ("postgresql", "mariadb")
     assert settings.parse("tombstones-off,time-connect").drawn == ("postgresql",)
+    # drawn on one database each: the generator writes the pair on neither
+    assert settings.parse("time-connect,bigint-unsigned-precise").drawn == ()

@@ -709,7 +709,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                     .set("format_version", formatVersion())
                     .set("kind", kind)
                     .set("op", canonicalOp(op))
-                    .set("snapshot", row ? snapshot(op) : null)
+                    .set("snapshot", row ? snapshot(op) : kind.equals("DDL") ? schemaSnapshot() : null)
                     .set("source", source)
                     .set("columns", row ? columns() : null)
                     .set("key", (row || kind.equals("TOMBSTONE")) && key != null ? keyEntries() : null)
@@ -785,6 +785,12 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                 default:
                     return null;
             }
+        }
+
+        /** A schema change of the connector's schema snapshot, as its source says (a binlog connector's snapshot writes
+         * every statement at the position it started at, so only this flag sets them apart); null where it says nothing. */
+        Boolean schemaSnapshot() {
+            return src("snapshot") == null ? null : snapshot(null);
         }
 
         Boolean snapshot(String op) {
