@@ -448,6 +448,8 @@ _MARIADB_SOURCE_TYPES = {"INT16": ("SMALLINT", 6, None), "INT32": ("INT", 11, No
                          "GEOMETRY": ("GEOMETRY", None, None), "JSON": ("LONGTEXT", None, None),  # MariaDB's JSON is LONGTEXT
                          "UINT32": ("INT UNSIGNED", 10, None), "UINT64": ("BIGINT UNSIGNED", 20, None),
                          "TIMESTAMP_TZ": ("TIMESTAMP", 6, None), "ENUM": ("ENUM", 1, None)}
+# ... and the types whose length is their declared precision (fraction digits, bits)
+_MARIADB_PRECISION_TYPES = {"TIME": "TIME", "DURATION": "TIME", "TIMESTAMP": "DATETIME", "BITS": "BIT"}
 
 
 def mariadb_column_type(logical: LogicalType, key: bool = False) -> tuple[str, int | None, int | None] | None:
@@ -461,8 +463,8 @@ def mariadb_column_type(logical: LogicalType, key: bool = False) -> tuple[str, i
         return "SET", max(0, 2 * len(logical.labels) - 1), None
     if kind == "DECIMAL":
         return "DECIMAL", p, s
-    if kind in ("TIME", "DURATION", "TIMESTAMP", "BITS"):
-        return {"TIME": "TIME", "DURATION": "TIME", "TIMESTAMP": "DATETIME", "BITS": "BIT"}[kind], p, None
+    if kind in _MARIADB_PRECISION_TYPES:
+        return _MARIADB_PRECISION_TYPES[kind], p, None
     return _MARIADB_SOURCE_TYPES.get(kind)
 
 

@@ -67,10 +67,8 @@ def jackson_json_text(value) -> str:
 
 
 _RANGE = re.compile(r'([\[(])"?([^",]*)"?,"?([^",]*)"?([\])])')
-_NO_STEP = None
-
-
-def range_text(text: str, printed: Callable[[str], str], order: Callable[[str], object], step=_NO_STEP) -> str:
+def range_text(text: str, printed: Callable[[str], str], order: Callable[[str], object],
+               step: Callable[[str], str | None] | None = None) -> str:
     """A range as PostgreSQL prints it (range_in, then range_out): `empty` when its bounds are equal and not both
     inclusive, an unbounded side exclusive, each bound its type's own text, double-quoted when it holds a space. A
     discrete type (`step`: a bound's next value, None for an infinity) is canonical `[lower,upper)`: an exclusive lower
@@ -84,11 +82,12 @@ def range_text(text: str, printed: Callable[[str], str], order: Callable[[str], 
         return bool(lower and upper) and order(lower) == order(upper) and not (lower_inclusive and upper_inclusive)
     if empty():  # checked as written, then once more as the canonical function leaves it
         return "empty"
-    if step is not _NO_STEP:
-        if lower and not lower_inclusive and step(lower) is not None:
-            lower, lower_inclusive = step(lower), True
-        if upper and upper_inclusive and step(upper) is not None:
-            upper, upper_inclusive = step(upper), False
+    if step is not None:
+        lower_next, upper_next = lower and step(lower), upper and step(upper)
+        if lower_next and not lower_inclusive:
+            lower, lower_inclusive = lower_next, True
+        if upper_next and upper_inclusive:
+            upper, upper_inclusive = upper_next, False
     if empty():
         return "empty"
 
