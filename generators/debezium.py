@@ -1322,6 +1322,27 @@ def _add_column(document):
     return True
 
 
+# names that are none of Kafka Connect's schema types (Schema.Type), some spelled like one of the model's types: a
+# `bytes(` was once BYTES with its value unchecked (found by fuzzing the reader)
+_NOT_CONNECT_TYPES = ("bytes(", "decimal(10,2)", "int128", "TIME(6)")
+
+
+def _unknown_connect_type(document):
+    """A row column's type, in each image's schema, as a name JsonConverter never writes: UNKNOWN_COLUMN_TYPE."""
+    payload = _payload(document)
+    if "schema" not in document or payload.get("op") not in ("c", "r", "u", "d"):
+        return False
+    images = [f for f in document["schema"].get("fields", []) if f.get("field") in ("before", "after") and f.get("fields")]
+    if not images:
+        return False
+    name = images[0]["fields"][-1]["field"]
+    for image in images:
+        for column in image["fields"]:
+            if column["field"] == name:
+                column["type"] = _NOT_CONNECT_TYPES[len(name) % len(_NOT_CONNECT_TYPES)]
+    return True
+
+
 def _replace_op(document):
     _payload(document)["op"] = "x"
 
@@ -1395,6 +1416,7 @@ _VALUE_CHANGES = {
     "no-source": (lambda item: _mutate_json(item, _drop_source), Code.MISSING_FIELD),
     "no-op": (lambda item: _mutate_json(item, _drop_op), Code.MISSING_FIELD),
     "undeclared-column": (lambda item: _mutate_json(item, _add_column), Code.SCHEMA_MISMATCH),
+    "unknown-connect-type": (lambda item: _mutate_json(item, _unknown_connect_type), Code.UNKNOWN_COLUMN_TYPE),
     "int-as-text": (lambda item: _mutate_json(item, _set_first_value(_INTEGERS, "12abc", _PLAIN_OR_INTERVAL)),
                     Code.UNDECODABLE_VALUE),
     # beyond every integer width (a smallint holding 10^23 was once emitted)

@@ -34,6 +34,14 @@ public final class ConnectTypes {
             Map.entry("float", "FLOAT32"), Map.entry("float32", "FLOAT32"), Map.entry("double", "FLOAT64"),
             Map.entry("float64", "FLOAT64"), Map.entry("boolean", "BOOLEAN"), Map.entry("string", "STRING"),
             Map.entry("bytes", "BYTES"));
+    private static final Set<String> CONTAINERS = Set.of("struct", "array", "map");
+
+    /** One of Kafka Connect's schema types (Schema.Type), in any case. */
+    public static boolean isConnectType(String type) {
+        String lower = type.toLowerCase(Locale.ROOT);
+        return PRIMITIVE.containsKey(lower) || CONTAINERS.contains(lower);
+    }
+
     /** Logical types whose canonical text is the value as written, in every encoding (types.PASS_THROUGH). */
     public static final Set<String> PASS_THROUGH = Set.of("STRING", "UUID", "JSON", "XML", "ENUM");
 
@@ -48,8 +56,9 @@ public final class ConnectTypes {
      * types (a double may be the quoted {@code NaN}, {@code Infinity}, {@code -Infinity}: Jackson quotes them), true
      * or false for boolean, an array whose items fit {@code items} (an integer item within its width), an object for
      * a struct and for a map of string keys (other keys: an array of [key, value] pairs), null for any. A type not
-     * named here fits anything (forward compatible). A value of another shape is no value the converter wrote: a UUID
-     * holding an object, an int32 array holding text came out as their JSON text (issue 40). */
+     * named here fits anything (a row field of such a type is refused before: UNKNOWN_COLUMN_TYPE). A value of
+     * another shape is no value the converter wrote: a UUID holding an object, an int32 array holding text came out
+     * as their JSON text (issue 40). */
     public static boolean fits(Object json, Map<String, Object> schema) {
         return fits(json, schema, 0);
     }
