@@ -1054,11 +1054,12 @@ class DebeziumEncoder:
              [{"type": "CREATE", "id": table_id, "table": self._table_description()}])]
         made_ms = min((epoch_ms(tx.commit_time) for tx in history.transactions), default=0) - 1
         rows_follow = any(tx.snapshot for tx in history.transactions)
-        return [self._schema_change(made_ms, database_name, table_name, ddl, change, table_changes,
+        schema = self._schema_change_schema()  # the connector's own: the same for every record
+        return [self._schema_change(schema, made_ms, database_name, table_name, ddl, change, table_changes,
                                     last=index == len(statements) - 1 and not rows_follow)
                 for index, (database_name, table_name, ddl, change, table_changes) in enumerate(statements)]
 
-    def _schema_change(self, made_ms: int, database: str, table_name: str | None, ddl: str, change: str,
+    def _schema_change(self, schema: dict, made_ms: int, database: str, table_name: str | None, ddl: str, change: str,
                        table_changes: list, last: bool) -> Expected:
         """One schema-change record: its key the database, its value the statement and the tables it changes. Its
         event: DDL with the statement, and the change its first table change (or its first word) names."""
@@ -1076,7 +1077,7 @@ class DebeziumEncoder:
         key_schema = {"type": "struct", "fields": [{"type": "string", "optional": False, "field": "databaseName"}],
                       "optional": False, "name": f"io.debezium.connector.{p.connector}.SchemaChangeKey", **versioned}
         key = dumps_bytes(self._wrap(key_schema, {"databaseName": database}))
-        record = self._record(key, self._wrap(self._schema_change_schema(), value), topic=p.schema_change_topic())
+        record = self._record(key, self._wrap(schema, value), topic=p.schema_change_topic())
         event = CanonicalEvent(
             event_id="", format=FORMAT, kind="DDL", origin=[], format_version=p.format_version, snapshot=True,
             source={"system": p.connector, "server": p.prefix, "database": database, "schema": None, "table": table_name},
