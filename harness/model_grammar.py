@@ -128,8 +128,9 @@ def _duration(text: str) -> bool:
     hours_text, minutes, rest = text.lstrip("-").split(":")
     hours = int(hours_text)
     zero = hours == 0 and int(minutes) == 0 and set(rest) <= {"0", "."}
+    beyond_last = hours == 838 and f"{minutes}:{rest}".startswith("59:59.999999") and set(rest[9:]) - {"0"}  # TIME(9)
     return ((len(hours_text) == 2 or hours >= 100) and hours <= 838 and int(minutes) <= 59 and int(rest[:2]) <= 59
-            and not (negative and zero))
+            and not (negative and zero) and not beyond_last)
 
 
 _RULES = {
@@ -158,9 +159,22 @@ _TEXT_FIELDS = ("event_id", "format", "format_version", "kind", "op", "tx_id")
 _TEXT_STRUCTS = ("source", "pk_change", "position", "ddl", "message")
 
 
+@functools.cache
+def enumerations() -> dict[str, list[str]]:
+    """The model's closed lists (`kind`, `op`, `pk_change.role`, `ddl.change`): the file's `enumerations`."""
+    return {field: values for field, values in document()["enumerations"].items() if isinstance(values, list)}
+
+
+def _enumerated(event: dict, path: str):
+    struct, _, member = path.rpartition(".")
+    return (event.get(struct) or {}).get(member) if struct else event.get(member)
+
+
 def event_problems(event: dict) -> list[str]:
     """Where one event (canonical JSON, `model.event_to_json`) leaves the model: `path: what`."""
     found = [f"{f}: {p}" for f in _TEXT_FIELDS if (p := _text_problem(event.get(f)))]
+    found += [f"{path}: not one of {', '.join(allowed)}" for path, allowed in enumerations().items()
+              if (value := _enumerated(event, path)) is not None and value not in allowed]
     for struct in _TEXT_STRUCTS:
         found += [f"{struct}.{m}: {p}" for m, v in (event.get(struct) or {}).items() if (p := _text_problem(v))]
     found += [f"position.{part}: {p}" for part in ("commit", "event", "seq")

@@ -229,8 +229,18 @@ public class CesChanges implements UDF1<Row, Row> {
                 String old = oldRaw == null ? null : oldRaw.get(name);
                 String current = currentRaw == null ? null : currentRaw.get(name);
                 cells.add(new Cell(name, oldRaw != null && oldRaw.containsKey(name), currentRaw != null && currentRaw.containsKey(name),
-                        old, current, TextTypes.convert(old, logical), TextTypes.convert(current, logical)));
+                        old, current, sqlServerValue(old, logical), sqlServerValue(current, logical)));
             }
+        }
+
+        /** A value as SQL Server holds it: {@link TextTypes#convert}, and a {@code time} within a day. The model's TIME
+         * also holds PostgreSQL's 24:00:00 and MySQL's durations, which SQL Server's time (00:00:00 through
+         * 23:59:59.9999999) cannot: `24:00:00` came out as a value no such column has (issue 49). */
+        static String sqlServerValue(String raw, String logical) {
+            String value = TextTypes.convert(raw, logical);
+            boolean timeOfDay = value == null || !logical.startsWith("TIME(") || !value.startsWith("-") && value.indexOf(':') == 2
+                    && value.compareTo("24") < 0;
+            return timeOfDay ? value : null;
         }
 
         Map<String, String> image(boolean old) {

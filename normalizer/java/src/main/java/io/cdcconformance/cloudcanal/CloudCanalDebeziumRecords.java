@@ -4,6 +4,7 @@ import io.cdcconformance.shared.*;
 import io.cdcconformance.debezium.DebeziumRecords;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.api.java.UDF6;
@@ -35,9 +36,9 @@ public class CloudCanalDebeziumRecords extends DebeziumRecords
                 payload.remove(image);  // `{}`: no image
             }
         }
-        String tableChanges = Json.text(asRead.get("tableChanges"));
-        if (tableChanges != null && Records.stripLeadingSpaces(tableChanges).startsWith("{")) {
-            payload.put("tableChanges", "[" + tableChanges + "]");  // one object where Debezium writes an array of them
+        Object tableChanges = asRead.get("tableChanges");
+        if (Json.object(tableChanges) != null) {
+            payload.put("tableChanges", List.of(tableChanges));  // one object where Debezium writes an array of them
         }
         return payload;
     }

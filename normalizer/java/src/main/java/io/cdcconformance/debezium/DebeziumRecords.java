@@ -144,7 +144,8 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             return null;
         }
         if (field.logical != null && field.logical.startsWith("DECIMAL(") && !(json instanceof String)) {
-            return json instanceof Json.Number ? Canonical.ofType(Canonical.decimalTextOfBigDecimal(raw, Canonical.scaleOf(field.logical)), field.logical) : null;
+            return json instanceof Json.Number ? Canonical.ofType(Canonical.decimalTextOfBigDecimal(raw, Canonical.scaleOf(field.logical),
+                    Canonical.precisionOf(field.logical)), field.logical) : null;
         }
         if (json instanceof Json.Number && Canonical.beyondDoubleRange(raw)) {
             return null;
@@ -166,6 +167,8 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
     private static final int MAX_BINLOG_FILE_CHARS = 500;
     private static final Pattern FIRST_WORD = Pattern.compile("^\\s*(\\w+)");
     private static final Set<String> DDL_WORDS = Set.of("CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE");
+    /** io.debezium.relational.history.TableChanges.TableChangeType, as its name() writes it. */
+    private static final Set<String> TABLE_CHANGE_TYPES = Set.of("CREATE", "ALTER", "DROP");
 
     /** One record, read once; its rules and events. */
     public final class Record {
@@ -519,6 +522,25 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             return false;
         }
 
+        /** A numeric position part the source gives that is no unsigned integer (`-5`, `0x1F`, `1.5`, `"abc"`): every
+         * connector writes an LSN, a binlog offset, a row and a serial number as one. Its part came out null, which
+         * sorts where the consumer puts NULLs (issue 49; the `[null, lsn]` of PostgreSQL 1.x is the one null given). */
+        boolean positionNotDigits() {
+            String[] parts = positionParts();
+            for (int i = 0; i < parts.length - 1; i++) {
+                if (parts[i] != null && !Canonical.isDigits(parts[i])) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Flink CDC's MySQL source writes its snapshot phase's rows with {@code BinlogOffset.ofEarliest()}: file
+         * {@code ""} and pos 0 (StatefulTaskContext.loadStartingOffsetState), no binlog coordinates at all. */
+        boolean noBinlogCoordinates() {
+            return "".equals(src("file")) && "0".equals(Canonical.fixedWidth(src("pos"), 1));
+        }
+
         /** SQL Server's LSNs as its connector writes them (`Lsn.toString`: 8, 8 and 4 hex digits), a binlog file as a
          * server names it (no colon: the position is `file:offset`): anything else makes a position that is not the
          * model's, and positions compare as text (both found by make fuzz, issue 40). */
@@ -532,7 +554,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                 }
             }
             String file = src("file");
-            return ("mysql".equals(connector) || "mariadb".equals(connector)) && file != null
+            return ("mysql".equals(connector) || "mariadb".equals(connector)) && file != null && !noBinlogCoordinates()
                     && (file.isEmpty() || file.indexOf(':') >= 0 || file.length() > MAX_BINLOG_FILE_CHARS);
         }
 
@@ -549,6 +571,9 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                     return Events.position(Canonical.fixedWidth(sequenceCommit(), 20), Canonical.fixedWidth(src("lsn"), 20), seq);
                 case "mysql":
                 case "mariadb":  // the MariaDB connector (its own since 2.7) writes MySQL's binlog coordinates
+                    if (noBinlogCoordinates()) {
+                        return null;  // Flink CDC's snapshot phase: no position, ordered as a snapshot's rows are (by none)
+                    }
                     String pos = Canonical.fixedWidth(src("pos"), 20);
                     String file = Canonical.binlogFile(src("file"));
                     return Events.position(file == null || pos == null ? null : file + ":" + pos,
@@ -571,16 +596,19 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             return null;
         }
 
+        List<Object> tableChanges() {
+            return payload == null ? null : Json.array(payload.get("tableChanges"));
+        }
+
+        /** The model's change: the first table change's type (Debezium's TableChangeType: CREATE, ALTER, DROP), else
+         * the statement's first word when it is one of {@link #DDL_WORDS}, else OTHER; null when a table change names
+         * a type Debezium has not (a quarantine: the model's list is closed, issue 49). */
         String ddlChange() {
-            String tableChanges = text("tableChanges");
-            Map<String, Object> first = null;
-            List<Object> changes = tableChanges == null ? null : Json.array(Json.read(tableChanges).root);
-            if (changes != null && !changes.isEmpty()) {
-                first = Json.object(changes.get(0));
-            }
-            String type = Json.text(first, "type");
-            if (type != null) {
-                return type.toUpperCase(Locale.ROOT);
+            List<Object> changes = tableChanges();
+            Map<String, Object> first = changes == null || changes.isEmpty() ? null : Json.object(changes.get(0));
+            if (first != null && first.containsKey("type")) {
+                Object type = first.get("type");
+                return type instanceof String && TABLE_CHANGE_TYPES.contains(type) ? (String) type : null;
             }
             String ddl = text("ddl");
             if (ddl != null) {
@@ -623,9 +651,14 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             if (wrapped && payload == null) {
                 return Records.rule("MISSING_FIELD", "payload is null");
             }
-            String tableChanges = text("tableChanges");
-            if (tableChanges != null && !Records.stripLeadingSpaces(tableChanges).startsWith("[")) {
+            // an array as the tree holds it: a string holding an array's text is no array Debezium wrote (read as one,
+            // a CREATE came out as the DROP its text named; issue 49)
+            boolean hasTableChanges = payload != null && Json.present(payload.get("tableChanges"));
+            if (hasTableChanges && tableChanges() == null) {
                 return Records.rule("UNKNOWN_MESSAGE_SHAPE", "tableChanges is not an array of table changes");
+            }
+            if (hasTableChanges && op() == null && ddlChange() == null) {
+                return Records.rule("UNKNOWN_EVENT_TYPE", "tableChanges[0].type is none of Debezium's table change types (CREATE, ALTER, DROP)");
             }
             String op = op();
             if (op == null && !isControlRecord()) {
@@ -644,9 +677,12 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             if (positionTooWide()) {
                 return Records.rule("UNDECODABLE_VALUE", "a source position part (lsn, pos, row, event_serial_no, sequence) has too many digits");
             }
+            if (positionNotDigits()) {
+                return Records.rule("UNDECODABLE_VALUE", "a source position part (lsn, pos, row, event_serial_no, sequence) is not an unsigned integer");
+            }
             if (positionMalformed()) {
                 return Records.rule("UNDECODABLE_VALUE", "a SQL Server LSN is not xxxxxxxx:xxxxxxxx:xxxx (hex), or a binlog "
-                        + "file name is empty, holds a colon or is longer than 500 characters");
+                        + "file name is empty (with an offset), holds a colon or is longer than 500 characters");
             }
             if (("c".equals(op) || "r".equals(op) || "u".equals(op)) && image("after") == null) {
                 return Records.rule("MISSING_FIELD", "op " + op + " without after");
@@ -723,8 +759,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                     .set("pk_change", half == null ? null : pkChange(half, source, position))
                     .set("position", position)
                     .set("tx_id", transactionOf(tx ? text("id") : txId()))
-                    .set("commit_ts", tx ? Canonical.epochToInstant(text("ts_ms"), 1_000L)
-                            : instant(src("ts_us"), src("ts_ms")))
+                    .set("commit_ts", tx ? Canonical.epochToInstant(text("ts_ms"), 1_000L) : commitInstant(op))
                     .set("emit_ts", tx || value == null ? null : instant(text("ts_us"), text("ts_ms")))
                     .set("ddl", kind.equals("DDL") ? Events.pair(text("ddl"), ddlChange()) : null)
                     .set("message", kind.equals("MESSAGE") ? Events.pair(Json.text(image("message"), "prefix"),
@@ -837,6 +872,17 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             return id != null ? id : src("txId");
         }
 
+        /** When the change was committed: {@code source.ts_us}, else {@code ts_ms}. A snapshot read's {@code ts_ms} of
+         * 0 is no time: Flink CDC's MySQL source writes 0 for every record of its snapshot phase
+         * (RecordUtils.formatMessageTimestamp) where Debezium's own snapshot writes the read's time; taken as written
+         * every such row was committed on 1970-01-01 (issue 49). */
+        Instant commitInstant(String op) {
+            if ("r".equals(op) && src("ts_us") == null && "0".equals(src("ts_ms"))) {
+                return null;
+            }
+            return instant(src("ts_us"), src("ts_ms"));
+        }
+
         Instant instant(String micros, String millis) {
             return Events.first(Canonical.epochToInstant(micros, 1_000_000L), Canonical.epochToInstant(millis, 1_000L));
         }
@@ -880,6 +926,9 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             for (Field f : fields == null ? List.<Field>of() : fields) {
                 if (f.type != null && !ConnectTypes.isConnectType(f.type)) {
                     return f.type;
+                }
+                if (!ConnectTypes.writtenAs(f.name, f.type)) {
+                    return f.name + " on " + f.type;
                 }
             }
         }

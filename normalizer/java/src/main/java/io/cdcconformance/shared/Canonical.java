@@ -488,6 +488,28 @@ public final class Canonical {
      * value is exact; bounded before any arithmetic (a text past {@link #MAX_DECIMAL_PRECISION} digits, or an exponent
      * putting digits beyond it or non-zero digits past the scale, is no value of a column: null). */
     public static String decimalTextOfBigDecimal(String raw, Integer scale) {
+        return decimalTextOfBigDecimal(raw, scale, null);
+    }
+
+    /** The most digits before the point a number in exponent form may expand to when its column declares no
+     * precision: PostgreSQL's NUMERIC(p) takes p up to 1,000, the largest any source here declares (MySQL's is 65,
+     * SQL Server's 38). {@code 1E+131071} expanded to 131,072 digits, and a 100 KB record of 380 of them to 50 MB in
+     * 54 s (issue 49). */
+    public static final int MAX_UNDECLARED_INTEGER_DIGITS = 1_000;
+
+    private static final Pattern PRECISION = Pattern.compile("^DECIMAL[(]([0-9]+),");
+
+    /** The precision of a logical type {@code DECIMAL(p,s)}: null when it says {@code ?} or none. */
+    public static Integer precisionOf(String logical) {
+        Matcher match = logical == null ? null : PRECISION.matcher(logical);
+        return match != null && match.find() ? boundedInt(match.group(1), 1, MAX_DECIMAL_PRECISION) : null;
+    }
+
+    /** {@link #decimalTextOfBigDecimal(String, Integer)} for a column of {@code precision} digits (null: none declared):
+     * an exponent that puts the first significant digit past the digits the column has before its point (p - s, or
+     * {@link #MAX_UNDECLARED_INTEGER_DIGITS}), or past its scale after the point, is refused before a zero is written,
+     * so what a number's text expands to is bounded by the column. */
+    public static String decimalTextOfBigDecimal(String raw, Integer scale, Integer precision) {
         int e = raw == null ? -1 : Math.max(raw.indexOf('E'), raw.indexOf('e'));
         if (e < 0) {
             return decimalText(raw, scale);
@@ -509,6 +531,12 @@ public final class Canonical {
         // after it, are no value of a column, and are refused before any zeros are written
         long point = (long) mantissa.group(2).length() + exponent;
         if (point > digits.length() + (long) MAX_DECIMAL_PRECISION || point < -(long) MAX_DECIMAL_SCALE) {
+            return null;
+        }
+        // where the first significant digit lands: that many digits before the point (> 0), or after it (<= 0)
+        long firstDigitPlace = point - (digits.length() - stripLeadingZeros(digits).length());
+        long integerDigits = precision != null && scale != null ? precision - (long) scale : MAX_UNDECLARED_INTEGER_DIGITS;
+        if (firstDigitPlace > integerDigits || scale != null && -firstDigitPlace >= scale) {
             return null;
         }
         String plain = point <= 0 ? "0." + "0".repeat((int) -point) + digits
@@ -588,7 +616,10 @@ public final class Canonical {
      * 24:00:00 and a MySQL/MariaDB TIME duration (negative, or past 24 hours, within 838:59:59.999999) as well. */
     public static String timeFromUnits(String raw, long unitsPerSecond, int digits) {
         Long total = parseLong(raw);
-        if (total == null || Math.abs(total) >= (MAX_TIME_SECONDS + 1) * unitsPerSecond) {
+        // the last unit within 838:59:59.999999, the model's TIME range at any precision: a NanoTime of
+        // 838:59:59.999999500 passed (issue 49); compared both ways, since Math.abs(Long.MIN_VALUE) is negative
+        long last = MAX_TIME_SECONDS * unitsPerSecond + unitsPerSecond - Math.max(1, unitsPerSecond / 1_000_000);
+        if (total == null || total > last || total < -last) {
             return null;
         }
         long magnitude = Math.abs(total);

@@ -29,6 +29,29 @@ public final class ConnectTypes {
     /** BIT(n), n > 1: a BitSet's bytes, bit 0 first (JdbcValueConverters.convertBits), n in the {@code length}
      * parameter. Canonical: the n digits the database prints (docs/canonical-model.md). */
     public static final String BITS = "io.debezium.data.Bits";
+    /** The Connect type each semantic name is written with (its producer's SchemaBuilder: {@code Date.builder()} is an
+     * int32, {@code Bits.builder} bytes, {@code ZonedTimestamp} a string...). A name on another type is no schema a
+     * producer wrote: read by the name, a Bits on an int64 holding 1234 was base64-decoded into another number (issue
+     * 49); such a field's type is unknown ({@code UNKNOWN_COLUMN_TYPE}). Names not listed here are not read. */
+    public static final Map<String, String> WRITTEN_AS = Map.ofEntries(
+            Map.entry("io.debezium.data.VariableScaleDecimal", "struct"), Map.entry("io.debezium.data.geometry.Geometry", "struct"),
+            Map.entry("io.debezium.time.Date", "int32"), Map.entry("org.apache.kafka.connect.data.Date", "int32"),
+            Map.entry("io.debezium.time.Time", "int32"), Map.entry("org.apache.kafka.connect.data.Time", "int32"),
+            Map.entry("io.debezium.time.MicroTime", "int64"), Map.entry("io.debezium.time.NanoTime", "int64"),
+            Map.entry("io.debezium.time.Timestamp", "int64"), Map.entry("org.apache.kafka.connect.data.Timestamp", "int64"),
+            Map.entry("io.debezium.time.MicroTimestamp", "int64"), Map.entry("io.debezium.time.NanoTimestamp", "int64"),
+            Map.entry("io.debezium.time.MicroDuration", "int64"),
+            Map.entry("io.debezium.time.ZonedTimestamp", "string"), Map.entry("io.debezium.time.ZonedTime", "string"),
+            Map.entry("io.debezium.data.Json", "string"), Map.entry("io.debezium.data.Uuid", "string"),
+            Map.entry("io.debezium.data.Xml", "string"), Map.entry("io.debezium.data.Enum", "string"),
+            Map.entry("org.apache.kafka.connect.data.Decimal", "bytes"), Map.entry("io.debezium.data.Bits", "bytes"));
+
+    /** Whether a field named {@code name} (a semantic name) of Connect {@code type} is a schema its producer writes. */
+    public static boolean writtenAs(String name, String type) {
+        String expected = name == null ? null : WRITTEN_AS.get(name);
+        return expected == null || type != null && expected.equals(type.toLowerCase(Locale.ROOT));
+    }
+
     public static final Map<String, String> PRIMITIVE = Map.ofEntries(
             Map.entry("int8", "INT8"), Map.entry("int16", "INT16"), Map.entry("int32", "INT32"), Map.entry("int64", "INT64"),
             Map.entry("float", "FLOAT32"), Map.entry("float32", "FLOAT32"), Map.entry("double", "FLOAT64"),

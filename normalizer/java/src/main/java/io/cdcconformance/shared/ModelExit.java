@@ -64,6 +64,12 @@ public final class ModelExit {
                 return value(TEXTS.get(t) + ": " + problem);
             }
         }
+        for (String field : ModelGrammar.enumeratedFields()) {
+            String problem = ModelGrammar.enumerationProblem(field, enumerated(event, field));
+            if (problem != null) {
+                return value(field + ": " + problem);
+            }
+        }
         Row position = (Row) event.get(POSITION);
         for (int i = 0; position != null && i < position.size(); i++) {
             String problem = ModelGrammar.positionProblem(POSITION_PARTS.get(i), (String) position.get(i));
@@ -99,6 +105,21 @@ public final class ModelExit {
             Instant at = instant(event.get(instant));
             if (at != null && (at.isBefore(FIRST) || at.isAfter(LAST))) {
                 return value(Events.FIELDS.get(instant) + ": outside years 0001-9999");
+            }
+        }
+        return null;
+    }
+
+    /** The text at {@code path} ({@code op}, {@code ddl.change}): a top-level field or a struct's member. */
+    private static String enumerated(Row event, String path) {
+        int dot = path.indexOf('.');
+        if (dot < 0) {
+            return (String) event.get(Events.FIELDS.indexOf(path));
+        }
+        Row struct = (Row) event.get(Events.FIELDS.indexOf(path.substring(0, dot)));
+        for (List<String> members : TEXT_STRUCTS) {
+            if (struct != null && members.get(0).equals(path.substring(0, dot))) {
+                return (String) struct.get(members.indexOf(path.substring(dot + 1)) - 1);
             }
         }
         return null;

@@ -76,6 +76,32 @@ public final class ModelGrammar {
     }
 
     private static final Map<String, Pattern> POSITION_PARTS = positionParts();
+    private static final Map<String, List<String>> ENUMERATIONS = enumerations();
+
+    /** Null when {@code text} is null or one of the texts the model lists for {@code field} ({@code kind},
+     * {@code op}, {@code pk_change.role}, {@code ddl.change}), else what is wrong. */
+    public static String enumerationProblem(String field, String text) {
+        List<String> allowed = ENUMERATIONS.get(field);
+        return text == null || allowed == null || allowed.contains(text) ? null : "not one of " + String.join(", ", allowed);
+    }
+
+    /** The fields with a closed list, in the file's order. */
+    public static List<String> enumeratedFields() {
+        return List.copyOf(ENUMERATIONS.keySet());
+    }
+
+    private static Map<String, List<String>> enumerations() {
+        Map<String, List<String>> lists = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> entry : Json.object(document().get("enumerations")).entrySet()) {
+            List<Object> values = Json.array(entry.getValue());
+            if (values != null) {
+                List<String> texts = new ArrayList<>();
+                values.forEach(value -> texts.add(Json.text(value)));
+                lists.put(entry.getKey(), List.copyOf(texts));
+            }
+        }
+        return lists;
+    }
 
     /** Null when {@code text} is a well-formed {@code part} (commit, event, seq) of a position, else what is wrong. */
     public static String positionProblem(String part, String text) {
@@ -212,8 +238,10 @@ public final class ModelGrammar {
         int hours = Integer.parseInt(text, negative ? 1 : 0, colon, 10);
         boolean minimal = colon - (negative ? 1 : 0) == 2 || hours >= 100;
         boolean zero = text.substring(colon).chars().allMatch(c -> c == ':' || c == '.' || c == '0') && hours == 0;
+        // past 838:59:59.999999 only zeros: a TIME(9) of 838:59:59.999999500 is outside the range (issue 49)
+        boolean beyondLast = hours == 838 && text.startsWith("59:59.999999", colon + 1) && !text.substring(colon + 13).chars().allMatch(c -> c == '0');
         return minimal && hours <= 838 && Integer.parseInt(text, colon + 1, colon + 3, 10) <= 59
-                && Integer.parseInt(text, colon + 4, colon + 6, 10) <= 59 && !(negative && zero);
+                && Integer.parseInt(text, colon + 4, colon + 6, 10) <= 59 && !(negative && zero) && !beyondLast;
     }
 
     private static boolean clock(String text, int start) {

@@ -223,16 +223,19 @@ public final class MySqlTypes {
     }
 
     /** {@code types.mysql_enum_text}: canal's 1-based index as the label it stands for (0 is MySQL's invalid-value
-     * ''); a value that is a declared label is kept; null for an index the type does not declare. */
+     * ''); null for an index the type does not declare. Digits are always the index, since canal writes nothing else
+     * (RowsLogBuffer: {@code MYSQL_TYPE_ENUM} as an int): in {@code enum('0','1')} the value 1 is {@code '0'} (when a
+     * declared label was preferred, both rows of such a flag column read '1': issue 49). A text that is no number is
+     * kept when it is a declared label. */
     public static String enumText(String raw, String typeText) {
         if (raw == null) {
             return null;
         }
         List<String> labels = labels(typeText == null ? "" : typeText);
-        if (labels.contains(raw)) {
-            return raw;
+        if (!Canonical.isDigits(raw)) {
+            return labels.contains(raw) ? raw : null;
         }
-        Integer index = Canonical.isDigits(raw) ? Canonical.boundedInt(raw, 0, Integer.MAX_VALUE) : null;
+        Integer index = Canonical.boundedInt(raw, 0, Integer.MAX_VALUE);
         if (index == null) {
             return null;
         }
@@ -242,16 +245,18 @@ public final class MySqlTypes {
     private static final BigInteger MAX_SET_MASK = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
     /** {@code types.mysql_set_text}: canal's unsigned bitmask of members (up to 64) as the comma-joined labels in
-     * declaration order; labels as written are kept; a bit the type does not declare is null. */
+     * declaration order; a bit the type does not declare is null. Digits are always the bitmask (RowsLogBuffer:
+     * {@code MYSQL_TYPE_SET}), whatever the labels look like: in {@code set('2','1')} the value 1 is {@code 2}
+     * (issue 49). A text that is no number is kept when each of its members is a declared label. */
     public static String setText(String raw, String typeText) {
         if (raw == null) {
             return null;
         }
         List<String> labels = labels(typeText == null ? "" : typeText);
-        if (raw.isEmpty() || labels.containsAll(List.of(raw.split(",", -1)))) {
-            return raw;
+        if (!Canonical.isDigits(raw)) {
+            return raw.isEmpty() || labels.containsAll(List.of(raw.split(",", -1))) ? raw : null;
         }
-        if (!Canonical.isDigits(raw) || raw.length() > 20 || new BigInteger(raw).compareTo(MAX_SET_MASK) > 0) {
+        if (raw.length() > 20 || new BigInteger(raw).compareTo(MAX_SET_MASK) > 0) {
             return null;
         }
         String bits = new StringBuilder(new BigInteger(raw).toString(2)).reverse().toString();

@@ -251,7 +251,7 @@ public abstract class RowsRecords {
                 written = latin1Base64(raw);
             } else if ("ENUM".equals(column.logical)) {
                 written = MySqlTypes.enumText(raw, column.sourceType);
-            } else if (column.sourceType != null && column.sourceType.toLowerCase(Locale.ROOT).startsWith("set(")) {
+            } else if (column.sourceType != null && "set".equals(MySqlTypes.baseName(column.sourceType))) {  // `set ('a')` too
                 written = MySqlTypes.setText(raw, column.sourceType);
             } else {
                 written = raw;

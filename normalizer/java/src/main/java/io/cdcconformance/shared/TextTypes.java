@@ -94,6 +94,10 @@ public final class TextTypes {
             return null;
         }
         String padded = fraction + "0".repeat(digits - fraction.length());
+        if (hours * 3600L + minutes * 60 + seconds == Canonical.MAX_TIME_SECONDS && padded.length() > 6
+                && padded.startsWith("999999") && !padded.substring(6).chars().allMatch(c -> c == '0')) {
+            return null;  // past 838:59:59.999999, the model's TIME range at any precision
+        }
         boolean zero = hours == 0 && minutes == 0 && seconds == 0 && padded.chars().allMatch(c -> c == '0');
         return (zero ? "" : m.group(1)) + Canonical.durationText(hours, minutes, seconds, padded);
     }
