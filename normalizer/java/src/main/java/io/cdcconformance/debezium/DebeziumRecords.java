@@ -229,6 +229,11 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                 keyFields = fields(schema.get("fields"));
                 keyNames = keyFields == null ? null : fieldNames(keyFields);
                 keyRaw = Records.textMap(keyPayloadJson);
+            } else if (keyPayloadJson != null && !Json.present(object.get("schema")) && object.size() == 2) {
+                // JsonConverter with schemas.enable on a key without a schema: {"schema":null,"payload":{...}} (Paimon's
+                // Flink CDC test data): its columns are the payload's, not `schema` and `payload` (issue 49)
+                keyNames = new ArrayList<>(keyPayloadJson.keySet());
+                keyRaw = Records.textMap(keyPayloadJson);
             } else {
                 keyNames = new ArrayList<>(object.keySet());
                 keyRaw = bareKey;
@@ -366,7 +371,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             }
             List<Cell> cells = new ArrayList<>(keyNames.size());
             for (String name : keyNames) {
-                cells.add(new Cell(name, true, bareKey.get(name), bareKey.get(name)));
+                cells.add(new Cell(name, true, keyRaw.get(name), keyRaw.get(name)));
             }
             return cells;
         }
