@@ -69,8 +69,11 @@ VALUE_TYPES = [LogicalType(k) for k in MYSQL_TYPES] + [
     LogicalType("DECIMAL", 38, 10), LogicalType("DECIMAL", 65, 30), LogicalType("DECIMAL", 5, 0)]
 # ENUM and SET labels (mysql_type writes them as `desc` prints them, quotes doubled): words that are also
 # type words, quotes, spaces, non-BMP text; a SET at MySQL's 64-member limit, so its bitmask fills an unsigned long
+# labels that are numbers (a flag column's enum('0','1'), enum('2','1'), set('2','1')): canal's digits are the index
+# and the bitmask all the same; a reader that took a digit text for a label read '1' for both flags (issue 49)
 ENUM_SET_TYPES = [LogicalType("ENUM", labels=("small", "unsigned", "it's", "a b", "\u00e9t\u00e9", "\U0001f600")),
-                  LogicalType("SET", labels=("x", "y z", "o'k", "(", "\u4e16")),
+                  LogicalType("ENUM", labels=("0", "1")), LogicalType("ENUM", labels=("2", "1", "10")),
+                  LogicalType("SET", labels=("x", "y z", "o'k", "(", "\u4e16")), LogicalType("SET", labels=("2", "1")),
                   LogicalType("SET", labels=tuple(f"m{i}" for i in range(64)))]
 
 
@@ -83,6 +86,8 @@ SPELLINGS = {
     "STRING": ("varchar(255)", "CHARACTER VARYING(255)", "NATIONAL VARCHAR(255)", "nvarchar(255)", "text", "LONG VARCHAR"),
     "BYTES": ("varbinary(64)", "blob", "LONG VARBINARY", "longblob", "VARBINARY(4096)"), "DATE": ("date", "DATE"),
     "DECIMAL": ("decimal", "DEC", "NUMERIC", "FIXED"),
+    # DDL takes a space before the labels and any case (`SET ('a','b')`): the SET reader once looked for `set(` only
+    "ENUM": ("enum", "ENUM", "enum "), "SET": ("set", "SET", "set "),
 }
 
 
@@ -96,7 +101,8 @@ def mysql_type(logical: LogicalType, name: str = "") -> tuple[str, int, str]:
     """(type text, JDBC code, logical type) of a column; `name` picks among the type's spellings."""
     if logical.kind in ("ENUM", "SET"):
         # canal's RowsLogBuffer: ENUM is Types.INTEGER, SET is Types.BIT (a NULL's: _sql_types)
-        return f"{logical.kind.lower()}({mariadb_ddl.labels_text(logical.labels)})", 4 if logical.kind == "ENUM" else -7, logical.name
+        labels = mariadb_ddl.labels_text(logical.labels)
+        return f"{_spelling(logical.kind, name)}({labels})", 4 if logical.kind == "ENUM" else -7, logical.name
     if logical.kind == "DECIMAL":
         return f"{_spelling('DECIMAL', name)}({logical.precision},{logical.scale})", 3, logical.name
     if logical.kind in ("TIME", "DURATION"):  # MySQL's TIME is a duration: RowsLogBuffer prints a sign, 2+ hour digits

@@ -152,7 +152,8 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
 # The plug-in declaration
 # ------------------------------------------------------------------------------------------------
 
-examples = profile_examples(profiles, VALUE_TYPES, allow_snapshot=False, max_changes=10)
+# ENUM and SET as canal writes them (its encoder's), numeric labels included (issue 49)
+examples = profile_examples(profiles, VALUE_TYPES + canal.ENUM_SET_TYPES, allow_snapshot=False, max_changes=10)
 render = profile_render(encode)
 
 
@@ -186,7 +187,7 @@ GENERATOR = FormatGenerator(
     # no TRANSACTIONEND: the other formats' renderings of a shared history carry no transaction marks
     shared_history=shared_history,
     bench=history_bench(shared_history, _plain_schema),
-    value_types=tuple(VALUE_TYPES),
+    value_types=tuple(VALUE_TYPES + canal.ENUM_SET_TYPES),
     history_features=frozenset({"key-change", "truncate"}),
     ordered_within_partition=True,
     ordered_members=frozenset({"dbValType", "jdbcType"}),  # LinkedHashMaps in column order: the column positions

@@ -95,6 +95,12 @@ class Profile:
     # writes); or (first file's index, statements per file): MySQL numbers files .000001 on and past .999999 the
     # number grows (.1000000), so profiles draw histories that rotate across it (issue 39 A10)
     binlog_rotation: tuple[int, int] | None = None
+    # what carries the connector's records to Kafka: "connect" (Kafka Connect and its JsonConverter), or "flink-cdc"
+    # (Flink CDC's MySQL source, Debezium 1.9 inside Flink, its JsonDebeziumDeserializationSchema's text written by a
+    # Flink Kafka sink): the value only (no Kafka key, no headers, tombstones dropped by MySqlRecordEmitter), and the
+    # snapshot phase's rows read by Flink CDC itself from BinlogOffset.ofEarliest(): file "", pos 0, server_id 0,
+    # source.ts_ms 0, snapshot "false" (StatefulTaskContext, RecordUtils.formatMessageTimestamp; issue 49)
+    pipeline: str = "connect"
 
     @property
     def release(self) -> tuple[int, int]:
@@ -110,6 +116,10 @@ class Profile:
         """MariaDB's connector (its own since 2.7), or the MySQL connector that read MariaDB before it: a schema is a
         database, positions are binlog ones."""
         return self.connector in ("mariadb", "mysql")
+
+    @property
+    def flink_cdc(self) -> bool:
+        return self.pipeline == "flink-cdc"
 
     def database_of(self, table: Table) -> str:
         return table.schema if self.binlog else self.database
@@ -306,7 +316,8 @@ def profiles(prefix: str = "dbserver1"):
         transaction_metadata=st.booleans(),
         heartbeats=st.booleans(),
         schema_changes=st.booleans(),
-    ).filter(lambda p: not (p.connector == "mariadb" and p.release < (2, 7))  # MariaDB's connector is 2.7's
+        pipeline=st.sampled_from(["connect", "connect", "flink-cdc"]),
+    ).map(_as_pipeline_writes).filter(lambda p: not (p.connector == "mariadb" and p.release < (2, 7))  # MariaDB's connector is 2.7's
              # the MySQL connector as run here: 1.9.7 on MariaDB (docs/producers.md)
              and not (p.connector == "mysql" and p.release >= (2, 7))
              # what the connector writes for an unchanged TOASTed bytea under a text mode has not been run here
@@ -323,6 +334,18 @@ def profiles(prefix: str = "dbserver1"):
              and not (p.transaction_metadata and p.connector not in ("postgresql", "mariadb"))
              # exact unsigned BIGINTs as run on MariaDB, with decimals in their default mode
              and not (p.bigint_unsigned_handling == "precise" and (not p.binlog or p.decimal_handling != "precise")))
+
+
+def _as_pipeline_writes(profile: Profile) -> Profile:
+    """Flink CDC's MySQL source as run by its users: the MySQL connector of Debezium 1.9 (Flink CDC 2.3 to 3.x), the
+    default server name, a JSON string per record (the Snapshot enum's text, no tombstone, one partition: no key
+    to place it by), none of the connector-side extras (transaction metadata, heartbeats and schema changes are
+    records its emitter drops or a separate option's)."""
+    if not profile.flink_cdc:
+        return profile
+    return replace(profile, connector="mysql", version="1.9.7.Final", prefix="mysql_binlog_source", snapshot_style="enum",
+                   tombstones=False, partitions=1, transaction_metadata=False, heartbeats=False, schema_changes=False,
+                   source_types=False, replica_identity="FULL", toasted=False)
 
 
 _SERVER_NAME_KEY = {"type": "struct", "fields": [{"type": "string", "optional": False, "field": "serverName"}],
@@ -827,6 +850,8 @@ class DebeziumEncoder:
         return dumps_bytes(self._wrap(schema, self.key_payload(row)))
 
     def _snapshot_marker(self, snapshot: bool, last: bool, first: bool = False):
+        if self.profile.flink_cdc:  # its own snapshot reader's offset context is never in snapshot mode
+            return "false"
         if self.profile.snapshot_style == "boolean":
             return snapshot
         if not snapshot:
@@ -836,6 +861,8 @@ class DebeziumEncoder:
 
     def _source(self, tx: Transaction, position: dict, last_in_snapshot: bool, first_in_snapshot: bool = False) -> dict:
         p, commit_ms = self.profile, epoch_ms(tx.commit_time)
+        if p.flink_cdc and tx.snapshot:  # RecordUtils.formatMessageTimestamp: 0 for every snapshot-phase record
+            commit_ms = 0
         source = {"version": p.version, "connector": p.connector, "name": p.prefix, "ts_ms": commit_ms,
                   "snapshot": self._snapshot_marker(tx.snapshot, last_in_snapshot, first_in_snapshot),
                   "db": p.database_of(self.table)}
@@ -904,7 +931,9 @@ class DebeziumEncoder:
                        or descriptor.get("name") or descriptor["type"], c.logical.name, descriptor["optional"], c.pk_position)
                 for i, (c, descriptor) in enumerate(zip(self.table.columns, self.row_fields()))]
 
-    def _canonical_position(self, position: dict) -> dict:
+    def _canonical_position(self, position: dict) -> dict | None:
+        if self.profile.binlog and position["file"] == "":  # Flink CDC's snapshot phase: no binlog coordinates
+            return None
         if self.profile.binlog:
             return {"commit": f"{binlog_file(position['file'])}:{_fixed(position['pos'])}", "event": str(position["row"]).zfill(10),
                     "seq": keys.HALF_SEQ.get(position.get("key_change_half"), keys.PLAIN_SEQ)}
@@ -924,12 +953,16 @@ class DebeziumEncoder:
         base = dict(event_id="", format=FORMAT, kind=kind, origin=[])
         if kind == "TOMBSTONE":
             return CanonicalEvent(**base, **fields)
+        if p.flink_cdc:  # no Kafka key: the events' key, and which columns are the key's, are unknown
+            columns = [replace(c, pk_position=None) for c in fields.get("columns") or []] or fields.get("columns")
+            fields = {**fields, "key": None, **({"columns": columns} if "columns" in fields else {})}
         return CanonicalEvent(
             **base, format_version=p.format_version,
             source=p.canonical_source(self.table),
             position=self._canonical_position(position),
             tx_id=self._tx_id(tx, position),
-            commit_ts=tx.commit_time.replace(microsecond=tx.commit_time.microsecond // 1000 * 1000),
+            # a snapshot read's ts_ms of 0 (Flink CDC's snapshot phase) is no time
+            commit_ts=None if p.flink_cdc and tx.snapshot else tx.commit_time.replace(microsecond=tx.commit_time.microsecond // 1000 * 1000),
             emit_ts=EPOCH.replace(tzinfo=dt.UTC) + dt.timedelta(microseconds=emit_us),
             **fields)
 
@@ -943,6 +976,8 @@ class DebeziumEncoder:
 
     # -- records -----------------------------------------------------------------------------------
     def _record(self, key: bytes | None, value: dict | None, headers=(), topic: str | None = None) -> KafkaRecord:
+        if self.profile.flink_cdc:  # a Flink Kafka sink of the deserializer's strings: the value alone
+            key, headers = None, ()
         partition = default_partition(key, self.profile.partitions)
         if self.profile.has_context_headers:
             headers = (*headers, ("__debezium.context.connectorLogicalName", self.profile.prefix.encode()),
@@ -979,6 +1014,8 @@ class DebeziumEncoder:
             positions = c.binlog(tx)
             if self.profile.connector == "mysql" and not tx.snapshot:  # the MySQL connector's thread (0 on MariaDB)
                 positions = [{**position, "thread": 0} for position in positions]
+            if self.profile.flink_cdc and tx.snapshot:  # a snapshot split read from BinlogOffset.ofEarliest()
+                positions = [{**position, "file": "", "pos": 0, "row": 0, "server_id": 0} for position in positions]
             return positions
         if self.profile.connector == "sqlserver":
             changes = [None if tx.snapshot else c.sqlserver_lsn() for _ in tx.changes]
@@ -1374,6 +1411,64 @@ def _table_changes_object(document):
                    tableChanges={"type": "ALTER", "id": '"db"."t"'})
 
 
+def _table_changes_text(document):
+    """... whose tableChanges is a string holding the array's text: no array JsonConverter wrote (issue 49: read as
+    the array, a CREATE came out as the DROP its text named)."""
+    _table_changes_object(document)
+    payload = _payload(document)
+    payload["tableChanges"] = json.dumps([{"type": "DROP", "id": '"db"."t"'}])
+
+
+def _table_change_type_unknown(document):
+    """... whose table change names a type that is none of Debezium's TableChangeType (issue 49: passed through)."""
+    _table_changes_object(document)
+    _payload(document)["tableChanges"] = [{"type": "EXPLODE", "id": '"db"."t"'}]
+
+
+# each semantic name's Connect type (the producers' SchemaBuilders), and another it is never written with
+_WRITTEN_AS = {"io.debezium.data.Bits": "bytes", "org.apache.kafka.connect.data.Decimal": "bytes",
+               "io.debezium.time.Date": "int32", "io.debezium.time.MicroTimestamp": "int64", "io.debezium.time.Timestamp": "int64",
+               "io.debezium.time.NanoTimestamp": "int64", "io.debezium.time.MicroTime": "int64", "io.debezium.time.NanoTime": "int64",
+               "io.debezium.time.ZonedTimestamp": "string", "io.debezium.time.ZonedTime": "string", "io.debezium.data.Json": "string",
+               "io.debezium.data.Uuid": "string", "io.debezium.data.Xml": "string", "io.debezium.data.Enum": "string",
+               "io.debezium.time.MicroDuration": "int64", "io.debezium.data.VariableScaleDecimal": "struct",
+               "io.debezium.data.geometry.Geometry": "struct", "org.apache.kafka.connect.data.Date": "int32",
+               "org.apache.kafka.connect.data.Time": "int32", "org.apache.kafka.connect.data.Timestamp": "int64",
+               "io.debezium.time.Time": "int32"}
+_OTHER_TYPE = {"bytes": "int64", "int32": "string", "int64": "string", "string": "int64", "struct": "bytes"}
+
+
+def _semantic_name_on_another_type(document):
+    """A row column with a semantic name given another Connect type than the name is written with (a Bits on an
+    int64, a Decimal on a string): its digits were decoded as base64 (issue 49). UNKNOWN_COLUMN_TYPE."""
+    payload = _payload(document)
+    if "schema" not in document or payload.get("op") not in ("c", "r", "u", "d"):
+        return False
+    images = [f for f in document["schema"].get("fields", []) if f.get("field") in ("before", "after") and f.get("fields")]
+    named = [c["field"] for c in (images[0]["fields"] if images else []) if c.get("name") in _WRITTEN_AS]
+    if not named:
+        return False
+    for image in images:
+        for column in image["fields"]:
+            if column["field"] == named[0]:
+                column["type"] = _OTHER_TYPE[_WRITTEN_AS[column["name"]]]
+    return True
+
+
+# a position part of each connector as no unsigned integer: negative, hex, a fraction (issue 49: the part was null)
+_POSITION_PARTS = {"postgresql": "lsn", "mysql": "pos", "mariadb": "pos", "sqlserver": "event_serial_no"}
+_NOT_DIGITS = (-5, "0x1F", Decimal("1.5"))
+
+
+def _position_not_digits(document):
+    source = _payload(document).get("source") or {}
+    part = _POSITION_PARTS.get(source.get("connector"))
+    if part is None or source.get(part) is None:
+        return False
+    source[part] = _NOT_DIGITS[len(str(source[part])) % len(_NOT_DIGITS)]
+    return True
+
+
 def _old_key_null(item: Expected) -> bytes | None:
     """An update or delete whose before image holds NULL for the first column of its Kafka key: which row
     changed is unknown (MISSING_OLD_KEY), never a DELETE of key NULL (issue 19 A)."""
@@ -1430,6 +1525,10 @@ _VALUE_CHANGES = {
     # shapes that are valid JSON but no Debezium record (issue 19 C): never a HEARTBEAT, never MALFORMED_JSON
     "status-commit": (lambda item: _mutate_json(item, _as_commit_status), Code.UNKNOWN_MESSAGE_SHAPE),
     "table-changes-object": (lambda item: _mutate_json(item, _table_changes_object), Code.UNKNOWN_MESSAGE_SHAPE),
+    "table-changes-text": (lambda item: _mutate_json(item, _table_changes_text), Code.UNKNOWN_MESSAGE_SHAPE),
+    "table-change-type-unknown": (lambda item: _mutate_json(item, _table_change_type_unknown), Code.UNKNOWN_EVENT_TYPE),
+    "semantic-name-on-another-type": (lambda item: _mutate_json(item, _semantic_name_on_another_type), Code.UNKNOWN_COLUMN_TYPE),
+    "position-not-digits": (lambda item: _mutate_json(item, _position_not_digits), Code.UNDECODABLE_VALUE),
     # digits only a double could read, as Infinity and 0.0 (docs/formats/debezium-json.md)
     "double-beyond-range": (lambda item: _mutate_json(item, _set_first_value(("double",), Decimal("-1e400"))), Code.UNDECODABLE_VALUE),
     "double-below-range": (lambda item: _mutate_json(item, _set_first_value(("double",), Decimal("1e-400"))), Code.UNDECODABLE_VALUE),
@@ -1582,7 +1681,7 @@ HOSTILE: dict[str, Hostile] = {
     # accepted as events: the shapes are valid, however odd (nothing to quarantine, nothing to fail on)
     "schemaless insert with empty source": Hostile(b'{"op":"c","source":{},"after":{"a":1}}', None),
     "NUL characters and odd numbers": Hostile(
-        b'{"op":"c","source":{"connector":"mysql","pos":"x"},"after":{"a":"' + b"\\u0000" * 10 + b'"},"ts_us":"1e400"}',
+        b'{"op":"c","source":{"connector":"mysql","pos":4},"after":{"a":"' + b"\\u0000" * 10 + b'"},"ts_us":"1e400"}',
         None),
     # parsers disagree on which one wins (Spark's reader took the last): no one is picked
     # a value of another JSON type than its schema's came out as its JSON text (issue 40)
@@ -1612,7 +1711,10 @@ def examples(draw):
     profile = draw(profiles())
     return profile, draw(histories(tables(value_types=value_types(profile)),
                                    # 1.9's MySQL connector wrote no TRUNCATE (seen on MariaDB: docs/producers.md)
-                                   allow_truncate=profile.connector in ("postgresql", "mariadb")))
+                                   allow_truncate=profile.connector in ("postgresql", "mariadb"),
+                                   # Flink CDC drops the headers that pair a key change's halves, which share one
+                                   # binlog position: a plain DELETE and INSERT no position orders (the page's gap)
+                                   allow_key_change=not profile.flink_cdc))
 
 
 def value_types(profile: Profile) -> list[LogicalType]:

@@ -138,7 +138,7 @@ def _fresh_key(draw, table: Table, taken: set) -> dict:
 
 @st.composite
 def histories(draw, table_strategy=None, allow_truncate: bool = True, max_changes: int = 12,
-              allow_snapshot: bool = True) -> History:
+              allow_snapshot: bool = True, allow_key_change: bool = True) -> History:
     table = draw(table_strategy if table_strategy is not None else tables())
     value_columns = [c for c in table.columns if not c.pk_position]
     state: dict[tuple, Row] = {}
@@ -168,7 +168,7 @@ def histories(draw, table_strategy=None, allow_truncate: bool = True, max_change
         changes = []
         for _ in range(min(remaining, draw(st.integers(1, 3)))):
             remaining -= 1
-            choices = ["INSERT"] + (["UPDATE", "KEY_CHANGE", "DELETE"] if state else [])
+            choices = ["INSERT"] + (["UPDATE", "DELETE"] + (["KEY_CHANGE"] if allow_key_change else []) if state else [])
             choices += ["TRUNCATE"] if allow_truncate and state else []
             choice = draw(st.sampled_from(choices))
             if choice == "INSERT":
