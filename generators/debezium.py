@@ -38,6 +38,7 @@ from generators.values import (
     canonical_text,
     finite_type,
     java_bigdecimal_text,
+    java_double_text,
     rescale,
 )
 from normalizer import keys
@@ -236,6 +237,9 @@ def _setting_view(profile: Profile, logical: LogicalType, value):
         return LogicalType("STRING"), None if value is None else _binary_text(profile.binary_handling, value)
     if logical.kind in ("DECIMAL", "NUMERIC") and profile.decimal_handling == "string":  # numeric: its own scale
         return LogicalType("STRING"), None if value is None else f"{value if logical.kind == 'NUMERIC' else rescale(value, logical.scale):f}"
+    if logical.kind == "MONEY" and profile.decimal_handling == "string":  # streamed: its digits at scale 2 (`12.30`);
+        # a snapshot's is the double's text (`snapshot_money_text`, as_written), both seen on 3.3.2 (issue 49)
+        return LogicalType("STRING"), None if value is None else f"{rescale(value, 2):f}"
     if logical.kind in ("DECIMAL", "NUMERIC", "MONEY") and profile.decimal_handling == "double":
         return LogicalType("FLOAT64"), None if value is None else float(value)
     if logical.kind == "UINT64" and profile.bigint_unsigned_handling == "precise":
@@ -284,10 +288,21 @@ def as_written(history: History, profile: Profile) -> History:
     if all(_setting_view(profile, c.logical, None)[0] == c.logical for c in table.columns) \
             and profile.time_precision == "adaptive":  # (under connect a TIME(3)'s value is cut, its type not)
         return history
-    transactions = tuple(replace(tx, changes=tuple(replace(ch, before=written_row(table, profile, ch.before),
-                                                           after=written_row(table, profile, ch.after))
+    def written(tx, row: Row | None) -> Row | None:
+        return _snapshot_view(table, profile, tx, written_row(table, profile, row), row)
+
+    transactions = tuple(replace(tx, changes=tuple(replace(ch, before=written(tx, ch.before), after=written(tx, ch.after))
                                                    for ch in tx.changes)) for tx in history.transactions)
     return replace(history, table=written_table(table, profile), transactions=transactions)
+
+
+def _snapshot_view(table: Table, profile: Profile, tx, written: Row | None, row: Row | None) -> Row | None:
+    """A snapshot's row as written: PostgreSQL's snapshot reads money through a double, so under
+    decimal.handling.mode=string its text is `Double.toString` (`1.0E7`, `12.3`; seen on 3.3.2, docs/producers.md)."""
+    if written is None or not tx.snapshot or profile.decimal_handling != "string":
+        return written
+    return {**written, **{c.name: java_double_text(float(row[c.name])) for c in table.columns
+                          if c.logical.kind == "MONEY" and row[c.name] is not None}}
 
 
 def profiles(prefix: str = "dbserver1"):
@@ -1723,9 +1738,9 @@ def value_types(profile: Profile) -> list[LogicalType]:
     if profile.connector == "sqlserver":
         return ALL_TYPES
     if profile.connector == "postgresql":  # its bit varying, its time's 24:00, its timestamps' infinity, the types of its own users hold
-        # money but under decimal.handling.mode=string, where a snapshot writes Double.toString (`1.0E7`; seen on 3.3.2)
-        money = [MONEY_TYPE] if profile.decimal_handling != "string" else []
-        return ALL_TYPES + BITS_TYPES + VARBIT_TYPES + [TIME_24_TYPE] + PG_TIMESTAMP_TYPES + POSTGRES_TYPES + money
+        # money under decimal.handling.mode=string too: streamed as its digits, in a snapshot as Double.toString
+        # (`1.0E7`; seen on 3.3.2: _setting_view, _snapshot_view)
+        return ALL_TYPES + BITS_TYPES + VARBIT_TYPES + [TIME_24_TYPE] + PG_TIMESTAMP_TYPES + POSTGRES_TYPES + [MONEY_TYPE]
     return ALL_TYPES + [t for t in BITS_TYPES if t.precision <= 64] + [LogicalType("GEOMETRY"), DURATION_TYPE]
 
 

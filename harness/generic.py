@@ -156,6 +156,50 @@ def check_hostile(roundtrip: RoundTrip, generator: FormatGenerator) -> list[str]
     return problems
 
 
+def check_copies(roundtrip: RoundTrip, generator: FormatGenerator, count: int, seed: int | None = None) -> list[str]:
+    """Invariant 3 for re-delivered records (a consumer that re-reads a topic after a restart gets at-least-once
+    copies): drawn examples' records are all sent again after them. A format that groups records (CES segments,
+    DataWorks halves) folds each copy into its event's `origin`, so no event comes from copies alone; a stateless
+    format emits one event per record read, so the copies' events are the originals' again, same position and all
+    (a sink's MERGE on key and position makes them one), except where the position is the Kafka offset (canal,
+    CloudCanal), which a copy has of its own. Either way every record is accounted for."""
+    seed = session_seed() if seed is None else seed
+    examples = _examples(generator, draw_examples(generator.examples(), count, seed), "copies")
+    records = [item.record for example in examples for item in example.expected]
+    partitions = {topic: n for example in examples for topic, n in example.partitions.items()}
+    output = roundtrip.run(records + records, generator.format_id, partitions)
+    originals: dict[tuple[str, int], int] = {}
+    for record in records:
+        originals[(record.topic, record.partition)] = originals.get((record.topic, record.partition), 0) + 1
+
+    def from_copies(event: dict) -> bool:
+        return all(o["offset"] >= originals[(o["topic"], o["partition"])] for o in event["origin"])
+
+    # where the position is the Kafka offset (canal, CloudCanal: the message has no log position), a copy's is its own,
+    # and so is a key change's group, which is built from it
+    offset_positions = generator.ordered_within_partition
+
+    def projected(events: list[dict]) -> list[str]:
+        def said(e: dict) -> dict:
+            kept = {k: v for k, v in e.items() if k not in ("event_id", "origin")}
+            if offset_positions:
+                kept.pop("position")
+                kept["pk_change"] = e["pk_change"] and e["pk_change"]["role"]
+            return kept
+        return sorted(repr(sorted((k, repr(v)) for k, v in said(e).items())) for e in events)
+
+    problems = output.accounting_problems()
+    copied = [e for e in output.events if from_copies(e)]
+    first = [e for e in output.events if not from_copies(e)]
+    if generator.groups_across_records:
+        problems += [f"an event from copies alone: {e['event_id']}" for e in copied]
+    elif projected(copied) != projected(first):
+        unmatched = sorted(set(projected(copied)) ^ set(projected(first)))
+        problems.append(f"the copies' {len(copied)} events are not the originals' {len(first)} again: "
+                        f"{unmatched[0][-600:] if unmatched else 'as many of each, in other numbers'}")
+    return problems
+
+
 def check_extremes(roundtrip: RoundTrip, generator: FormatGenerator) -> tuple[int, list[str]]:
     """The envelope-extremes tier: every integer of the valid neighbour at each of its type's extremes, and
     (JSON formats) every text of it holding a lone surrogate and every object of it naming a member twice,

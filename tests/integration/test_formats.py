@@ -5,6 +5,8 @@
   in a session with every setting the normalizer must not depend on flipped (HOSTILE_SESSION);
 - mutators: every mutator's records get its code, the rest still normalize, everything is accounted for;
 - hostile: each hand-made hostile record gets exactly its code, and none stops the job;
+- copies: every record sent twice gives its events again (stateless formats) or joins its event's origin
+  (grouping formats), never another event;
 - extremes: every integer of a valid record at int32/int64 min and max, -1 and 0 never stops the job, a lone
   surrogate or a member named twice in any text or object is quarantined;
 - streaming: Structured Streaming, two records per micro-batch, gives exactly the batch output;
@@ -28,6 +30,7 @@ FORMATS = REGISTRY.decoded_formats()
 EXAMPLES = int(os.environ.get("CDC_PROPERTY_EXAMPLES", "200"))
 MUTATED_EXAMPLES = int(os.environ.get("CDC_ADVERSARIAL_EXAMPLES", "200"))
 SPELLING_EXAMPLES = int(os.environ.get("CDC_SPELLING_EXAMPLES", "100"))
+COPIED_EXAMPLES = int(os.environ.get("CDC_COPIED_EXAMPLES", "30"))
 
 
 @pytest.mark.parametrize("format_id", FORMATS)
@@ -57,6 +60,13 @@ def test_hostile_records_get_their_exact_codes(roundtrip, format_id):
     generator = REGISTRY.generator(format_id)
     assert generator.hostile, f"{format_id} declares no hostile records"
     assert generic.check_hostile(roundtrip, generator) == []
+
+
+@pytest.mark.parametrize("format_id", FORMATS)
+def test_records_sent_twice_say_the_same(roundtrip, format_id):
+    # invariant 3 as docs/invariants.md states it: copies folded (grouping formats) or their events again, same
+    # position (stateless formats); nothing unaccounted
+    assert generic.check_copies(roundtrip, REGISTRY.generator(format_id), COPIED_EXAMPLES) == []
 
 
 @pytest.mark.parametrize("format_id", FORMATS)
