@@ -264,3 +264,25 @@ def test_a_snapshots_money_under_decimal_string_is_the_doubles_java_text(postgre
              (json.loads(record.value)["payload"] for record in records if record.value is not None)}
     assert money == {("r", 1): "-9.223372036854776E16", ("r", 2): "12.3",
                      ("c", 11): "-92233720368547758.08", ("c", 12): "12.30"}
+
+
+@pytest.mark.long  # about 40 s: make test-long
+def test_numeric_special_values_are_null_and_a_negative_scale_is_2046_with_the_exact_value(postgres_available, broker):
+    """decimal.handling.mode=precise: NaN and +-Infinity are written as null (the task goes on); numeric(5,-2) as a
+    Decimal of scale 2046 holding the exact value, which the normalizer gives as DECIMAL(?,2046) (docs/producers.md,
+    losses; case debezium-postgres-numeric-special-values-and-negative-scale)."""
+    import base64
+    import json
+
+    from harness.producers import debezium_postgres
+
+    records = debezium_postgres.capture(broker, "losses.t", "id int PRIMARY KEY, n numeric(10,2), s numeric(5,-2)",
+                                        ["(1, 'NaN', 12300)"], ["INSERT INTO losses.t SELECT id + 10, n, s FROM losses.t"])
+    written = [json.loads(record.value) for record in records if record.value is not None]
+    assert [document["payload"]["after"]["n"] for document in written] == [None, None]
+    scales = {field["field"]: field.get("parameters", {}).get("scale") for document in written
+              for image in document["schema"]["fields"] if image["field"] == "after" for field in image["fields"]}
+    assert scales["s"] == "2046"
+    # the unscaled bytes at scale 2046 are the exact value, snapshot and streamed
+    unscaled = [int.from_bytes(base64.b64decode(document["payload"]["after"]["s"]), "big", signed=True) for document in written]
+    assert unscaled == [12300 * 10 ** 2046] * 2

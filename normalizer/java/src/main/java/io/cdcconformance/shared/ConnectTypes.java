@@ -153,7 +153,11 @@ public final class ConnectTypes {
             Integer precision = parameters == null ? null
                     : Canonical.boundedInt(parameters.get("connect.decimal.precision"), 1, Canonical.MAX_DECIMAL_PRECISION);
             Integer scale = parameters == null ? null : Canonical.boundedInt(parameters.get("scale"), 0, Canonical.MAX_DECIMAL_SCALE);
-            return "DECIMAL(" + (precision == null ? "?" : precision) + "," + (scale == null ? "?" : scale) + ")";
+            // PostgreSQL's negative scale (numeric(5,-2)) reaches the connector as an unsigned 11-bit field, 2046, with
+            // the value's unscaled bytes at that scale: the number is exact, the precision contradicts it (seen on
+            // 3.3.2, issue 49), so the precision is the one left out
+            boolean contradicts = precision != null && scale != null && scale > precision;
+            return "DECIMAL(" + (precision == null || contradicts ? "?" : precision) + "," + (scale == null ? "?" : scale) + ")";
         }
         if (BITS.equals(name)) {
             Integer length = parameters == null ? null : Canonical.boundedInt(parameters.get("length"), 1, Canonical.MAX_BITS);
