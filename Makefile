@@ -11,7 +11,8 @@
 #   make soak  - 10,000 mutated records per format through Kafka and Spark (make test-long runs a 500 slice)
 #   make producers - drawn histories through PostgreSQL and Debezium 1.9.7, 2.7.3, 3.3.2, and through MariaDB and
 #                    Debezium's MariaDB connector 3.3.0 and 3.5.0, then three connector settings in turn on both,
-#                    then through MariaDB and canal's own server 1.1.4 (docs/producers.md; make test runs one
+#                    then through MariaDB and canal's own server 1.1.4, then through Flink CDC 3.1.1's MySQL source
+#                    (docs/producers.md; make test runs one
 #                    crafted history per database, make test-long one through canal)
 PYTHON ?= python3
 VENV := .venv
@@ -99,6 +100,7 @@ producers: bootstrap
 	$(BIN)/cdc-conformance producers --database mariadb --histories 8 --debezium 3.3.0.Final --debezium 3.5.0.Final
 	$(BIN)/cdc-conformance producers --histories 4 --settings rotation
 	$(BIN)/cdc-conformance producers --canal --histories 8
+	$(BIN)/cdc-conformance producers --flink-cdc --histories 8
 
 # A Docker engine for the Testcontainers backend (started only where none answers; root with apt)
 docker-engine:

@@ -226,6 +226,7 @@ def _binary_text(mode: str, value: bytes) -> str:
 
 # a BIGINT UNSIGNED under bigint.unsigned.handling.mode=precise: its 20 digits, scale 0
 UNSIGNED_BIGINT_DECIMAL = LogicalType("DECIMAL", 20, 0)
+UNSIGNED_BIGINT_DECIMAL_1X = LogicalType("MONEY", scale=0)  # a Connect Decimal of scale 0 and no precision
 
 
 def _setting_view(profile: Profile, logical: LogicalType, value):
@@ -243,7 +244,9 @@ def _setting_view(profile: Profile, logical: LogicalType, value):
     if logical.kind in ("DECIMAL", "NUMERIC", "MONEY") and profile.decimal_handling == "double":
         return LogicalType("FLOAT64"), None if value is None else float(value)
     if logical.kind == "UINT64" and profile.bigint_unsigned_handling == "precise":
-        return UNSIGNED_BIGINT_DECIMAL, None if value is None else Decimal(value)
+        # 1.9's MySQL connector gives the Decimal no precision (Flink CDC's records, seen with 3.1.1's 1.9.8)
+        written = UNSIGNED_BIGINT_DECIMAL if profile.release >= (2, 0) else UNSIGNED_BIGINT_DECIMAL_1X
+        return written, None if value is None else Decimal(value)
     if logical.kind == "HSTORE" and profile.hstore_handling == "map":
         return LogicalType("HSTORE_MAP"), value
     if logical.kind == "INTERVAL" and profile.interval_handling == "string":
@@ -299,7 +302,7 @@ def as_written(history: History, profile: Profile) -> History:
 def _snapshot_view(table: Table, profile: Profile, tx, written: Row | None, row: Row | None) -> Row | None:
     """A snapshot's row as written: PostgreSQL's snapshot reads money through a double, so under
     decimal.handling.mode=string its text is `Double.toString` (`1.0E7`, `12.3`; seen on 3.3.2, docs/producers.md)."""
-    if written is None or not tx.snapshot or profile.decimal_handling != "string":
+    if written is None or not tx.snapshot or profile.decimal_handling != "string" or profile.connector != "postgresql":
         return written
     return {**written, **{c.name: java_double_text(float(row[c.name])) for c in table.columns
                           if c.logical.kind == "MONEY" and row[c.name] is not None}}
@@ -358,7 +361,9 @@ def _as_pipeline_writes(profile: Profile) -> Profile:
     records its emitter drops or a separate option's)."""
     if not profile.flink_cdc:
         return profile
+    # bigint.unsigned.handling.mode=precise: Flink CDC sets it (MySqlSourceConfigFactory), decimals in their default mode
     return replace(profile, connector="mysql", version="1.9.7.Final", prefix="mysql_binlog_source", snapshot_style="enum",
+                   bigint_unsigned_handling="precise", decimal_handling="precise",
                    tombstones=False, partitions=1, transaction_metadata=False, heartbeats=False, schema_changes=False,
                    source_types=False, replica_identity="FULL", toasted=False)
 
@@ -739,6 +744,8 @@ class DebeziumEncoder:
 
     # -- schemas ---------------------------------------------------------------------------------
     def _schema_prefix(self) -> str:
+        if self.profile.flink_cdc:  # the connector's own topic name inside Flink, whatever topic the sink writes to
+            return f"{self.profile.prefix}.{self.profile.database_of(self.table)}.{self.table.name}"
         return self.profile.topic(self.table)
 
     def row_fields(self) -> list[dict]:
@@ -883,7 +890,7 @@ class DebeziumEncoder:
                   "db": p.database_of(self.table)}
         if p.connector == "postgresql":
             source["sequence"] = position["sequence"]
-        elif p.has_transaction_field:
+        elif p.has_transaction_field or p.flink_cdc:  # Flink CDC's 1.9 writes it too (seen with 1.5.4, 1.9.7, 1.9.8)
             source["sequence"] = None
         if p.has_sub_millis:
             source.update(ts_us=commit_ms * 1000, ts_ns=commit_ms * 1_000_000)
@@ -1031,6 +1038,8 @@ class DebeziumEncoder:
                 positions = [{**position, "thread": 0} for position in positions]
             if self.profile.flink_cdc and tx.snapshot:  # a snapshot split read from BinlogOffset.ofEarliest()
                 positions = [{**position, "file": "", "pos": 0, "row": 0, "server_id": 0} for position in positions]
+            elif self.profile.flink_cdc:  # its binlog reader names no MariaDB GTID (seen with Flink CDC 3.1.1)
+                positions = [{**position, "gtid": None} for position in positions]
             return positions
         if self.profile.connector == "sqlserver":
             changes = [None if tx.snapshot else c.sqlserver_lsn() for _ in tx.changes]

@@ -123,6 +123,14 @@ def canal_artifacts() -> ArtifactSet:
     return ArtifactSet("canal", JVM_DIR / "canal" / "pom.xml", CANAL_VERSION, {"canal.version": CANAL_VERSION})
 
 
+# Flink CDC's MySQL source and a local Flink (harness/maven/flink-cdc): the real-producer tier's Flink CDC run
+FLINK_CDC_VERSION = "3.1.1"
+
+
+def flink_cdc_artifacts() -> ArtifactSet:
+    return ArtifactSet("flink-cdc", JVM_DIR / "flink-cdc" / "pom.xml", FLINK_CDC_VERSION, {"flink.cdc.version": FLINK_CDC_VERSION})
+
+
 def kafka_connect_artifacts(debezium_version: str = DEFAULT_DEBEZIUM_VERSION, connector: str = "postgres") -> ArtifactSet:
     """Kafka Connect at the broker's version with Debezium's `connector` (debezium-connector-<connector>) of
     `debezium_version`."""

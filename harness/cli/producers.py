@@ -36,12 +36,14 @@ def documented_table(text: str) -> str | None:
                    "and three others taken in turn by seed) [default: the defaults].")
 @click.option("--canal", "run_canal", is_flag=True,
               help="canal's own server (1.1.4, with a Kafka 3.9 broker of its own) on MariaDB instead of Debezium.")
+@click.option("--flink-cdc", "run_flink_cdc", is_flag=True,
+              help="Flink CDC's MySQL source (3.1.1, a local Flink) on MariaDB instead of Kafka Connect: its Debezium JSON.")
 @click.option("--seed", type=int, default=None, help="Draw the same histories again [default: a fresh seed].")
 @click.option("--table", "print_table", is_flag=True, help="Print the generator-fidelity table and exit.")
 @click.option("--update-docs", is_flag=True, help="Write the fidelity table into docs/producers.md and exit.")
 @UNDER_TEST_OPTION
-def producers(histories, databases, versions, replica_identity, setting_names, run_canal, seed, print_table, update_docs,
-              normalizer_spec) -> None:
+def producers(histories, databases, versions, replica_identity, setting_names, run_canal, run_flink_cdc, seed, print_table,
+              update_docs, normalizer_spec) -> None:
     """Real producers in the loop: histories through PostgreSQL or MariaDB and Debezium, checked against the oracle,
     the database's final state and the project's own generator."""
     from harness.producers import fidelity
@@ -69,10 +71,11 @@ def producers(histories, databases, versions, replica_identity, setting_names, r
     from harness.property import session_seed
 
     seed = session_seed() if seed is None else seed
-    if run_canal:
-        if databases or versions or setting_names:
-            raise Misuse("--canal runs canal on MariaDB: --database, --debezium and --settings are Debezium's")
-        _canal(histories, seed, normalizer_under_test(normalizer_spec))
+    if run_canal or run_flink_cdc:
+        option = "--canal" if run_canal else "--flink-cdc"
+        if databases or versions or setting_names or (run_canal and run_flink_cdc):
+            raise Misuse(f"{option} runs on MariaDB alone: --database, --debezium and --settings are Kafka Connect's")
+        (_canal if run_canal else _flink_cdc)(histories, seed, normalizer_under_test(normalizer_spec))
         return
     if "rotation" in setting_names:
         chosen = known.rotation(seed) + [s for s in chosen if s is not known.DEFAULT]
@@ -115,25 +118,40 @@ def _run(histories, databases, versions, replica_identity, chosen, seed, under_t
 
 
 def _canal(histories, seed, under_test) -> None:
-    from harness.broker import EmbeddedKafka
     from harness.jvm import CANAL_KAFKA_VERSION, CANAL_VERSION
     from harness.producers import canal_mariadb
+
+    _alone(f"canal {CANAL_VERSION}", histories, seed, canal_mariadb.drawn_checks, {"kafka_version": CANAL_KAFKA_VERSION},
+           f"Kafka {CANAL_KAFKA_VERSION}", under_test)
+
+
+def _flink_cdc(histories, seed, under_test) -> None:
+    from harness.jvm import FLINK_CDC_VERSION
+    from harness.producers import flink_cdc
+
+    _alone(f"Flink CDC {FLINK_CDC_VERSION}", histories, seed, flink_cdc.drawn_checks, {}, "Flink 1.18.1 (local)",
+           under_test)
+
+
+def _alone(producer: str, histories, seed, drawn_checks, broker_settings: dict, beside: str, under_test) -> None:
+    """A producer that is no Debezium connector on Connect (canal's server, Flink CDC), on MariaDB: its histories,
+    one summary line, its problems."""
+    from harness.broker import EmbeddedKafka
     from harness.producers.postgres import ProducerUnavailable
     from harness.spark import spark_session
-
     click.echo(f"seed {seed} (again: --seed {seed})", err=True)
     try:
-        with EmbeddedKafka(heap="512m", kafka_version=CANAL_KAFKA_VERSION) as broker, \
-                Progress().phase(f"canal {CANAL_VERSION} on MariaDB: {histories} histories", total=histories) as done:
-            results = canal_mariadb.drawn_checks(spark_session(), broker, under_test, histories, seed, done)
+        with EmbeddedKafka(heap="512m", **broker_settings) as broker, \
+                Progress().phase(f"{producer} on MariaDB: {histories} histories", total=histories) as done:
+            results = drawn_checks(spark_session(), broker, under_test, histories, seed, done)
     except ProducerUnavailable as error:
-        raise click.ClickException(f"canal cannot run here: {error}") from error
+        raise click.ClickException(f"{producer} cannot run here: {error}") from error
     differences = sum(len(r.differences) for r in results)
-    click.echo(f"{'producer':<14}{'histories':>10}{'records':>9}{'events':>8}{'differences':>13}{'failures':>10}  server\n"
-               f"{'canal ' + CANAL_VERSION:<14}{len(results):>10}{sum(r.records for r in results):>9}"
+    click.echo(f"{'producer':<18}{'histories':>10}{'records':>9}{'events':>8}{'differences':>13}{'failures':>10}  server\n"
+               f"{producer:<18}{len(results):>10}{sum(r.records for r in results):>9}"
                f"{sum(r.events for r in results):>8}{differences:>13}{sum(len(r.problems) for r in results) - differences:>10}"
-               f"  MariaDB {results[0].versions.get('mariadb', '?')}, Kafka {CANAL_KAFKA_VERSION}")
-    problems = [f"history {index} of seed {seed} (canal): {problem}" for index, result in enumerate(results)
+               f"  MariaDB {results[0].versions.get('mariadb', '?')}, {beside}")
+    problems = [f"history {index} of seed {seed} ({producer}): {problem}" for index, result in enumerate(results)
                 for problem in result.problems]
     for problem in problems:
         click.echo(problem, err=True)

@@ -108,13 +108,13 @@ def postgres_types() -> list[LogicalType]:
 
 
 def _histories(value_types, value: Callable[[ColumnSpec, object], object], max_changes: int, max_columns: int,
-               required_types, allow_truncate: bool = True, lost_kinds=()) -> st.SearchStrategy:
+               required_types, allow_truncate: bool = True, lost_kinds=(), allow_key_change: bool = True) -> st.SearchStrategy:
     """Histories over `value_types` with every value passed through `value`; `required_types`: value columns every
     drawn table has (generators.history.tables); `lost_kinds`: kinds the run's connector loses, drawn in none."""
     value_types = [t for t in value_types if t.kind not in lost_kinds]
     required_types = tuple(t for t in required_types if t.kind not in lost_kinds)
     return histories(tables(KEY_TYPES, value_types, max_columns, required_types), max_changes=max_changes,
-                     allow_truncate=allow_truncate) \
+                     allow_truncate=allow_truncate, allow_key_change=allow_key_change) \
         .map(lambda history: _with_values(history, value)).filter(_keys_distinct)
 
 
@@ -141,9 +141,9 @@ def mariadb_types() -> list[LogicalType]:
 
 
 def mariadb_histories(max_changes: int = 8, max_columns: int = 5, required_types=(), allow_truncate: bool = True,
-                      lost_kinds=()):
+                      lost_kinds=(), allow_key_change: bool = True):
     return _histories(mariadb_types(), _mariadb_value, max_changes, max_columns, required_types, allow_truncate,
-                      lost_kinds)
+                      lost_kinds, allow_key_change)
 
 
 

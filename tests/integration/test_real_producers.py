@@ -43,8 +43,8 @@ def mariadb_available():
 
 
 def _leftovers() -> list[str]:
-    found = sum((glob.glob(f"/tmp/cdc-{part}-*") for part in ("postgres", "mariadb", "connect", "canal")), [])
-    processes = subprocess.run(["pgrep", "-af", "ConnectStandalone|CanalLauncher|cdc-postgres-|cdc-mariadb-"],
+    found = sum((glob.glob(f"/tmp/cdc-{part}-*") for part in ("postgres", "mariadb", "connect", "canal", "flink")), [])
+    processes = subprocess.run(["pgrep", "-af", "ConnectStandalone|CanalLauncher|FlinkCdcCapture|cdc-postgres-|cdc-mariadb-"],
                                capture_output=True, text=True).stdout
     return found + [line for line in processes.splitlines() if "pgrep" not in line]
 
@@ -286,3 +286,19 @@ def test_numeric_special_values_are_null_and_a_negative_scale_is_2046_with_the_e
     # the unscaled bytes at scale 2046 are the exact value, snapshot and streamed
     unscaled = [int.from_bytes(base64.b64decode(document["payload"]["after"]["s"]), "big", signed=True) for document in written]
     assert unscaled == [12300 * 10 ** 2046] * 2
+
+
+@pytest.mark.long  # about 40 s: Flink CDC's jars resolved once, a local Flink per history
+def test_drawn_histories_through_flink_cdcs_mysql_source(mariadb_available, spark, broker, request):
+    """Flink CDC 3.1.1's MySQL source on MariaDB, in a local Flink: snapshot rows without binlog coordinates, then the
+    binlog; the normalizer against the oracle, the database against the events, the generator's Flink CDC profile
+    against Flink CDC's records, with the schema and without (docs/producers.md, Flink CDC)."""
+    from harness.producers import flink_cdc
+
+    before = set(_leftovers())
+    results = flink_cdc.drawn_checks(spark, broker, NormalizerUnderTest.load(DEFAULT_NORMALIZER), 2, 4049)
+    show(request, f"Flink CDC {results[0].versions['flink-cdc']} on MariaDB {results[0].versions['mariadb']}: "
+                  f"{sum(r.records for r in results)} records")
+    assert [r.problems for r in results] == [[], []]
+    assert all(r.records > 0 for r in results)
+    assert set(_leftovers()) - before == set(), "a process or directory of the run was left behind"

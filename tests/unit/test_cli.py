@@ -27,7 +27,8 @@ def _cli(*args, cwd=None, env=None):
     (["certify", "--all", "--check"], "give one of"),
     (["certify", "debezium-json@3.2", "--normalizer", "tests.broken_normalizer:normalize", "--certifications-dir",
       "reports/certifications"], "holds the suite's records of the reference normalizer"),
-    (["producers", "--canal", "--database", "mariadb"], "--canal runs canal on MariaDB"),
+    (["producers", "--canal", "--database", "mariadb"], "--canal runs on MariaDB alone"),
+    (["producers", "--flink-cdc", "--debezium", "3.3.2.Final"], "--flink-cdc runs on MariaDB alone"),
 ])
 def test_misuse_is_one_line_and_exit_2(cli_here, args, message):
     code, _, err = cli_here(*args)
