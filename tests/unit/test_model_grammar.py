@@ -58,3 +58,25 @@ def test_key_names_must_be_there_and_unique():
 
 def test_a_valid_event_passes():
     assert model_grammar.event_problems(_event(after={"id": "-2147483648", "at": "0001-01-01T00:00:00.000000Z"})) == []
+
+
+def test_the_closed_lists_are_the_models_and_the_docs():
+    """kind, op and pk_change.role are the model's enums, ddl.change the list docs/canonical-model.md gives: one
+    definition the exits of both sides read (issue 49: a table change typed EXPLODE left the JVM readers)."""
+    import re
+    from pathlib import Path
+
+    from normalizer.model import Kind, Op
+
+    lists = model_grammar.enumerations()
+    assert lists["kind"] == [k.value for k in Kind] and lists["op"] == [o.value for o in Op]
+    assert lists["pk_change.role"] == ["OLD", "NEW"]
+    doc = (Path(__file__).parents[2] / "docs" / "canonical-model.md").read_text()
+    written = re.search(r"`statement`, `change` \(([A-Z, ]+)\)", doc).group(1)
+    assert written.split(", ") == lists["ddl.change"]
+
+
+def test_a_word_outside_a_closed_list_leaves_the_model():
+    event = {**_event(), "kind": "DDL", "ddl": {"statement": "CREATE TABLE t (id int)", "change": "EXPLODE"}}
+    assert model_grammar.event_problems(event) == [f"ddl.change: not one of {', '.join(model_grammar.enumerations()['ddl.change'])}"]
+    assert model_grammar.event_problems({**_event(), "op": "UPSERT"}) == ["op: not one of INSERT, UPDATE, DELETE"]

@@ -25,4 +25,20 @@ class MySqlTypesTest {
         assertEquals("STRING", MySqlTypes.logicalType("varchar" + "(".repeat(80_000)));  // 20 s; its base is varchar
         assertNull(MySqlTypes.logicalType("int" + " ".repeat(MySqlTypes.MAX_TYPE_TEXT)));  // longer than MySQL keeps
     }
+
+    /** canal writes the index and the bitmask whatever the labels are (issue 49): digits are never a label. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "1|enum('0','1')|0", "2|enum('0','1')|1", "1|enum('2','1')|2", "0|enum('a')|''", "b|enum('a','b')|b",
+        "3|enum('a','b')|", "x|enum('a','b')|"})
+    void enumDigitsAreTheIndex(String raw, String type, String label) {
+        assertEquals(label, MySqlTypes.enumText(raw, type));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "1|set('2','1')|2", "3|set('2','1')|2,1", "2|set('2','1')|1", "a,b|set('a','b')|a,b", "4|set('a','b')|"})
+    void setDigitsAreTheBitmask(String raw, String type, String members) {
+        assertEquals(members, MySqlTypes.setText(raw, type));
+    }
 }
