@@ -96,3 +96,120 @@ def summary(rows: list[FormatRow]) -> str:
         growth = "-" if r.growth is None else f"{r.growth:.1f}"
         lines.append(f"{r.format_id:<22}{r.messages:>10,}{r.plain_rate:>14,.0f}{r.normalizer_rate:>18,.0f}{r.ratio:>8.2f}{growth:>14}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Streaming (issue 50): the same records through a Structured Streaming query of each side
+# ---------------------------------------------------------------------------------------------------
+
+@dataclass
+class StreamPass:
+    """One streaming query over the whole topic: its time, and its state operators' rows and memory at the end."""
+
+    name: str
+    messages: int
+    seconds: float
+    state_rows: int = 0
+    state_bytes: int = 0
+
+    @property
+    def rate(self) -> float:
+        return self.messages / self.seconds if self.seconds else float("inf")
+
+
+def stream_pass(name: str, frame, messages: int, end_offsets: dict, workdir: str) -> StreamPass:
+    """`frame` (a streaming DataFrame) through the `noop` sink with the default trigger (the next micro-batch as soon as
+    one ends, as production queries run), from start until every offset below `end_offsets` is committed."""
+    from harness.streaming import run_until_caught_up
+
+    started = time.monotonic()
+    query = (frame.writeStream.format("noop").outputMode("append")
+             .option("checkpointLocation", f"{workdir}/{uuid.uuid4().hex[:8]}").start())
+    try:
+        run_until_caught_up(query, end_offsets, timeout=3600.0, settle_batches=0)
+        seconds = time.monotonic() - started
+        operators = (query.lastProgress or {}).get("stateOperators", [])
+        return StreamPass(name, messages, seconds, sum(o.get("numRowsTotal", 0) for o in operators),
+                          sum(o.get("memoryUsedBytes", 0) for o in operators))
+    finally:
+        query.stop()
+
+
+@dataclass
+class StreamRow:
+    """One format's streaming figures: the best of each side's warm queries, the session's first (cold) query of the
+    normalizer, and the state the normalizer's query held at its end."""
+
+    format_id: str
+    messages: int
+    max_offsets_per_trigger: int
+    plain_rate: float
+    normalizer_rate: float
+    cold_rate: float
+    state_rows: int
+    state_bytes: int
+    growth: float | None = None          # time at 10x the messages / time at 1x (linear: about 10)
+    state_rows_10x: int | None = None    # the state's rows at the end of the 10x query (flat: the same)
+
+    @property
+    def ratio(self) -> float:
+        return self.normalizer_rate / self.plain_rate
+
+    def as_json(self) -> dict:
+        return {"format": self.format_id, "messages": self.messages, "max_offsets_per_trigger": self.max_offsets_per_trigger,
+                "plain_msg_s": round(self.plain_rate), "normalizer_msg_s": round(self.normalizer_rate),
+                "ratio": round(self.ratio, 3), "cold_normalizer_msg_s": round(self.cold_rate), "state_rows": self.state_rows,
+                "state_bytes": self.state_bytes, "time_10x_over_1x": None if self.growth is None else round(self.growth, 2),
+                "state_rows_10x": self.state_rows_10x}
+
+
+def run_stream(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerator, messages: int,
+               max_offsets_per_trigger: int, repeat: int, workdir: str, cold: bool = False, partitions: int = 2) -> list[StreamPass]:
+    """The format's benchmark records on a topic of their own, then (`cold`: first) the normalizer's query, a warm-up
+    of the plain parse, and `repeat` pairs of queries (plain, normalizer), each a new query from the earliest offset."""
+    from normalizer.kafka_source import read_stream
+
+    bench = generator.bench
+    topic = f"bench-stream-{generator.format_id}-{uuid.uuid4().hex[:8]}"
+    broker.create_topics({topic: partitions})
+    broker.produce(bench.records(topic, messages, partitions))
+    end_offsets = {topic: broker.end_offsets(topic)}
+    raw = lambda: read_stream(spark, broker.bootstrap_servers, [topic], max_offsets_per_trigger)  # noqa: E731
+    normalizer = f"normalizer {generator.format_id}"
+    results = []
+    if cold:
+        results.append(stream_pass(f"cold {normalizer}", under_test.stream(raw(), generator.format_id), messages, end_offsets, workdir))
+    stream_pass("warm-up", bench.plain(raw()), messages, end_offsets, workdir)
+    for _ in range(repeat):
+        results.append(stream_pass(bench.plain_label, bench.plain(raw()), messages, end_offsets, workdir))
+        results.append(stream_pass(normalizer, under_test.stream(raw(), generator.format_id), messages, end_offsets, workdir))
+    return results
+
+
+def stream_row(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerator, messages: int,
+               max_offsets_per_trigger: int, repeat: int, workdir: str, cold: bool, growth: bool = False) -> StreamRow:
+    results = run_stream(spark, broker, under_test, generator, messages, max_offsets_per_trigger, repeat, workdir, cold)
+    warm = [r for r in results if r.name.startswith("normalizer")]
+    last = warm[-1]
+    first = next((r for r in results if r.name.startswith("cold")), None)
+    row = StreamRow(generator.format_id, messages, max_offsets_per_trigger, _best(results, "plain"), _best(results, "normalizer"),
+                    first.rate if first else float("nan"), last.state_rows, last.state_bytes)
+    if growth:
+        larger = run_stream(spark, broker, under_test, generator, messages * 10, max_offsets_per_trigger, 1, workdir)
+        big = [r for r in larger if r.name.startswith("normalizer")][-1]
+        row.growth = big.seconds / (messages / row.normalizer_rate)
+        row.state_rows_10x = big.state_rows
+    return row
+
+
+def stream_summary(rows: list[StreamRow]) -> str:
+    lines = [f"{'format':<22}{'messages':>10}{'per trigger':>12}{'plain msg/s':>13}{'normalizer msg/s':>18}{'ratio':>7}"
+             f"{'cold msg/s':>12}{'state rows':>12}{'state MB':>10}{'t(10x)/t(1x)':>14}{'rows(10x)':>11}"]
+    for r in rows:
+        growth = "-" if r.growth is None else f"{r.growth:.1f}"
+        rows_10x = "-" if r.state_rows_10x is None else f"{r.state_rows_10x:,}"
+        cold = "-" if r.cold_rate != r.cold_rate else f"{r.cold_rate:,.0f}"  # NaN: no cold query in this run
+        lines.append(f"{r.format_id:<22}{r.messages:>10,}{r.max_offsets_per_trigger:>12,}{r.plain_rate:>13,.0f}"
+                     f"{r.normalizer_rate:>18,.0f}{r.ratio:>7.2f}{cold:>12}{r.state_rows:>12,}{r.state_bytes / 1e6:>10.1f}"
+                     f"{growth:>14}{rows_10x:>11}")
+    return "\n".join(lines)

@@ -19,11 +19,18 @@ from harness.registry import Registry
 @click.option("--repeat", type=click.IntRange(1, 10), default=3, show_default=True,
               help="Passes per side after the warm-up; the best counts (warm).")
 @click.option("--growth", is_flag=True, help="Also run 10x the messages and print time(10x)/time(1x) (linear: 10).")
+@click.option("--streaming", is_flag=True,
+              help="Structured Streaming queries (the default trigger, the noop sink) instead of batch reads; also the "
+                   "session's first (cold) query and the state's rows and memory at the end.")
+@click.option("--max-offsets-per-trigger", type=click.IntRange(1, 100_000_000), default=100_000, show_default=True,
+              help="With --streaming: the Kafka source's maxOffsetsPerTrigger.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Also write the table as JSON.")
 @UNDER_TEST_OPTION
-def bench(formats, every_format, messages, repeat, growth, json_path, normalizer_spec) -> None:
-    """Throughput of the normalizer vs a plain parsing pass over the same Kafka data (embedded broker)."""
+def bench(formats, every_format, messages, repeat, growth, streaming, max_offsets_per_trigger, json_path,
+          normalizer_spec) -> None:
+    """Throughput of the normalizer vs a plain parsing pass over the same Kafka data (embedded broker), batch or
+    streaming."""
     import json
 
     from harness import bench as benchmark
@@ -38,6 +45,9 @@ def bench(formats, every_format, messages, repeat, growth, json_path, normalizer
     if missing:
         raise Misuse(f"--format {missing[0]}: its generator declares no benchmark data")
     under_test, progress = normalizer_under_test(normalizer_spec), Progress()
+    if streaming:
+        _bench_streaming(chosen, registry, under_test, progress, messages, max_offsets_per_trigger, repeat, growth, json_path)
+        return
     rows = []
     with EmbeddedKafka(heap="1g") as broker, progress.phase(f"benchmarking {len(chosen)} format(s)", total=len(chosen)) as done:
         for format_id in chosen:
@@ -47,6 +57,28 @@ def bench(formats, every_format, messages, repeat, growth, json_path, normalizer
             progress.note(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s ({rows[-1].ratio:.2f}x plain)")
             done()
     click.echo(benchmark.summary(rows))
+    if json_path:
+        json_path.write_text(json.dumps([row.as_json() for row in rows], indent=2) + "\n")
+
+
+def _bench_streaming(chosen, registry, under_test, progress, messages, max_offsets, repeat, growth, json_path) -> None:
+    import json
+    import tempfile
+
+    from harness import bench as benchmark
+    from harness.broker import EmbeddedKafka
+    from harness.spark import spark_session
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="cdc-bench-") as workdir, EmbeddedKafka(heap="1g") as broker, \
+            progress.phase(f"streaming {len(chosen)} format(s)", total=len(chosen)) as done:
+        for format_id in chosen:
+            with progress.phase(f"{format_id}: {messages:,} messages, {max_offsets:,} a trigger, {repeat} pass(es)"):
+                rows.append(benchmark.stream_row(spark_session(), broker, under_test, registry.generator(format_id),
+                                                 messages, max_offsets, repeat, workdir, cold=True, growth=growth))
+            progress.note(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s streaming ({rows[-1].ratio:.2f}x plain)")
+            done()
+    click.echo(benchmark.stream_summary(rows))
     if json_path:
         json_path.write_text(json.dumps([row.as_json() for row in rows], indent=2) + "\n")
 
