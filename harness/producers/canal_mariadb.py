@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from generators import canal
 from generators.history import History
@@ -19,7 +19,7 @@ from generators.values import canonical_text
 from harness.jvm import CANAL_VERSION
 from harness.producers import compare
 from harness.producers.canal_server import CanalServer
-from harness.producers.fidelity import CANAL_KNOWN, accepted, explained
+from harness.producers.fidelity import CANAL_KNOWN, ProducerCheck, accepted
 from harness.producers.histories import mariadb_canal_histories
 from harness.producers.mariadb import PASSWORD, USER, MariaDbServer
 from harness.producers.runs import PROGRESS_TABLE, read_topic, run_names, wait_for_streaming
@@ -116,38 +116,20 @@ def state_problems(run: CanalRun, events: list[dict]) -> list[str]:
     return compare.state_differences(database, compare.folded(events))
 
 
-@dataclass
-class CanalCheck:
-    records: int = 0
-    events: int = 0
-    oracle: list[str] = field(default_factory=list)
-    state: list[str] = field(default_factory=list)
-    differences: list[compare.Difference] = field(default_factory=list)
-    quarantined: list[str] = field(default_factory=list)
-    versions: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def problems(self) -> list[str]:
-        return ([f"oracle: {p}" for p in self.oracle] + [f"database: {p}" for p in self.state]
-                + [f"generator fidelity: {d.id}: generator {d.generator or '-'}, canal {d.connector or '-'}"
-                   + ("" if explained(d, CANAL_KNOWN) is None else " (a fixed difference again)") for d in self.differences]
-                + [f"quarantined: {q}" for q in self.quarantined])
-
-
-def check(spark, broker, under_test, history: History) -> CanalCheck:
+def check(spark, broker, under_test, history: History) -> ProducerCheck:
     from normalizer.kafka_source import read_batch
 
     run_ = run(broker, history)
     ranges = {run_.topic: {0: (0, len(run_.records))}}  # the progress row's records follow the history's
     events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT)
     generated_items = generated(run_)
-    return CanalCheck(len(run_.records), len(events), compare.oracle_problems(generated_items, events),
-                      state_problems(run_, events),
-                      [d for d in fidelity(run_, generated_items) if not accepted(d, CANAL_KNOWN)],
-                      [f"{q['origin'][0]['offset']}: {q['code']} {q['detail']}" for q in quarantine], run_.versions)
+    return ProducerCheck("canal", len(run_.records), len(events), compare.oracle_problems(generated_items, events),
+                         state_problems(run_, events),
+                         [d for d in fidelity(run_, generated_items) if not accepted(d, CANAL_KNOWN)],
+                         [f"{q['origin'][0]['offset']}: {q['code']} {q['detail']}" for q in quarantine], run_.versions, CANAL_KNOWN)
 
 
-def drawn_checks(spark, broker, under_test, histories: int, seed: int, done=lambda: None) -> list[CanalCheck]:
+def drawn_checks(spark, broker, under_test, histories: int, seed: int, done=lambda: None) -> list[ProducerCheck]:
     from harness.property import draw_examples
 
     results = []

@@ -4,7 +4,7 @@ table in docs/producers.md is rendered from here (`cdc-conformance producers --t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from harness.producers.compare import Difference
 
@@ -247,3 +247,27 @@ def markdown_table() -> str:
     """Debezium's table, then canal's (`producers --canal`)."""
     return (_rows(KNOWN, "connector") + "\n\ncanal's own server (`producers --canal`: canal 1.1.4 on MariaDB 10.11, "
             "Kafka 3.9):\n\n" + _rows(CANAL_KNOWN, "canal"))
+
+
+@dataclass
+class ProducerCheck:
+    """One history through a producer that is no Debezium connector on Connect (canal's server, Flink CDC): its
+    counts, the three comparisons' findings, and the versions that wrote it. `known`: the differences the table lists
+    for it (one it fixed, seen again, says so)."""
+
+    producer: str
+    records: int = 0
+    events: int = 0
+    oracle: list[str] = field(default_factory=list)
+    state: list[str] = field(default_factory=list)
+    differences: list[Difference] = field(default_factory=list)
+    quarantined: list[str] = field(default_factory=list)
+    versions: dict[str, str] = field(default_factory=dict)
+    known: tuple[KnownDifference, ...] = ()
+
+    @property
+    def problems(self) -> list[str]:
+        return ([f"oracle: {p}" for p in self.oracle] + [f"database: {p}" for p in self.state]
+                + [f"generator fidelity: {d.id}: generator {d.generator or '-'}, {self.producer} {d.connector or '-'}"
+                   + ("" if explained(d, self.known) is None else " (a fixed difference again)") for d in self.differences]
+                + [f"quarantined: {q}" for q in self.quarantined])

@@ -24,9 +24,10 @@ from generators.records import KafkaRecord, with_coordinates
 from harness import jvm
 from harness.processes import log_tail, started, stop_group
 from harness.producers import compare
+from harness.producers.fidelity import ProducerCheck
 from harness.producers.histories import mariadb_histories
 from harness.producers.mariadb import PASSWORD, USER, MariaDbServer
-from harness.producers.runs import PROGRESS_TABLE, run_names
+from harness.producers.runs import PROGRESS_TABLE, run_names, wait_for_streaming
 from harness.producers.statements import MARIADB
 from harness.suite_files import package_dir
 
@@ -90,17 +91,6 @@ class FlinkCdcCapture:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-def _wait(condition, capture: FlinkCdcCapture, waited_for: str, timeout: float = 120.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        if (failure := capture.failure()) is not None:
-            raise RuntimeError(f"Flink CDC failed while waiting for {waited_for}: {failure}")
-        time.sleep(0.2)
-    raise RuntimeError(f"{waited_for} not there after {timeout}s ({len(capture.lines())} records):\n{capture.log_tail()}")
-
-
 @dataclass
 class FlinkCdcRun:
     history: History
@@ -130,11 +120,13 @@ def run(broker, history: History, include_schema: bool = True) -> FlinkCdcRun:
             # the history's table and the progress table, in two databases: Flink CDC takes regular expressions
             capture.start(f"{re.escape(table.schema)}|{PROGRESS_TABLE[0]}",
                           f"{re.escape(table.schema)}\\.{re.escape(table.name)}|{PROGRESS_TABLE[0]}\\.{PROGRESS_TABLE[1]}")
-            _wait(lambda: len(capture.lines()) >= snapshot_rows and server.streams_binlog(), capture, "the snapshot and the binlog dump")
+            wait_for_streaming(lambda: len(capture.lines()) >= snapshot_rows and server.streams_binlog(), capture,
+                               "the snapshot and the binlog dump", timeout=120.0)
             time.sleep(2)  # past the last split's high watermark: a change inside it would be merged into the snapshot
             server.run_transactions(MARIADB.transactions(history, snapshot=False))
             server.mark_progress()
-            _wait(lambda: any(_table_of(line) == PROGRESS_TABLE[1] for line in capture.lines()), capture, "the progress row")
+            wait_for_streaming(lambda: any(_table_of(line) == PROGRESS_TABLE[1] for line in capture.lines()), capture,
+                               "the progress row", timeout=120.0)
             lines = [line for line in capture.lines() if _table_of(line) == table.name]
         finally:
             capture.stop()
@@ -201,31 +193,14 @@ def state_problems(run_: FlinkCdcRun, events: list[dict]) -> list[str]:
     return compare.state_differences(database, replayed)
 
 
-@dataclass
-class FlinkCdcCheck:
-    records: int = 0
-    events: int = 0
-    oracle: list[str] = field(default_factory=list)
-    state: list[str] = field(default_factory=list)
-    differences: list[compare.Difference] = field(default_factory=list)
-    quarantined: list[str] = field(default_factory=list)
-    versions: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def problems(self) -> list[str]:
-        return ([f"oracle: {p}" for p in self.oracle] + [f"database: {p}" for p in self.state]
-                + [f"generator fidelity: {d.id}: generator {d.generator or '-'}, Flink CDC {d.connector or '-'}"
-                   for d in self.differences] + [f"quarantined: {q}" for q in self.quarantined])
-
-
-def check(spark, broker, under_test, history: History, include_schema: bool = True) -> FlinkCdcCheck:
+def check(spark, broker, under_test, history: History, include_schema: bool = True) -> ProducerCheck:
     from normalizer.kafka_source import read_batch
 
     run_ = run(broker, history, include_schema)
     ranges = {run_.topic: {0: (0, len(run_.records))}}
     events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT)
     items = generated(run_)
-    return FlinkCdcCheck(len(run_.records), len(events), compare.oracle_problems(items, events),
+    return ProducerCheck("Flink CDC", len(run_.records), len(events), compare.oracle_problems(items, events),
                          state_problems(run_, events), compare.fidelity_of(run_.records, items, _RUN_VALUES),
                          [f"{q['origin'][0]['offset']}: {q['code']} {q['detail']}" for q in quarantine], run_.versions)
 
@@ -237,7 +212,7 @@ def flink_cdc_histories():
     return mariadb_histories(allow_truncate=False, allow_key_change=False)
 
 
-def drawn_checks(spark, broker, under_test, histories: int, seed: int, done=lambda: None) -> list[FlinkCdcCheck]:
+def drawn_checks(spark, broker, under_test, histories: int, seed: int, done=lambda: None) -> list[ProducerCheck]:
     from harness.property import draw_examples
 
     results = []
