@@ -325,6 +325,9 @@ public abstract class RowsRecords {
             }
             Set<String> lowered = new HashSet<>();
             for (Column column : columns) {
+                if (column.name.isEmpty()) {  // a type map naming "" (make fuzz, issue 49): MySQL has no such column
+                    return Records.rule("SCHEMA_MISMATCH", "a type map names a column without a name");
+                }
                 lowered.add(column.name.toLowerCase(Locale.ROOT));
             }
             if (lowered.size() < columns.size()) {
