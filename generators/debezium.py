@@ -1788,7 +1788,9 @@ def _plain_schema() -> str:
 GENERATOR = FormatGenerator(
     format_id=FORMAT,
     examples=examples,
-    version_profile=lambda version: {"version": next(v for v in PRODUCER_VERSIONS if v.startswith(f"{version}."))},
+    # Flink CDC runs Debezium 1.9 only: a version of another line draws Kafka Connect's records
+    version_profile=lambda version: {"version": next(v for v in PRODUCER_VERSIONS if v.startswith(f"{version}.")),
+                                     **({} if version == "1.9" else {"pipeline": "connect"})},
     render=render,
     partitions=lambda example: example[0].partitions,
     mutators=MUTATORS,
