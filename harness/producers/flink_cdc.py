@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import tempfile
 import time
@@ -86,8 +87,6 @@ class FlinkCdcCapture:
     def stop(self) -> None:
         process, self._process = self._process, None
         stop_group(process)
-        import shutil
-
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
@@ -102,9 +101,7 @@ class FlinkCdcRun:
 
 
 def _table_of(line: str) -> str | None:
-    document = json.loads(line)
-    source = (document.get("payload") or document if "payload" in document else document).get("source") or {}
-    return source.get("table")
+    return (debezium._payload(json.loads(line)).get("source") or {}).get("table")
 
 
 def run(broker, history: History, include_schema: bool = True) -> FlinkCdcRun:
@@ -149,9 +146,7 @@ def generated(run_: FlinkCdcRun) -> list:
     return with_coordinates(debezium.encode(run_.history, profile(run_)))
 
 
-def _after_key(value: bytes, names: list[str]) -> str:
-    document = json.loads(value)
-    payload = document.get("payload", document) if "schema" in document else document
+def _after_key(payload: dict, names: list[str]) -> str:
     return json.dumps([(payload.get("after") or {}).get(name) for name in names])
 
 
@@ -159,10 +154,11 @@ def in_generated_order(run_: FlinkCdcRun, items: list) -> FlinkCdcRun:
     """The run with its snapshot's records in the generator's order (the key's), matched by key: Flink CDC emits a
     snapshot split's rows from a HashMap (SnapshotSplitReader), in no order a consumer or generator can know."""
     names = [c.name for c in run_.history.table.key_columns]
-    snapshot = [r for r in run_.records if json.loads(r.value).get("payload", json.loads(r.value)).get("op") == "r"]
-    by_key = {_after_key(r.value, names): r for r in snapshot}
-    ordered = [by_key.pop(_after_key(i.record.value, names)) for i in items[:len(snapshot)]
-               if _after_key(i.record.value, names) in by_key]
+    payloads = [debezium._payload(json.loads(r.value)) for r in run_.records]
+    snapshot = [r for r, payload in zip(run_.records, payloads) if payload.get("op") == "r"]
+    by_key = {_after_key(payload, names): r for r, payload in zip(run_.records, payloads) if payload.get("op") == "r"}
+    wanted = [_after_key(debezium._payload(json.loads(i.record.value)), names) for i in items[:len(snapshot)]]
+    ordered = [by_key.pop(key) for key in wanted if key in by_key]
     ordered += list(by_key.values())  # what the generator did not draw: left for the comparisons to report
     rest = run_.records[len(snapshot):]
     return replace(run_, records=ordered + rest)

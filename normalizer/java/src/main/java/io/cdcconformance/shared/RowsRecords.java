@@ -97,6 +97,8 @@ public abstract class RowsRecords {
         final String sourceType;
         final String logical;
         final Integer pkPosition;
+        /** A SET by its type's base name (`set ('a')` too): its cells are canal's bitmasks. Once per column, not per cell. */
+        final boolean set;
 
         Column(String name, int position, String typeText, String jdbcCode, List<String> pkNames) {
             this.name = name;
@@ -106,6 +108,7 @@ public abstract class RowsRecords {
             this.logical = typeText != null ? MySqlTypes.logicalType(typeText) : MySqlTypes.jdbcLogicalType(jdbcCode);
             int index = pkNames == null ? -1 : pkNames.indexOf(name);
             this.pkPosition = index < 0 ? null : index + 1;
+            this.set = sourceType != null && "set".equals(MySqlTypes.baseName(sourceType));
         }
 
         Row row() {
@@ -251,7 +254,7 @@ public abstract class RowsRecords {
                 written = latin1Base64(raw);
             } else if ("ENUM".equals(column.logical)) {
                 written = MySqlTypes.enumText(raw, column.sourceType);
-            } else if (column.sourceType != null && "set".equals(MySqlTypes.baseName(column.sourceType))) {  // `set ('a')` too
+            } else if (column.set) {
                 written = MySqlTypes.setText(raw, column.sourceType);
             } else {
                 written = raw;
