@@ -149,6 +149,9 @@ class FormatGenerator:
     # registry version -> the profile fields its producer fixes (Debezium "3.2": version "3.2.0.Final"), for
     # examples that are (profile, history); None when the format's versions are drawn alike
     version_profile: Callable[[str], dict] | None = None
+    # examples drawn with those profile fields pinned before the producer's own rules apply (which connectors and
+    # pipelines ran a version); None when pinning them afterwards draws only what ran
+    examples_pinned: Callable[[dict], st.SearchStrategy] | None = None
     # the envelope-extremes variants of a valid record (generators.extremes): every integer it carries at its
     # type's edges; None for a JSON format (json_variants walks any JSON), the reader/writer pair for Avro
     extremes: Callable[[bytes], list[tuple[str, bytes]]] | None = None
@@ -196,6 +199,8 @@ class FormatGenerator:
         if self.version_profile is None:
             return self
         fixed = self.version_profile(version)
-        return replace(self, examples=lambda: self.examples().map(lambda example: (replace(example[0], **fixed), example[1])),
+        pinned = ((lambda: self.examples_pinned(fixed)) if self.examples_pinned else
+                  lambda: self.examples().map(lambda example: (replace(example[0], **fixed), example[1])))
+        return replace(self, examples=pinned,
                        coverage=lambda events, quarantine: [p for p in self.coverage(events, quarantine)
                                                             if not p.startswith(NOT_EVERY_VERSION)])

@@ -47,7 +47,10 @@ def check_property(roundtrip: RoundTrip, generator: FormatGenerator, count: int,
     seed = session_seed() if seed is None else seed
     examples = _examples(generator, draw_examples(generator.examples(), count, seed), "property")
     result = run_batch(roundtrip, generator.format_id, examples, seed, generator.ordered_within_partition)
-    result.failures += generator.coverage(result.output.events, result.output.quarantine)
+    undrawn = generator.coverage(result.output.events, result.output.quarantine)
+    # too few examples to hold every kind of event is the count's fault, not the normalizer's: say what helps
+    result.failures += undrawn + ([f"({count} examples drew too little of the format to certify it: draw more with "
+                                   f"--examples, 2000 by default)"] if undrawn else [])
     return result
 
 
