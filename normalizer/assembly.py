@@ -35,6 +35,8 @@ from normalizer.shipping import ship_to_executors
 from normalizer.verdicts import VERDICT_TYPE
 
 DEFAULT_TIMEOUT_SECONDS = 600.0
+# how long a released group's fingerprints stay to recognise copies (docs/performance.md: what state holds)
+DEFAULT_COPY_WINDOW_SECONDS = 60.0
 _RECORD_FIELDS = {"topic": "string", "partition": "int", "offset": "bigint", "key": "binary", "value": "binary",
                   "headers": "array<struct<key:string,value:binary>>",
                   "rejection": "struct<phase:string,code:string,detail:string>"}
@@ -56,6 +58,7 @@ class Grouping:
     ready: Callable[[list[dict]], bool]
     fingerprint: tuple[str, ...]
     late_conflict: Code
+    release_rule: str  # the JVM's `ready`: a GroupAssembly.ReleaseRule of io.cdcconformance (`ces.SegmentsReady`)
 
     def _member(self, binary_as_text: bool = False) -> str:
         own = ", ".join(f"'{name}', {expression}" for name, (expression, _) in self.fields.items())
@@ -81,8 +84,63 @@ def group_batch(records: DataFrame, grouping: Grouping) -> DataFrame:
 # Structured Streaming
 # ---------------------------------------------------------------------------------------------------
 
+def group_stream(records: DataFrame, grouping: Grouping, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS,
+                 copy_window_seconds: float = DEFAULT_COPY_WINDOW_SECONDS) -> DataFrame:
+    """The streaming counterpart of `group_batch`: the same columns, one row per released group (or per batch of
+    late records, their verdict set). Spark's own stateful operator with the JVM's function (GroupAssembly) in a
+    classic session; through Spark Connect, which cannot call the JVM, the same rules in Python."""
+    timeout_ms, window_ms = _milliseconds(timeout_seconds), _milliseconds(copy_window_seconds)
+    if is_connect(records.sparkSession):
+        return _group_stream_in_python(records, grouping, timeout_ms, window_ms)
+    keyed = grouping._keyed(records, grouping._member())
+    jvm = records.sparkSession._jvm
+    released = type(records)(jvm.io.cdcconformance.shared.GroupAssembly.groupStream(
+        keyed._jdf, grouping.release_rule, ",".join(grouping.fingerprint), Code.DUPLICATE_AFTER_EMIT.value,
+        grouping.late_conflict.value, timeout_ms, window_ms), records.sparkSession)
+    return released.selectExpr("stream", "group_key",
+                               f"IF(late IS NULL, members, transform(members, m -> {_with_late_verdict(grouping, 'm')})) AS members")
+
+
+def _milliseconds(seconds: float) -> int:
+    """A timeout as the state operator takes it; a caller's number, checked before arithmetic."""
+    if not 0 <= seconds <= 366 * 86400:
+        raise ValueError(f"a streaming timeout or copy window of {seconds!r} s is outside 0 s to a year")
+    return int(seconds * 1000)
+
+
+def is_connect(spark) -> bool:
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
+def _late_verdict(grouping: Grouping) -> str:
+    copy, conflict = Code.DUPLICATE_AFTER_EMIT, grouping.late_conflict
+    return (f"IF(late = '{copy.value}', named_struct('phase', '{CODE_PHASE[copy].value}', 'code', '{copy.value}', "
+            "'detail', concat('copy of a member of ', group_key, ' after its event was emitted')), "
+            f"named_struct('phase', '{CODE_PHASE[conflict].value}', 'code', '{conflict.value}', "
+            "'detail', concat('a record for ', group_key, ' after its event was emitted, and no copy of its members')))")
+
+
+def _with_late_verdict(grouping: Grouping, member: str) -> str:
+    """A member as released; a late record is rejected as a whole: its verdict replaces whatever the record had."""
+    fields = ", ".join(f"'{name}', {member}.{name}" for name in [*grouping.fields, *_RECORD_FIELDS] if name != "rejection")
+    return (f"named_struct({fields}, 'rejection', "
+            f"IF(late IS NOT NULL, CAST({_late_verdict(grouping)} AS {VERDICT_TYPE}), {member}.rejection))")
+
+
+# ---------------------------------------------------------------------------------------------------
+# Through Spark Connect: the same state in Python (applyInPandasWithState), members as JSON
+# ---------------------------------------------------------------------------------------------------
+
+def _group_stream_in_python(records: DataFrame, grouping: Grouping, timeout_ms: int, window_ms: int) -> DataFrame:
+    ship_to_executors(records.sparkSession)  # the state function below runs this package's code on executors
+    released = grouping._keyed(records, f"to_json({grouping._member(binary_as_text=True)})").groupBy("stream", "group_key").applyInPandasWithState(
+        _state_function(grouping, timeout_ms, window_ms), _OUTPUT_SCHEMA, _STATE_SCHEMA, "append",
+        GroupStateTimeout.ProcessingTimeTimeout)
+    return released.selectExpr("stream", "group_key", f"{_from_json(grouping)} AS members")
+
+
 _OUTPUT_SCHEMA = "stream string, group_key string, members_json string, late string"
-_STATE_SCHEMA = "members string, emitted boolean"
+_STATE_SCHEMA = "members string, emitted boolean, expires bigint"
 
 
 def _member_json_type(grouping: Grouping) -> str:
@@ -93,11 +151,7 @@ def _member_json_type(grouping: Grouping) -> str:
 
 
 def _from_json(grouping: Grouping) -> str:
-    copy, conflict = Code.DUPLICATE_AFTER_EMIT, grouping.late_conflict
-    late = (f"IF(late = '{copy.value}', named_struct('phase', '{CODE_PHASE[copy].value}', 'code', '{copy.value}', "
-            "'detail', concat('copy of a member of ', group_key, ' after its event was emitted')), "
-            f"named_struct('phase', '{CODE_PHASE[conflict].value}', 'code', '{conflict.value}', "
-            "'detail', concat('a record for ', group_key, ' after its event was emitted, and no copy of its members')))")
+    late = _late_verdict(grouping)
     restored = {name: f"m.{name}" for name in grouping.fields}
     restored.update(
         topic="m.topic", partition="m.partition", offset="m.offset", key="unbase64(m.key)", value="unbase64(m.value)",
@@ -108,7 +162,10 @@ def _from_json(grouping: Grouping) -> str:
     return f"transform(from_json(members_json, 'array<{_member_json_type(grouping)}>'), m -> named_struct({fields}))"
 
 
-def _state_function(grouping: Grouping, timeout_ms: int):
+def _state_function(grouping: Grouping, timeout_ms: int, window_ms: int):
+    """GroupAssembly's function in Python: the rules are the same, the fingerprints are the fields' JSON."""
+    import time
+
     import pandas as pd
 
     def release(stream, group_key, members: list[str], late: str | None):
@@ -131,6 +188,11 @@ def _state_function(grouping: Grouping, timeout_ms: int):
         arrived = [text for batch in batches for text in batch["member"]]
         if emitted:  # records for a group that was already released: copies of its members, or conflicts
             emitted_members = set(stored)
+            left = int(state.get[2]) - int(time.time() * 1000)
+            if left > 0:  # a call that sets no timeout leaves the group none: the window's end is in the state
+                state.setTimeoutDuration(left)
+            else:
+                state.remove()
             is_copy = [fingerprint(text) in emitted_members for text in arrived]
             copies = [text for text, copy in zip(arrived, is_copy) if copy]
             conflicts = [text for text, copy in zip(arrived, is_copy) if not copy]
@@ -140,21 +202,17 @@ def _state_function(grouping: Grouping, timeout_ms: int):
                 yield release(stream, group_key, conflicts, grouping.late_conflict.value)
             return
         members = stored + arrived
-        state.setTimeoutDuration(timeout_ms)
         parsed = [json.loads(text) for text in members]
-        if group_key.startswith("R:") or grouping.ready(parsed):
-            state.update((json.dumps([fingerprint(text) for text in members]), True))
+        rejected = group_key.startswith("R:")  # a record rejected on its own: a group of one, never seen again
+        if rejected or grouping.ready(parsed):
+            if not rejected and window_ms > 0:
+                state.update((json.dumps([fingerprint(text) for text in members]), True, int(time.time() * 1000) + window_ms))
+                state.setTimeoutDuration(window_ms)
+            elif state.exists:
+                state.remove()
             yield release(stream, group_key, members, None)
         else:
-            state.update((json.dumps(members), False))
+            state.update((json.dumps(members), False, None))
+            state.setTimeoutDuration(timeout_ms)
 
     return assemble
-
-
-def group_stream(records: DataFrame, grouping: Grouping, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> DataFrame:
-    """The streaming counterpart of `group_batch`: the same columns, one row per released group."""
-    ship_to_executors(records.sparkSession)  # the state function below runs this package's code on executors
-    released = grouping._keyed(records, f"to_json({grouping._member(binary_as_text=True)})").groupBy("stream", "group_key").applyInPandasWithState(
-        _state_function(grouping, int(timeout_seconds * 1000)), _OUTPUT_SCHEMA, _STATE_SCHEMA, "append",
-        GroupStateTimeout.ProcessingTimeTimeout)
-    return released.selectExpr("stream", "group_key", f"{_from_json(grouping)} AS members")

@@ -87,6 +87,7 @@ SEGMENTS = assembly.Grouping(
             "operation": ("record.operation", "string"), "type": ("record.type", "string"), "time": ("record.time", "string"),
             "total": ("record.total", "int")},
     ready=segments_ready,
+    release_rule="ces.SegmentsReady",
     fingerprint=("source", "id", "seg_index", "data"),
     late_conflict=Code.SEGMENT_DUPLICATE_CONFLICT,  # an extra segment, or a logicalid reused by another event
 )
@@ -166,9 +167,10 @@ def decode(raw: DataFrame, encoding: Encoding = JSON) -> DataFrame:
 
 
 def decode_stream(raw: DataFrame, segment_timeout_seconds: float = assembly.DEFAULT_TIMEOUT_SECONDS,
-                  encoding: Encoding = JSON) -> DataFrame:
-    """Structured Streaming: open segment groups wait in state (checkpointed) until complete or timed out."""
-    grouped = assembly.group_stream(records(raw, encoding), SEGMENTS, segment_timeout_seconds)
+                  encoding: Encoding = JSON, copy_window_seconds: float = assembly.DEFAULT_COPY_WINDOW_SECONDS) -> DataFrame:
+    """Structured Streaming: open segment groups wait in state (checkpointed) until complete or timed out; a
+    released event's fingerprints stay for the copy window."""
+    grouped = assembly.group_stream(records(raw, encoding), SEGMENTS, segment_timeout_seconds, copy_window_seconds)
     return outputs(assemble(grouped), encoding)
 
 

@@ -23,8 +23,9 @@ def decode(raw: DataFrame) -> DataFrame:
     return ces.decode(raw, AVRO)
 
 
-def decode_stream(raw: DataFrame, segment_timeout_seconds: float = assembly.DEFAULT_TIMEOUT_SECONDS) -> DataFrame:
-    return ces.decode_stream(raw, segment_timeout_seconds, AVRO)
+def decode_stream(raw: DataFrame, segment_timeout_seconds: float = assembly.DEFAULT_TIMEOUT_SECONDS,
+                  copy_window_seconds: float = assembly.DEFAULT_COPY_WINDOW_SECONDS) -> DataFrame:
+    return ces.decode_stream(raw, segment_timeout_seconds, AVRO, copy_window_seconds)
 
 
 DECODER = register(FormatDecoder(FORMAT, decode=decode, decode_stream=decode_stream))

@@ -45,6 +45,7 @@ PAIRS = assembly.Grouping(
     group_key="record.group_key",
     fields={"half": ("half", "string")},
     ready=pairs_ready,
+    release_rule="dataworks.PairsReady",
     fingerprint=("half", "value"),
     late_conflict=Code.UNPAIRED_UPDATE_HALF,  # a half that conflicts with the pair already emitted
 )
@@ -71,9 +72,11 @@ def decode(raw: DataFrame) -> DataFrame:
     return outputs(assembly.group_batch(records(raw), PAIRS))
 
 
-def decode_stream(raw: DataFrame, pair_timeout_seconds: float = assembly.DEFAULT_TIMEOUT_SECONDS) -> DataFrame:
-    """Structured Streaming: a half waits in state (checkpointed) for its partner until the timeout."""
-    return outputs(assembly.group_stream(records(raw), PAIRS, pair_timeout_seconds))
+def decode_stream(raw: DataFrame, pair_timeout_seconds: float = assembly.DEFAULT_TIMEOUT_SECONDS,
+                  copy_window_seconds: float = assembly.DEFAULT_COPY_WINDOW_SECONDS) -> DataFrame:
+    """Structured Streaming: a half waits in state (checkpointed) for its partner until the timeout; a released
+    change's fingerprints stay for the copy window."""
+    return outputs(assembly.group_stream(records(raw), PAIRS, pair_timeout_seconds, copy_window_seconds))
 
 
 DECODER = register(FormatDecoder(FORMAT, decode=decode, decode_stream=decode_stream))

@@ -121,3 +121,39 @@ def test_a_half_for_an_emitted_update_is_a_copy_only_when_it_is_one(spark, broke
         2: "UNPAIRED_UPDATE_HALF", 3: "DUPLICATE_AFTER_EMIT"}
     batch = batch_rows(spark, broker, dataworks.FORMAT, [topic])
     assert [kind for kind, _ in batch] == ["Q"] * 4, "batch quarantines the whole group: the divergence pinned above"
+
+
+def test_the_connect_path_keeps_the_same_rules_in_python(spark, broker, tmp_path, monkeypatch):
+    """Through Spark Connect the state function runs in Python (the JVM cannot be called): the same pairing,
+    copies and conflicts, here on a classic session told it is a Connect one."""
+    from normalizer import assembly
+
+    monkeypatch.setattr(assembly, "is_connect", lambda spark: True)
+    test_a_half_for_an_emitted_update_is_a_copy_only_when_it_is_one(spark, broker, tmp_path)
+
+
+def test_a_copy_after_the_copy_window_is_read_again_and_the_state_empties(spark, broker, tmp_path):
+    """After the copy window a released change is forgotten (docs/performance.md: what the state holds): a later
+    copy of a one-record update is read as a new change, like a stateless format's redelivered record, and the
+    state holds nothing once the window has passed."""
+    topic = f"dataworks-window-{os.getpid()}-{next(_runs)}"
+    whole = dataworks.hostile_record(1, op="UPDATE_AFTER", before={"id": 1, "v": "a"}, after={"id": 1, "v": "b"})
+    broker.create_topics({topic: 1})
+    broker.produce([KafkaRecord(topic, 0, None, whole)])
+    name = f"dataworks_window_{os.getpid()}"
+    stream = normalize_stream(read_stream(spark, broker.bootstrap_servers, [topic]), dataworks.FORMAT, copy_window_seconds=2)
+    query = (split(stream).events.writeStream.format("memory").queryName(name)
+             .trigger(processingTime="500 milliseconds").start())
+    try:
+        run_until_caught_up(query, {topic: broker.end_offsets(topic)}, settle_batches=0)
+        assert query.lastProgress["stateOperators"][0]["numRowsTotal"] == 1  # its fingerprint, for the window
+        deadline = time.monotonic() + 30  # the window ends; a batch without data removes what timed out
+        while query.lastProgress["stateOperators"][0]["numRowsTotal"] and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert query.lastProgress["stateOperators"][0]["numRowsTotal"] == 0
+        broker.produce([KafkaRecord(topic, 0, None, whole)])
+        run_until_caught_up(query, {topic: broker.end_offsets(topic)}, settle_batches=1)
+        events = spark.table(name).collect()
+    finally:
+        query.stop()
+    assert [(e.op, e.origin[0].offset) for e in events] == [("UPDATE", 0), ("UPDATE", 1)]
