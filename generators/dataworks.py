@@ -382,9 +382,10 @@ def bench_records(topic: str, messages: int, partitions: int):
         key = json.dumps({"id": n}).encode()
         ops = [("UPDATE_BEFOR", row, None), ("UPDATE_AFTER", None, {**row, "quantity": 9})] \
             if n % 4 == 3 and n + 1 < messages else [("INSERT", None, row)]
+        sequence = str(SEQUENCE_BASE + n)  # an update's halves share it: they pair (each its own, both were unpaired)
         for op, before, after in ops:
             value = hostile_record(n, op=op, columns=_BENCH_COLUMNS, before=before, after=after, table="purchases",
-                                   sequenceId=str(SEQUENCE_BASE + n))
+                                   sequenceId=sequence)
             yield KafkaRecord(topic, default_partition(key, partitions), key, value)
             n += 1
 

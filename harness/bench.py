@@ -132,7 +132,16 @@ def stream_pass(name: str, frame, messages: int, end_offsets: dict, workdir: str
         return StreamPass(name, messages, seconds, sum(o.get("numRowsTotal", 0) for o in operators),
                           sum(o.get("memoryUsedBytes", 0) for o in operators))
     finally:
-        query.stop()
+        _stop_between_batches(query)
+
+
+def _stop_between_batches(query, wait: float = 10.0) -> None:
+    """A query with timeouts in state runs batches without data while idle; stopping one mid-commit logs Spark's
+    errors for the interrupted state store, so stop between two."""
+    deadline = time.monotonic() + wait
+    while query.status.get("isTriggerActive") and time.monotonic() < deadline:
+        time.sleep(0.02)
+    query.stop()
 
 
 @dataclass
