@@ -1,6 +1,6 @@
 """The normalizer's own Python, shipped to the executors of the session that runs it.
 
-Everything the normalizer runs on executors is Spark SQL or Java, but one thing: the streaming assembly's state
+Everything the normalizer runs on executors is Spark SQL or Java, but one thing through Spark Connect: the streaming assembly's state
 function (`applyInPandasWithState`, normalizer/assembly.py), whose closure refers to functions of this package by
 module and name. On a cluster whose executors' Python lacks the package (any multi-host cluster where only the driver
 has it installed) that was `ModuleNotFoundError: No module named 'normalizer'`. So before such a query is built, the

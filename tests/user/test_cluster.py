@@ -1,8 +1,9 @@
 """The normalizer on a Spark cluster as users run it: a standalone master and worker (PySpark's own `spark-class`,
 executors in JVMs of their own) whose executors' Python has PySpark but not this project, as on any multi-host
 cluster where only the driver has it. Every case passes in batch, and the stateful streaming formats stream as they
-batch: their state function's Python reaches the executors (normalizer/shipping.py), where it was
-`ModuleNotFoundError: No module named 'normalizer'`."""
+batch: their state function is on the JVM (shared.GroupAssembly), in the normalizer's jar the executors load (its
+Python twin, for Spark Connect, once failed here with `ModuleNotFoundError: No module named 'normalizer'` until
+normalizer/shipping.py sent the package)."""
 import os
 import subprocess
 import sys

@@ -1,0 +1,65 @@
+"""A stateful format streamed for a million records: the state holds the open groups and the groups released within
+the copy window, never every group read (docs/performance.md, "What the state holds"), and every record read is an
+event or a quarantine record."""
+import itertools
+import os
+
+import pytest
+
+from harness.registry import Registry
+from harness.streaming import run_until_caught_up
+from normalizer.kafka_source import read_stream
+from normalizer.pipeline import normalize_stream
+
+pytestmark = [pytest.mark.integration, pytest.mark.long]
+
+RECORDS = 1_000_000
+PER_TRIGGER = 100_000
+COPY_WINDOW_SECONDS = 3.0
+
+
+def state_bound(progress: list[dict], index: int, window_seconds: float) -> int:
+    """What the documented bound allows at the end of batch `index`: the records of every batch that ended within the
+    copy window before it started (their groups may still be held), itself included. Open groups are among them
+    (a group waits in state only from the batch its first record came in)."""
+    from datetime import datetime
+
+    def seconds(p: dict) -> float:
+        return datetime.fromisoformat(p["timestamp"].replace("Z", "+00:00")).timestamp()
+
+    start = seconds(progress[index])
+    return sum(p["numInputRows"] for p in progress[:index + 1]
+               if seconds(p) + p["durationMs"]["triggerExecution"] / 1000 >= start - window_seconds)
+
+
+def test_a_million_dataworks_records_keep_the_state_within_its_bound_and_lose_nothing(spark, broker, tmp_path):
+    generator = Registry.load().generator("dataworks-json")
+    topic = f"state-bound-{os.getpid()}"
+    broker.create_topics({topic: 2})
+    records = generator.bench.records(topic, RECORDS, 2)
+    while chunk := list(itertools.islice(records, 100_000)):  # a million records at once would hold ~1 GB here
+        broker.produce(chunk)
+    counted = {"events": 0, "records": 0, "quarantined": 0}
+
+    def count(batch, _batch_id):
+        row = batch.selectExpr(
+            "coalesce(sum(size(events)), 0) AS events",
+            "coalesce(sum(aggregate(events, 0L, (n, e) -> n + size(e.origin)) + size(quarantine)), 0) AS records",
+            "coalesce(sum(size(quarantine)), 0) AS quarantined").first()
+        for name in counted:
+            counted[name] += row[name]
+
+    stream = normalize_stream(read_stream(spark, broker.bootstrap_servers, [topic], PER_TRIGGER), "dataworks-json",
+                              copy_window_seconds=COPY_WINDOW_SECONDS)
+    query = stream.writeStream.foreachBatch(count).option("checkpointLocation", str(tmp_path / "checkpoint")).start()
+    try:
+        run_until_caught_up(query, {topic: broker.end_offsets(topic)}, timeout=1800.0, settle_batches=0)
+        progress = [p for p in query.recentProgress if p["numInputRows"]]
+    finally:
+        query.stop()
+    held = [p["stateOperators"][0]["numRowsTotal"] for p in progress]
+    assert all(rows <= state_bound(progress, i, COPY_WINDOW_SECONDS) for i, rows in enumerate(held)), held
+    assert held[-1] < RECORDS / 2, held  # the groups of the first half are gone
+    # every record is one event's (a pair of halves one UPDATE) or quarantined: none is
+    assert counted == {"events": counted["events"], "records": RECORDS, "quarantined": 0}
+    assert counted["events"] < RECORDS
