@@ -13,7 +13,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import org.apache.spark.api.java.function.FlatMapGroupsWithStateFunction;
-import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
@@ -44,6 +43,7 @@ public final class GroupAssembly {
         boolean ready(List<Row> members);
     }
 
+    static final int DIGEST_BYTES = 32;  // SHA-256
     static final StructType KEY = new StructType().add("stream", DataTypes.StringType).add("group_key", DataTypes.StringType);
 
     /**
@@ -54,11 +54,12 @@ public final class GroupAssembly {
                                            String copyCode, String conflictCode, long timeoutMs, long copyWindowMs) {
         DataType member = keyed.schema().apply("member").dataType();
         StructType state = new StructType().add("members", new ArrayType(member, false))
-                .add("fingerprints", new ArrayType(DataTypes.BinaryType, false)).add("expires", DataTypes.LongType);
+                .add("fingerprints", DataTypes.BinaryType).add("expires", DataTypes.LongType);
         StructType output = KEY.add("members", new ArrayType(member, false)).add("late", DataTypes.StringType);
         Assembler assembler = new Assembler(ruleClass, fingerprintFields.split(","), copyCode, conflictCode, timeoutMs, copyWindowMs);
-        return keyed.groupByKey((MapFunction<Row, Row>) row -> RowFactory.create(row.getString(0), row.getString(1)),
-                        Encoders.row(KEY))
+        // grouped by the columns, not by a key function: groupByKey would turn every whole record into a Row before
+        // the shuffle only to read two strings of it
+        return keyed.groupBy("stream", "group_key").as(Encoders.row(KEY), Encoders.row(keyed.schema()))
                 .flatMapGroupsWithState(assembler, OutputMode.Append(), Encoders.row(state), Encoders.row(output),
                         GroupStateTimeout.ProcessingTimeTimeout());
     }
@@ -111,11 +112,13 @@ public final class GroupAssembly {
             boolean rejected = groupKey.startsWith("R:");  // a record rejected on its own: a group of one, never seen again
             if (rejected || rule().ready(members)) {
                 if (!rejected && copyWindowMs > 0) {
-                    List<byte[]> prints = new ArrayList<>();
+                    // the digests end to end in one binary: Spark reads every state row back each batch to find
+                    // the timed-out ones, and one array of bytes reads back faster than an array of arrays
+                    ByteBuffer prints = ByteBuffer.allocate(DIGEST_BYTES * members.size());
                     for (Row member : members) {
-                        prints.add(fingerprint(member));
+                        prints.put(fingerprint(member));
                     }
-                    state.update(RowFactory.create(null, prints.toArray(), System.currentTimeMillis() + copyWindowMs));
+                    state.update(RowFactory.create(null, prints.array(), System.currentTimeMillis() + copyWindowMs));
                     state.setTimeoutDuration(copyWindowMs);
                 } else if (stored != null) {
                     state.remove();
@@ -130,8 +133,9 @@ public final class GroupAssembly {
         /** Records for a group already released: copies of its members, or conflicts. */
         private Iterator<Row> late(String stream, String groupKey, List<Row> arrived, Row stored, GroupState<Row> state) {
             Set<ByteBuffer> prints = new HashSet<>();
-            for (byte[] print : stored.<byte[]>getList(1)) {
-                prints.add(ByteBuffer.wrap(print));
+            byte[] digests = (byte[]) stored.get(1);
+            for (int at = 0; at + DIGEST_BYTES <= digests.length; at += DIGEST_BYTES) {
+                prints.add(ByteBuffer.wrap(digests, at, DIGEST_BYTES).slice());
             }
             List<Row> copies = new ArrayList<>();
             List<Row> conflicts = new ArrayList<>();
