@@ -58,6 +58,7 @@ def test_a_million_dataworks_records_keep_the_state_within_its_bound_and_lose_no
     finally:
         query.stop()
     held = [p["stateOperators"][0]["numRowsTotal"] for p in progress]
+    print("state rows per micro-batch:", held, "bounds:", [state_bound(progress, i, COPY_WINDOW_SECONDS) for i in range(len(held))])
     assert all(rows <= state_bound(progress, i, COPY_WINDOW_SECONDS) for i, rows in enumerate(held)), held
     assert held[-1] < RECORDS / 2, held  # the groups of the first half are gone
     # every record is one event's (a pair of halves one UPDATE) or quarantined: none is
