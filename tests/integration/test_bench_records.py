@@ -8,7 +8,7 @@ import pytest
 from harness.registry import Registry
 from harness.streaming import batch_rows
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.long]  # 45 s for the benchmark's own data: make test-long
 REGISTRY = Registry.load()
 
 

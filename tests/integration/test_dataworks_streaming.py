@@ -123,6 +123,7 @@ def test_a_half_for_an_emitted_update_is_a_copy_only_when_it_is_one(spark, broke
     assert [kind for kind, _ in batch] == ["Q"] * 4, "batch quarantines the whole group: the divergence pinned above"
 
 
+@pytest.mark.long  # the Python twin, run by Connect sessions only: make test-long
 def test_the_connect_path_keeps_the_same_rules_in_python(spark, broker, tmp_path, monkeypatch):
     """Through Spark Connect the state function runs in Python (the JVM cannot be called): the same pairing,
     copies and conflicts, here on a classic session told it is a Connect one."""
