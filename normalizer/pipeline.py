@@ -73,7 +73,7 @@ def normalize_stream(raw: DataFrame, format_id: str, **options) -> DataFrame:
     """The same output rows over a streaming Kafka source DataFrame.
 
     Stateless decoders run unchanged; stateful ones (CES segments) keep open groups in state and take
-    their options (`segment_timeout_seconds`).
+    their options (`segment_timeout_seconds` or `pair_timeout_seconds`, `copy_window_seconds`).
     """
     decoder = plugin.find(format_id)
     _require_utc(raw.sparkSession)
