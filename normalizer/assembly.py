@@ -1,15 +1,16 @@
 """Assembly of events that span several Kafka records (CES segments, DataWorks update halves).
 
 Records that build one event together form a *group*: the same stream (topic) and group key. In batch
-mode every member is in the input, so a plain groupBy collects them. In Structured Streaming,
-`applyInPandasWithState` holds the members of each open group across micro-batches (and a restart from
-the checkpoint) and releases the group once the format's `ready` rule says so, or when it times out;
-everything after that is the same Spark SQL as in batch, so both modes give the same output.
+mode every member is in the input, so a plain groupBy collects them. In Structured Streaming, Spark's
+`flatMapGroupsWithState` with a JVM function (io.cdcconformance.shared.GroupAssembly) holds the members of each
+open group across micro-batches (and a restart from the checkpoint) and releases the group once the format's
+release rule says so, or when it times out; everything after that is the same Spark SQL as in batch, so both
+modes give the same output.
 
-After release, a group's fingerprints stay in state until the timeout. A record arriving later for it is
-compared with them: a true copy (at-least-once delivery) is quarantined as DUPLICATE_AFTER_EMIT instead of
-emitting the event twice; anything else (an extra segment, a reused id, a conflicting half) gets the
-format's conflict code (`late_conflict`). Batch mode sees every record at once: it folds copies into the
+After release, a group's fingerprints (a SHA-256 per member) stay in state for the copy window. A record arriving
+within it for the group is compared with them: a true copy (at-least-once delivery) is quarantined as
+DUPLICATE_AFTER_EMIT instead of emitting the event twice; anything else (an extra segment, a reused id, a
+conflicting half) gets the format's conflict code (`late_conflict`). After the window the group is forgotten. Batch mode sees every record at once: it folds copies into the
 event's origin and quarantines the whole group on a conflict, which streaming cannot do to an event it has
 already emitted; each format's doc lists these divergences.
 
@@ -120,11 +121,12 @@ def _late_verdict(grouping: Grouping) -> str:
             "'detail', concat('a record for ', group_key, ' after its event was emitted, and no copy of its members')))")
 
 
-def _with_late_verdict(grouping: Grouping, member: str) -> str:
-    """A member as released; a late record is rejected as a whole: its verdict replaces whatever the record had."""
-    fields = ", ".join(f"'{name}', {member}.{name}" for name in [*grouping.fields, *_RECORD_FIELDS] if name != "rejection")
-    return (f"named_struct({fields}, 'rejection', "
-            f"IF(late IS NOT NULL, CAST({_late_verdict(grouping)} AS {VERDICT_TYPE}), {member}.rejection))")
+def _with_late_verdict(grouping: Grouping, member: str, converted: dict[str, str] | None = None) -> str:
+    """A member as released (`converted`: fields that crossed the state in another type, with the expression that
+    restores them); a late record is rejected as a whole: its verdict replaces whatever the record had."""
+    fields = {name: f"{member}.{name}" for name in [*grouping.fields, *_RECORD_FIELDS]} | (converted or {})
+    fields["rejection"] = f"IF(late IS NOT NULL, CAST({_late_verdict(grouping)} AS {VERDICT_TYPE}), {member}.rejection)"
+    return "named_struct(" + ", ".join(f"'{name}', {expression}" for name, expression in fields.items()) + ")"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -151,15 +153,10 @@ def _member_json_type(grouping: Grouping) -> str:
 
 
 def _from_json(grouping: Grouping) -> str:
-    late = _late_verdict(grouping)
-    restored = {name: f"m.{name}" for name in grouping.fields}
-    restored.update(
-        topic="m.topic", partition="m.partition", offset="m.offset", key="unbase64(m.key)", value="unbase64(m.value)",
-        headers="transform(m.headers, h -> named_struct('key', h.key, 'value', unbase64(h.value)))",
-        # a late copy is rejected as a whole: its verdict replaces whatever the record had
-        rejection=f"IF(late IS NOT NULL, CAST({late} AS {VERDICT_TYPE}), m.rejection)")
-    fields = ", ".join(f"'{name}', {expression}" for name, expression in restored.items())
-    return f"transform(from_json(members_json, 'array<{_member_json_type(grouping)}>'), m -> named_struct({fields}))"
+    restored = {"key": "unbase64(m.key)", "value": "unbase64(m.value)",
+                "headers": "transform(m.headers, h -> named_struct('key', h.key, 'value', unbase64(h.value)))"}
+    return (f"transform(from_json(members_json, 'array<{_member_json_type(grouping)}>'), "
+            f"m -> {_with_late_verdict(grouping, 'm', restored)})")
 
 
 def _state_function(grouping: Grouping, timeout_ms: int, window_ms: int):

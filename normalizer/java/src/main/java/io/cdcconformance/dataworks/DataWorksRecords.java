@@ -3,8 +3,6 @@ package io.cdcconformance.dataworks;
 import io.cdcconformance.shared.*;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -159,10 +157,6 @@ public class DataWorksRecords implements UDF6<byte[], byte[], Seq<Row>, String, 
             return "H|" + String.join(".", names) + "|" + Json.text(at(document, "payload"), "sequenceId");
         }
         String text = (key == null ? "" : Base64.getEncoder().encodeToString(key) + "|") + Base64.getEncoder().encodeToString(value);
-        try {
-            return "C|" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return "C|" + HexFormat.of().formatHex(Digests.sha256(text.getBytes(StandardCharsets.UTF_8)));
     }
 }

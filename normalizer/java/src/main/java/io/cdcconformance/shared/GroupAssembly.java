@@ -4,8 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -180,11 +178,7 @@ public final class GroupAssembly {
                     out.write(bytes, 0, bytes.length);
                 }
             }
-            try {
-                return MessageDigest.getInstance("SHA-256").digest(out.toByteArray());
-            } catch (NoSuchAlgorithmException absent) {  // every Java platform has SHA-256 (MessageDigest's contract)
-                throw new IllegalStateException(absent);
-            }
+            return Digests.sha256(out.toByteArray());
         }
     }
 }

@@ -1,8 +1,6 @@
 package io.cdcconformance.shared;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -39,12 +37,7 @@ public final class Keys {
                 text.append('|').append(sortedMapText(key));
             }
         }
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.toString().getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest).substring(0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);  // every JVM has SHA-256
-        }
+        return HexFormat.of().formatHex(Digests.sha256(text.toString().getBytes(StandardCharsets.UTF_8))).substring(0, 16);
     }
 
     /** {@code ct.sorted_map_text}: {@code k=v,k=v} sorted as Spark sorts strings (by UTF-8 bytes, which is code
