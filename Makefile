@@ -20,7 +20,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 JVM_READY := .cache/jvm/.ready
 
-.PHONY: bootstrap system-packages browser run test test-unit test-integration test-user test-java test-long fuzz lint bench soak producers docker-engine docker-engine-stop clean
+.PHONY: bootstrap system-packages browser run dist test test-unit test-integration test-user test-java test-long fuzz lint bench soak producers docker-engine docker-engine-stop clean
 
 bootstrap: $(INSTALLED) $(JVM_READY)
 
@@ -112,6 +112,12 @@ docker-engine-stop:
 
 # The three jobs from a user's own repository, with the suite installed from its wheel (tests/user/test_workflows.py;
 # .ci/run runs it after `make test`, outside the gate's 12 minutes)
+# The release's build and check (.github/workflows/release.yml): sdist and wheel into dist/, their metadata as a
+# package index checks it
+dist: bootstrap
+	rm -rf dist && $(BIN)/uv build -q -o dist .
+	$(BIN)/twine check --strict dist/cdc_conformance-*
+
 test-user: bootstrap
 	$(BIN)/python -m pytest tests/user -o addopts="-ra --strict-markers -p no:cacheprovider --durations=5"
 

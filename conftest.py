@@ -87,7 +87,7 @@ def pytest_addoption(parser):
 
 @pytest.fixture(scope="session")
 def broker():
-    from harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.broker import EmbeddedKafka
 
     kafka = EmbeddedKafka().start()
     yield kafka
@@ -98,7 +98,7 @@ def broker():
 def container_broker(request):
     """Kafka in a container through Testcontainers (image: CDC_KAFKA_IMAGE, default the official one;
     `make test` builds `local` where no registry is reachable). Fails, saying why, without an engine."""
-    from harness.broker import TestcontainersKafka
+    from cdc_conformance.harness.broker import TestcontainersKafka
 
     started = time.monotonic()
     kafka = TestcontainersKafka().start()
@@ -111,7 +111,7 @@ def container_broker(request):
 
 @pytest.fixture(scope="session")
 def spark():
-    from harness.spark import spark_session
+    from cdc_conformance.harness.spark import spark_session
 
     return spark_session()
 
@@ -119,7 +119,7 @@ def spark():
 @pytest.fixture(scope="session")
 def roundtrip(spark, broker):
     """Records through the broker, Spark's Kafka source and the reference normalizer."""
-    from harness.roundtrip import RoundTrip
+    from cdc_conformance.harness.roundtrip import RoundTrip
 
     return RoundTrip(spark, broker)
 
@@ -130,7 +130,7 @@ def cli_here(capsys):
     of a JVM of its own; stories pass `--broker external` with the session's broker. Returns (exit code,
     stdout, stderr). Stories that are about a process of its own (exit codes of a real process, the default
     embedded broker, nothing left behind) keep running it as a subprocess."""
-    from harness.cli import main
+    from cdc_conformance.harness.cli import main
 
     def invoke(*args) -> tuple[int, str, str]:
         capsys.readouterr()

@@ -5,10 +5,10 @@
 """
 import pytest
 
-from harness.cases import load_cases
-from harness.lint import lint
-from harness.registry import Registry
-from harness.runner import ERROR, FAIL, PASS, XFAIL, XPASS, Runner, load_known_failures
+from cdc_conformance.harness.cases import load_cases
+from cdc_conformance.harness.lint import lint
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.harness.runner import ERROR, FAIL, PASS, XFAIL, XPASS, Runner, load_known_failures
 
 CASES = load_cases()
 REGISTRY = Registry.load()
@@ -57,8 +57,8 @@ def suite(spark, request):
 
 
 def _run_suite(spark, request):
-    from harness.roundtrip import RoundTrip
-    from harness.spark import HOSTILE_SESSION, session_settings
+    from cdc_conformance.harness.roundtrip import RoundTrip
+    from cdc_conformance.harness.spark import HOSTILE_SESSION, session_settings
 
     broker = request.getfixturevalue(BACKEND_FIXTURES[request.param])
     # golden files are rewritten from the embedded run, the one that runs every case

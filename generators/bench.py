@@ -12,10 +12,10 @@ import datetime as dt
 from collections.abc import Callable
 from decimal import Decimal
 
-from generators.history import Change, ColumnSpec, History, Table, Transaction
-from generators.plugin import Bench
-from generators.records import Expected, KafkaRecord, default_partition
-from generators.values import LogicalType
+from cdc_conformance.generators.history import Change, ColumnSpec, History, Table, Transaction
+from cdc_conformance.generators.plugin import Bench
+from cdc_conformance.generators.records import Expected, KafkaRecord, default_partition
+from cdc_conformance.generators.values import LogicalType
 
 # types every format of this kind can carry (cloudcanal-debezium's list is the shortest)
 PURCHASES = Table("public", "purchases", (

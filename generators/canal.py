@@ -17,16 +17,16 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from generators import mariadb_ddl
-from generators.bench import history_bench
-from generators.history import Change, History, Table, Transaction
-from generators.oracle import change_events
-from generators.plugin import FormatGenerator, Hostile, absorbed_json_mutator, json_mutator, profile_examples, profile_render
-from generators.records import Expected, KafkaRecord
-from generators.spellings import Number
-from generators.values import DURATION_TYPE, LogicalType, canonical_text, java_double_text
-from normalizer import keys
-from normalizer.model import CanonicalEvent, Code, Column
+from cdc_conformance.generators import mariadb_ddl
+from cdc_conformance.generators.bench import history_bench
+from cdc_conformance.generators.history import Change, History, Table, Transaction
+from cdc_conformance.generators.oracle import change_events
+from cdc_conformance.generators.plugin import FormatGenerator, Hostile, absorbed_json_mutator, json_mutator, profile_examples, profile_render
+from cdc_conformance.generators.records import Expected, KafkaRecord
+from cdc_conformance.generators.spellings import Number
+from cdc_conformance.generators.values import DURATION_TYPE, LogicalType, canonical_text, java_double_text
+from cdc_conformance.normalizer import keys
+from cdc_conformance.normalizer.model import CanonicalEvent, Code, Column
 
 FORMAT = "canal-json"
 FORMAT_VERSION = "1.1"

@@ -15,12 +15,12 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from generators.history import Change, History, Row, Table, Transaction, histories, tables
-from generators.plugin import Bench, FormatGenerator, Hostile, Mutator
-from generators.records import Expected, KafkaRecord
-from generators.values import KEY_TYPES, LogicalType, canonical_text
-from normalizer import keys
-from normalizer.model import CanonicalEvent, Code, Column
+from cdc_conformance.generators.history import Change, History, Row, Table, Transaction, histories, tables
+from cdc_conformance.generators.plugin import Bench, FormatGenerator, Hostile, Mutator
+from cdc_conformance.generators.records import Expected, KafkaRecord
+from cdc_conformance.generators.values import KEY_TYPES, LogicalType, canonical_text
+from cdc_conformance.normalizer import keys
+from cdc_conformance.normalizer.model import CanonicalEvent, Code, Column
 
 FORMAT = "ces-json"
 EVENT_TYPE = "com.microsoft.SQL.CES.DML.V1"

@@ -16,12 +16,12 @@ from pathlib import Path
 import fastavro
 from hypothesis import strategies as st
 
-from generators import ces
-from generators.extremes import ITEM_COUNT_BOMB, avro_variants
-from generators.history import History, Transaction
-from generators.plugin import FormatGenerator, Hostile
-from generators.records import Expected
-from normalizer.model import Code
+from cdc_conformance.generators import ces
+from cdc_conformance.generators.extremes import ITEM_COUNT_BOMB, avro_variants
+from cdc_conformance.generators.history import History, Transaction
+from cdc_conformance.generators.plugin import FormatGenerator, Hostile
+from cdc_conformance.generators.records import Expected
+from cdc_conformance.normalizer.model import Code
 
 FORMAT = "ces-avro"
 _SCHEMAS = Path(__file__).with_name("schemas")

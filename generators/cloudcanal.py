@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from generators import canal
-from generators.bench import history_bench
-from generators.history import Change, History, Transaction
-from generators.plugin import FormatGenerator, Hostile, absorbed_json_mutator, json_mutator, profile_examples, profile_render
-from generators.records import Expected
-from normalizer.model import CanonicalEvent, Code
+from cdc_conformance.generators import canal
+from cdc_conformance.generators.bench import history_bench
+from cdc_conformance.generators.history import Change, History, Transaction
+from cdc_conformance.generators.plugin import FormatGenerator, Hostile, absorbed_json_mutator, json_mutator, profile_examples, profile_render
+from cdc_conformance.generators.records import Expected
+from cdc_conformance.normalizer.model import CanonicalEvent, Code
 
 FORMAT = "cloudcanal-json"
 VALUE_TYPES = canal.VALUE_TYPES

@@ -16,14 +16,14 @@ from decimal import Decimal
 
 from hypothesis import strategies as st
 
-from generators import mariadb_ddl
-from generators.bench import history_bench
-from generators.history import Change, History, Row, Table, Transaction, histories, tables
-from generators.jsontext import dumps_bytes
-from generators.plugin import FormatGenerator, Hostile, Mutator, record_mutator
-from generators.postgres_values import interval_iso_text, jackson_json_text, micro_duration, without_trailing_zeros
-from generators.records import Expected, KafkaRecord, default_partition
-from generators.values import (
+from cdc_conformance.generators import mariadb_ddl
+from cdc_conformance.generators.bench import history_bench
+from cdc_conformance.generators.history import Change, History, Row, Table, Transaction, histories, tables
+from cdc_conformance.generators.jsontext import dumps_bytes
+from cdc_conformance.generators.plugin import FormatGenerator, Hostile, Mutator, record_mutator
+from cdc_conformance.generators.postgres_values import interval_iso_text, jackson_json_text, micro_duration, without_trailing_zeros
+from cdc_conformance.generators.records import Expected, KafkaRecord, default_partition
+from cdc_conformance.generators.values import (
     ALL_TYPES,
     BITS_TYPES,
     DURATION_TYPE,
@@ -41,8 +41,8 @@ from generators.values import (
     java_double_text,
     rescale,
 )
-from normalizer import keys
-from normalizer.model import CanonicalEvent, Code, Column
+from cdc_conformance.normalizer import keys
+from cdc_conformance.normalizer.model import CanonicalEvent, Code, Column
 
 FORMAT = "debezium-json"
 

@@ -18,15 +18,15 @@ from pathlib import Path
 import fastavro
 from hypothesis import strategies as st
 
-from generators import ces_avro
-from generators.extremes import ITEM_COUNT_BOMB, avro_variants
-from generators.history import Change, History, Table, Transaction
-from generators.oracle import change_events
-from generators.plugin import NOT_EVERY_VERSION, Bench, FormatGenerator, Hostile, profile_examples, profile_render, record_mutator
-from generators.records import Expected, KafkaRecord
-from generators.values import LogicalType, canonical_text
-from normalizer import keys
-from normalizer.model import CanonicalEvent, Code, Column
+from cdc_conformance.generators import ces_avro
+from cdc_conformance.generators.extremes import ITEM_COUNT_BOMB, avro_variants
+from cdc_conformance.generators.history import Change, History, Table, Transaction
+from cdc_conformance.generators.oracle import change_events
+from cdc_conformance.generators.plugin import NOT_EVERY_VERSION, Bench, FormatGenerator, Hostile, profile_examples, profile_render, record_mutator
+from cdc_conformance.generators.records import Expected, KafkaRecord
+from cdc_conformance.generators.values import LogicalType, canonical_text
+from cdc_conformance.normalizer import keys
+from cdc_conformance.normalizer.model import CanonicalEvent, Code, Column
 
 FORMAT = "dts-avro"
 NS = "com.alibaba.dts.formats.avro"
@@ -543,7 +543,7 @@ def bench_records(topic: str, messages: int, partitions: int):
 
 
 def _plain(raw):
-    from normalizer.dts import record_schema
+    from cdc_conformance.normalizer.dts import record_schema
 
     return raw.selectExpr(f"from_avro(value, '{json.dumps(record_schema(2020))}') AS r")
 

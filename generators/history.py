@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from hypothesis import strategies as st
 
-from generators.values import ALL_TYPES, KEY_TYPES, LogicalType, value_strategy
+from cdc_conformance.generators.values import ALL_TYPES, KEY_TYPES, LogicalType, value_strategy
 
 Row = dict  # column name -> Python value (None = SQL NULL)
 

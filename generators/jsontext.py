@@ -5,7 +5,7 @@ import json
 import math
 from decimal import Decimal
 
-from generators.values import java_bigdecimal_text, java_double_text
+from cdc_conformance.generators.values import java_bigdecimal_text, java_double_text
 
 
 def dumps(value) -> str:

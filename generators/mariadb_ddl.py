@@ -4,8 +4,8 @@ column types the generators draw, as the real-producer tier's server (MariaDB 10
 printed every one of them, nullable and NOT NULL (docs/producers.md, the `schema-changes` row)."""
 from __future__ import annotations
 
-from generators.history import ColumnSpec, Table
-from generators.values import LogicalType
+from cdc_conformance.generators.history import ColumnSpec, Table
+from cdc_conformance.generators.values import LogicalType
 
 # MariaDB's key columns are at most 3,072 bytes, so a text key is a VARCHAR (4 bytes a character in utf8mb4): the
 # real-producer tier's tables (harness.producers.statements) and the type a key's source type propagates

@@ -13,11 +13,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from generators.history import History
-from generators.records import Expected, KafkaRecord
-from generators.spellings import Number, dumps
-from generators.values import LogicalType
-from normalizer.model import Code
+from cdc_conformance.generators.history import History
+from cdc_conformance.generators.records import Expected, KafkaRecord
+from cdc_conformance.generators.spellings import Number, dumps
+from cdc_conformance.generators.values import LogicalType
+from cdc_conformance.normalizer.model import Code
 
 
 @dataclass(frozen=True)
@@ -84,8 +84,8 @@ class Hostile:
 def profile_examples(profiles: Callable[[], st.SearchStrategy], value_types, **history_options):
     """`examples` for a format whose example is (profile, history): a drawn profile and a history over
     tables of `value_types` (`history_options`: generators.history.histories's)."""
-    from generators.history import histories, tables
-    from generators.values import KEY_TYPES
+    from cdc_conformance.generators.history import histories, tables
+    from cdc_conformance.generators.values import KEY_TYPES
 
     def examples() -> st.SearchStrategy:
         history = histories(table_strategy=tables(key_types=KEY_TYPES, value_types=value_types), **history_options)
@@ -174,7 +174,7 @@ class FormatGenerator:
 
     def extreme_records(self) -> list[tuple[str, bytes]]:
         """(label, value): the valid neighbour with one integer at a time at an extreme (generators.extremes)."""
-        from generators.extremes import json_variants
+        from cdc_conformance.generators.extremes import json_variants
 
         neighbour = self.hostile[VALID_NEIGHBOUR].value
         return (self.extremes or json_variants)(neighbour)
@@ -182,14 +182,14 @@ class FormatGenerator:
     def lone_surrogate_records(self) -> list[tuple[str, bytes]]:
         """(label, value): the valid neighbour of a JSON format with one text at a time holding a lone
         surrogate escape (generators.extremes); none for Avro formats (their strings are UTF-8 bytes)."""
-        from generators.extremes import lone_surrogate_variants
+        from cdc_conformance.generators.extremes import lone_surrogate_variants
 
         return lone_surrogate_variants(self.hostile[VALID_NEIGHBOUR].value) if self.encoding == "json" else []
 
     def duplicate_member_records(self) -> list[tuple[str, bytes]]:
         """(label, value): the valid neighbour of a JSON format with one object at a time naming a member
         twice (generators.extremes); none for Avro formats (a record's fields are its schema's)."""
-        from generators.extremes import duplicate_member_variants
+        from cdc_conformance.generators.extremes import duplicate_member_variants
 
         return duplicate_member_variants(self.hostile[VALID_NEIGHBOUR].value) if self.encoding == "json" else []
 

@@ -20,7 +20,7 @@ from decimal import ROUND_DOWN, Context, Decimal, localcontext
 
 from hypothesis import strategies as st
 
-from generators.drawn_texts import JSON_DOCUMENTS, SHORT_TEXTS, exact_decimal
+from cdc_conformance.generators.drawn_texts import JSON_DOCUMENTS, SHORT_TEXTS, exact_decimal
 
 
 @dataclass(frozen=True)

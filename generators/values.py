@@ -15,10 +15,10 @@ from decimal import ROUND_HALF_EVEN, Context, Decimal, localcontext
 
 from hypothesis import strategies as st
 
-from generators.drawn_texts import JSON_DOCUMENTS, TEXTS, exact_decimal
+from cdc_conformance.generators.drawn_texts import JSON_DOCUMENTS, TEXTS, exact_decimal
 
 # PostgreSQL's own types: uuid, json, jsonb, xml, inet, cidr, ltree, int4range, tsrange, timetz, numeric, arrays
-from generators.postgres_values import KINDS as POSTGRES_KINDS
+from cdc_conformance.generators.postgres_values import KINDS as POSTGRES_KINDS
 
 EPOCH = dt.datetime(1970, 1, 1)
 MIN_DT, MAX_DT = dt.datetime(1900, 1, 1), dt.datetime(2199, 12, 31, 23, 59, 59, 999999)

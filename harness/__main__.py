@@ -1,3 +1,3 @@
-from harness.cli import main
+from cdc_conformance.harness.cli import main
 
 main()

@@ -11,8 +11,8 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from generators.plugin import FormatGenerator
-from harness.under_test import NormalizerUnderTest
+from cdc_conformance.generators.plugin import FormatGenerator
+from cdc_conformance.harness.under_test import NormalizerUnderTest
 
 
 @dataclass
@@ -39,7 +39,7 @@ def measure_all(name: str, frames: list, messages: int) -> Measurement:
 
 def run(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerator, messages: int, repeat: int = 1,
         partitions: int = 2) -> list[Measurement]:
-    from normalizer.kafka_source import read_batch
+    from cdc_conformance.normalizer.kafka_source import read_batch
 
     bench = generator.bench
     topic = f"bench-{generator.format_id}-{uuid.uuid4().hex[:8]}"
@@ -120,7 +120,7 @@ class StreamPass:
 def stream_pass(name: str, frame, messages: int, end_offsets: dict, workdir: str) -> StreamPass:
     """`frame` (a streaming DataFrame) through the `noop` sink with the default trigger (the next micro-batch as soon as
     one ends, as production queries run), from start until every offset below `end_offsets` is committed."""
-    from harness.streaming import run_until_caught_up
+    from cdc_conformance.harness.streaming import run_until_caught_up
 
     started = time.monotonic()
     query = _started_without_idle_batches(frame.writeStream.format("noop").outputMode("append")
@@ -192,7 +192,7 @@ def run_stream(spark, broker, under_test: NormalizerUnderTest, generator: Format
     """The format's benchmark records on a topic of their own, then a warm-up query of each side (the normalizer's
     reported when `cold`), and `repeat` pairs of queries (plain, normalizer), each a new query from the earliest
     offset."""
-    from normalizer.kafka_source import read_stream
+    from cdc_conformance.normalizer.kafka_source import read_stream
 
     bench = generator.bench
     topic = f"bench-stream-{generator.format_id}-{uuid.uuid4().hex[:8]}"

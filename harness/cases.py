@@ -9,9 +9,9 @@ from pathlib import Path
 import yaml
 from jsonschema import Draft202012Validator
 
-from generators.records import KafkaRecord, predict_offsets
-from harness import suite_files
-from harness.suite_files import CONFORMANCE_DIR
+from cdc_conformance.generators.records import KafkaRecord, predict_offsets
+from cdc_conformance.harness import suite_files
+from cdc_conformance.harness.suite_files import CONFORMANCE_DIR
 
 CASES_DIR = CONFORMANCE_DIR / "cases"
 SCHEMA_FILE = CONFORMANCE_DIR / "case.schema.json"

@@ -14,14 +14,14 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from harness import golden, suite_files
-from harness.cases import Case
-from harness.generic import check_mutators, check_property, check_streaming
-from harness.progress import Progress, quiet
-from harness.registry import FormatVersion, Registry
-from harness.roundtrip import RoundTrip
-from harness.runner import PASS, Runner
-from harness.under_test import DEFAULT_NORMALIZER
+from cdc_conformance.harness import golden, suite_files
+from cdc_conformance.harness.cases import Case
+from cdc_conformance.harness.generic import check_mutators, check_property, check_streaming
+from cdc_conformance.harness.progress import Progress, quiet
+from cdc_conformance.harness.registry import FormatVersion, Registry
+from cdc_conformance.harness.roundtrip import RoundTrip
+from cdc_conformance.harness.runner import PASS, Runner
+from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER
 
 CERTIFICATIONS_DIR = suite_files.CERTIFICATIONS_DIR
 DEFAULT_EXAMPLES = 2000
@@ -193,7 +193,7 @@ def write(record: dict, directory: Path = CERTIFICATIONS_DIR) -> tuple[Path, Pat
     path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     page = path.with_suffix(".md")
     page.write_text(markdown(record), encoding="utf-8")
-    (directory / "README.md").write_text(index(load_records(directory)), encoding="utf-8")
+    (directory / "README.md").write_text(index(load_records(directory), directory), encoding="utf-8")
     return path, page
 
 
@@ -216,11 +216,13 @@ def produced_by(record: dict) -> str:
     return "generators only"
 
 
-def index(records: list[dict]) -> str:
-    """reports/certifications/README.md: one row per record, made from the records (a test keeps it equal)."""
+def index(records: list[dict], directory: Path = CERTIFICATIONS_DIR) -> str:
+    """The directory's README.md: one row per record, made from the records (a test keeps the suite's equal)."""
+    check = ("`cdc-conformance certify --check` (run by the suite's `make test`) re-verifies every record."
+             if directory.resolve() == CERTIFICATIONS_DIR.resolve() else
+             f"`cdc-conformance certify --check --certifications-dir {directory}` re-verifies every record: run it in CI.")
     lines = ["# Certifications", "",
-             "Made by `cdc-conformance certify` from the records in this directory; do not edit by hand. "
-             "`cdc-conformance certify --check` (run by `make test`) re-verifies every record.", "",
+             f"Made by `cdc-conformance certify` from the records in this directory; do not edit by hand. {check}", "",
              "| format version | certified on | examples per check | seed | messages from | normalizer | modes | cases |",
              "|---|---|---|---|---|---|---|---|"]
     for record in sorted(records, key=lambda r: r["label"]):

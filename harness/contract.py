@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pyspark.sql.types import ArrayType, DataType, MapType, StructType
 
-from normalizer.model import EVENT_SCHEMA, MODEL_VERSION, QUARANTINE_SCHEMA
+from cdc_conformance.normalizer.model import EVENT_SCHEMA, MODEL_VERSION, QUARANTINE_SCHEMA
 
 
 class ContractViolation(AssertionError):
@@ -73,7 +73,7 @@ def check(result, name: str = "the normalizer") -> None:
 def check_values(events: list[dict], name: str) -> None:
     """Raise ContractViolation naming the event and field of every value outside the model's grammar
     (harness/model_grammar.py: the same definition the reference's readers enforce at their exit)."""
-    from harness import model_grammar
+    from cdc_conformance.harness import model_grammar
 
     found = [f"{event.get('event_id')} {problem}" for event in events for problem in model_grammar.event_problems(event)]
     if found:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.reports import Report
-from harness.runner import FAILING_STATUSES, PASS, XFAIL
+from cdc_conformance.harness.reports import Report
+from cdc_conformance.harness.runner import FAILING_STATUSES, PASS, XFAIL
 
 
 class GateMisuse(ValueError):

@@ -13,15 +13,15 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from generators.history import histories, tables
-from generators.plugin import FormatGenerator
-from generators.records import KafkaRecord, predict_offsets
-from generators.values import KEY_TYPES
-from harness.accounting import coordinate
-from harness.property import BatchResult, Example, draw_examples, events_of, placed, run_batch, session_seed
-from harness.roundtrip import RoundTrip
-from harness.under_test import NormalizerUnderTest
-from normalizer.model import CODE_PHASE, Code, Phase
+from cdc_conformance.generators.history import histories, tables
+from cdc_conformance.generators.plugin import FormatGenerator
+from cdc_conformance.generators.records import KafkaRecord, predict_offsets
+from cdc_conformance.generators.values import KEY_TYPES
+from cdc_conformance.harness.accounting import coordinate
+from cdc_conformance.harness.property import BatchResult, Example, draw_examples, events_of, placed, run_batch, session_seed
+from cdc_conformance.harness.roundtrip import RoundTrip
+from cdc_conformance.harness.under_test import NormalizerUnderTest
+from cdc_conformance.normalizer.model import CODE_PHASE, Code, Phase
 
 _runs = itertools.count()
 
@@ -60,7 +60,7 @@ def check_spellings(roundtrip: RoundTrip, generator: FormatGenerator, count: int
     normalize to the oracle. A decoder that reads the text instead of the JSON fails it."""
     from dataclasses import replace
 
-    from generators.spellings import SPELLINGS, respelled
+    from cdc_conformance.generators.spellings import SPELLINGS, respelled
 
     seed = session_seed() if seed is None else seed
     spellings = sorted(SPELLINGS)
@@ -234,7 +234,7 @@ def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, co
     """Structured Streaming over Spark's Kafka source, cut into about `micro_batches` micro-batches (so
     that events of several records straddle them), gives exactly the batch output over the same records.
     A fixed small maxOffsetsPerTrigger would make a drawn example of 400 one-byte segments take minutes."""
-    from harness import streaming
+    from cdc_conformance.harness import streaming
 
     seed = session_seed() if seed is None else seed
     examples = _examples(generator, draw_examples(generator.examples(), count, seed), "stream")
@@ -289,7 +289,7 @@ def check_late_arrivals(spark, broker, generator: FormatGenerator, workdir: Path
     `late_records`: true copies, conflicting copies, reused ids), read after a restart from the checkpoint:
     each gets exactly the code the format's doc gives it, and nothing else changes — every output of the
     earlier records is the batch output over them (an emitted event is never retracted nor emitted again)."""
-    from harness import streaming
+    from cdc_conformance.harness import streaming
 
     seed, examples = _with_late_records(generator, count, session_seed() if seed is None else seed)
     partitions = {topic: n for example in examples for topic, n in example.partitions.items()}

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.suite_files import GOLDEN_DIR
+from cdc_conformance.harness.suite_files import GOLDEN_DIR
 
 
 def golden_path(format_id: str, case_id: str, root: Path = GOLDEN_DIR) -> Path:

@@ -17,10 +17,10 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from harness import jvm, suite_files
-from harness.processes import log_tail
+from cdc_conformance.harness import jvm, suite_files
+from cdc_conformance.harness.processes import log_tail
 
-IMAGE_DIR = suite_files.package_dir("harness") / "docker" / "kafka"
+IMAGE_DIR = suite_files.package_dir("cdc_conformance.harness") / "docker" / "kafka"
 OFFICIAL = "official"
 LOCAL = "local"
 DEFAULT_BASE = "eclipse-temurin:17-jre"

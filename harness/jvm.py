@@ -16,7 +16,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import suite_files
+from cdc_conformance.harness import suite_files
 
 JVM_DIR = suite_files.MAVEN_DIR
 _COMPLETE_MARKER = ".complete"
@@ -195,7 +195,7 @@ def _resolve(artifacts: ArtifactSet, marker: Path, digest: str) -> list[Path]:
 # readers, called from SQL (`java_method`) or registered as Java UDFs (normalizer/jvm_functions.py).
 # Laid out as a Maven module (normalizer/java/pom.xml, for the developers' JUnit tests and fuzzing); users' machines
 # need no Maven: javac compiles src/main against the installed PySpark's jars.
-NORMALIZER_JAVA_DIR = suite_files.package_dir("normalizer") / "java" / "src" / "main" / "java"
+NORMALIZER_JAVA_DIR = suite_files.package_dir("cdc_conformance.normalizer") / "java" / "src" / "main" / "java"
 NORMALIZER_RESOURCES_DIR = NORMALIZER_JAVA_DIR.parent / "resources"
 NORMALIZER_JAR_NAME = "cdc-conformance-normalizer.jar"
 
@@ -285,7 +285,7 @@ def java_executable() -> str:
 
 
 def main() -> None:
-    """`python -m harness.jvm`: resolve the artifact sets every run needs (used by `make` bootstrap). Kafka Connect
+    """`python -m cdc_conformance.harness.jvm`: resolve the artifact sets every run needs (used by `make` bootstrap). Kafka Connect
     with a Debezium connector resolves on first use (the real-producer tier): while the tests run, its download
     overlaps their computing, instead of adding to bootstrap."""
     jars = ensure(kafka_broker_artifacts())

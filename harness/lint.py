@@ -11,12 +11,12 @@ from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier
 
-from harness import suite_files
-from harness.cases import Case
-from harness.registry import DECODED, STATUSES, Registry, load_features
-from harness.suite_files import SUITE_ROOT as REPO_ROOT
-from normalizer import plugin
-from normalizer.model import CODE_PHASE, Code
+from cdc_conformance.harness import suite_files
+from cdc_conformance.harness.cases import Case
+from cdc_conformance.harness.registry import DECODED, STATUSES, Registry, load_features
+from cdc_conformance.harness.suite_files import SUITE_ROOT as REPO_ROOT
+from cdc_conformance.normalizer import plugin
+from cdc_conformance.normalizer.model import CODE_PHASE, Code
 
 RULES = {
     "case-duplicate-id": "two case files declare the same id",
@@ -54,11 +54,11 @@ class Problem:
 
 
 def lint(cases: list[Case], registry: Registry, known_failures: dict[str, str] | None = None,
-         root: Path = REPO_ROOT, features: dict[str, str] | None = None) -> list[Problem]:
+         root: Path = REPO_ROOT, features: dict[str, str] | None = None, known_failures_file: str = "known_failures.yaml") -> list[Problem]:
     """Problems that make the suite untrustworthy; empty means clean. `features`: the declared features
     [default: conformance/features.yaml]."""
     return [*lint_registry(registry, root), *lint_features(load_features() if features is None else features, registry),
-            *lint_cases(cases, registry), *lint_known_failures(known_failures or {}, cases, registry)]
+            *lint_cases(cases, registry), *lint_known_failures(known_failures or {}, cases, registry, known_failures_file)]
 
 
 def lint_features(features: dict[str, str], registry: Registry) -> list[Problem]:
@@ -174,15 +174,16 @@ def _declared_id(registry: Registry, format_id: str, role: str, attribute: str) 
     return getattr(declaration, "format_id", None)
 
 
-def lint_known_failures(known_failures: dict[str, str], cases: list[Case], registry: Registry) -> list[Problem]:
+def lint_known_failures(known_failures: dict[str, str], cases: list[Case], registry: Registry,
+                        where: str = "known_failures.yaml") -> list[Problem]:
     by_id = {case.id: case for case in cases}
     problems = []
     for case_id in known_failures:
         case = by_id.get(case_id)
         if case is None:
-            problems.append(Problem("known-failure-orphan", "known_failures.yaml", f"{case_id!r} names no case"))
+            problems.append(Problem("known-failure-orphan", where, f"{case_id!r} names no case"))
         elif case.format in registry.formats and not registry.decoded(case.format):
-            problems.append(Problem("known-failure-planned", "known_failures.yaml",
+            problems.append(Problem("known-failure-planned", where,
                                     f"{case_id!r} is a case of the planned format {case.format}: "
                                     "it is an expected failure without an entry"))
     return problems

@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from normalizer.jvm_functions import JAVA_RESOURCES
+from cdc_conformance.normalizer.jvm_functions import JAVA_RESOURCES
 
 GRAMMAR_FILE = JAVA_RESOURCES / "shared" / "model-grammar.json"
 LONGEST_TYPE = 64  # as ModelGrammar: no model type is longer

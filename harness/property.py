@@ -20,11 +20,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from generators.records import Expected, with_coordinates
-from harness.accounting import coordinate
-from harness.diff import diff_events
-from harness.roundtrip import RoundTrip, RunOutput
-from normalizer.model import event_to_json
+from cdc_conformance.generators.records import Expected, with_coordinates
+from cdc_conformance.harness.accounting import coordinate
+from cdc_conformance.harness.diff import diff_events
+from cdc_conformance.harness.roundtrip import RoundTrip, RunOutput
+from cdc_conformance.normalizer.model import event_to_json
 
 
 def session_seed() -> int:
@@ -33,7 +33,7 @@ def session_seed() -> int:
     return int(chosen) if chosen else random.SystemRandom().randrange(2 ** 32)
 
 
-SUITE_PACKAGES = ("generators", "normalizer", "harness")
+SUITE_PACKAGES = ("cdc_conformance.generators", "cdc_conformance.normalizer", "cdc_conformance.harness")
 
 
 @functools.cache  # once per process: every later call would walk the packages again for nothing

@@ -38,6 +38,22 @@ def pytest_addoption(parser):
                     help="also write the run's reports here (results.jsonl for `cdc-conformance gate`, JUnit, matrix)")
 
 
+_OPTIONS = ("--cdc-format", "--cdc-case", "--cdc-cases", "--cdc-golden", "--cdc-known-failures", "--cdc-obtained",
+            "--cdc-remote", "--cdc-reports")
+
+
+def pytest_configure(config):
+    """Any of the suite's options without a normalizer is a usage error: a CI job that lost --cdc-normalizer must not
+    go green having run no case."""
+    normalizer = config.getoption("--cdc-normalizer")
+    given = [name for name in _OPTIONS if config.getoption(name)]
+    if normalizer is not None and not normalizer.strip():
+        raise pytest.UsageError("cdc-conformance: --cdc-normalizer is empty; give MODULE:FUNCTION")
+    if normalizer is None and given:
+        raise pytest.UsageError(f"cdc-conformance: {', '.join(given)} without --cdc-normalizer MODULE:FUNCTION "
+                                "(the normalizer to run the suite against)")
+
+
 def pytest_collection_modifyitems(session, config, items):
     if not config.getoption("--cdc-normalizer"):
         return
@@ -72,15 +88,16 @@ class PluginRun:
     replay_options: str
     reports_dir: Path | None
     check_orphans: bool
+    known_failures_file: str | None = None
     result: object = None
 
     @classmethod
     def of(cls, config) -> PluginRun:
-        from harness import golden, suite_files
-        from harness.cases import CASES_DIR, CaseError, EmptySelection, load_cases, select
-        from harness.registry import Registry
-        from harness.runner import known_failures_for, replay_options
-        from harness.under_test import NormalizerNotLoadable, NormalizerUnderTest
+        from cdc_conformance.harness import golden, suite_files
+        from cdc_conformance.harness.cases import CASES_DIR, CaseError, EmptySelection, load_cases, select
+        from cdc_conformance.harness.registry import Registry
+        from cdc_conformance.harness.runner import known_failures_for, replay_options
+        from cdc_conformance.harness.under_test import NormalizerNotLoadable, NormalizerUnderTest
 
         option = config.getoption
         here = Path(config.invocation_params.dir)
@@ -103,28 +120,31 @@ class PluginRun:
         except (CaseError, EmptySelection) as error:
             raise pytest.UsageError(f"cdc-conformance: {error}") from error
         golden_root = given["--cdc-golden"] or golden.GOLDEN_DIR
-        replay = replay_options(under_test.spec, option("--cdc-cases"), option("--cdc-golden"), option("--cdc-known-failures"))
+        replay = replay_options(under_test.spec, option("--cdc-cases"), option("--cdc-golden"), option("--cdc-known-failures"),
+                                remote=option("--cdc-remote"))
         return cls(under_test, cases, selected, known_failures_for(given["--cdc-cases"], given["--cdc-known-failures"]),
                    golden_root, suite_files.obtained_root(golden_root, given["--cdc-obtained"], Path(config.rootpath)),
-                   replay, given["--cdc-reports"], check_orphans=bool(given["--cdc-golden"]) or not given["--cdc-cases"])
+                   replay, given["--cdc-reports"], check_orphans=bool(given["--cdc-golden"]) or not given["--cdc-cases"],
+                   known_failures_file=option("--cdc-known-failures"))
 
     def outcome(self):
         if self.result is None:
-            from harness.broker import EmbeddedKafka
-            from harness.registry import Registry
-            from harness.roundtrip import RoundTrip
-            from harness.runner import Runner
-            from harness.spark import spark_session
+            from cdc_conformance.harness.broker import EmbeddedKafka
+            from cdc_conformance.harness.registry import Registry
+            from cdc_conformance.harness.roundtrip import RoundTrip
+            from cdc_conformance.harness.runner import Runner
+            from cdc_conformance.harness.spark import spark_session
 
             with EmbeddedKafka() as broker:
                 runner = Runner(RoundTrip(spark_session(), broker, self.under_test), Registry.load(), self.known_failures,
                                 golden_root=self.golden_root, obtained_root=self.obtained_root,
-                                replay_options=self.replay_options, check_orphans=self.check_orphans)
+                                replay_options=self.replay_options, check_orphans=self.check_orphans,
+                                known_failures_file=self.known_failures_file)
                 self.result = runner.run(self.selected, self.cases)
         return self.result
 
     def write_reports(self) -> None:
-        from harness.reports import Report, run_facts, write_all
+        from cdc_conformance.harness.reports import Report, run_facts, write_all
 
         facts = run_facts({"normalizer": self.under_test.spec, "normalizer_version": self.under_test.version,
                            "runner": "pytest plugin"})
@@ -164,7 +184,7 @@ class ConformanceCase(_SuiteItem):
         self.case_id = case_id
 
     def runtest(self):
-        from harness.runner import PASS, XFAIL
+        from cdc_conformance.harness.runner import PASS, XFAIL
 
         result = next(r for r in self.outcome().results if r.case.id == self.case_id)
         if result.status == XFAIL:

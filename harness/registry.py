@@ -15,7 +15,7 @@ import yaml
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from harness.suite_files import CONFORMANCE_DIR, SUITE_ROOT
+from cdc_conformance.harness.suite_files import CONFORMANCE_DIR, SUITE_ROOT
 
 REPO_ROOT = SUITE_ROOT  # doc pages and certification records are relative to it (present in the checkout)
 REGISTRY_FILE = CONFORMANCE_DIR / "registry.yaml"

@@ -6,7 +6,6 @@ import json
 import os
 import platform
 import re
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
@@ -14,26 +13,26 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from harness.runner import FAILING_STATUSES, SuiteResult
+from cdc_conformance.harness import suite_files
+from cdc_conformance.harness.runner import FAILING_STATUSES, SuiteResult
 
 STATUSES = ("PASS", "FAIL", "XFAIL", "XPASS", "ERROR", "SKIP")
 
 
-def _suite_commit() -> str | None:
-    """HEAD, with "-dirty" when tracked files differ from it (a record must not claim a commit it did not run)."""
-    def git(*args: str) -> str:
-        return subprocess.run(["git", *args], capture_output=True, text=True, cwd=Path(__file__).parent).stdout.strip()
-    try:
-        commit = git("rev-parse", "HEAD")
-        return (commit + ("-dirty" if git("status", "--porcelain", "--untracked-files=no") else "")) or None
-    except OSError:
-        return None
+def suite_label(facts: dict) -> str:
+    """The suite a run names: its distribution version and the commit it was built from."""
+    return f"cdc-conformance {facts.get('suite_version', 'unknown')} (commit {facts.get('suite_commit')})"
+
+
+def suite_identity(facts: dict) -> tuple:
+    """What must match for two reports to be runs of one suite (merge) or comparable across runs (gate)."""
+    return facts.get("suite_version"), facts.get("suite_commit")
 
 
 def _connectors() -> str | None:
     """The Spark connectors' release a local session runs (a Connect server's are the server's own: not known here)."""
-    from harness import jvm
-    from harness.spark import remote_url
+    from cdc_conformance.harness import jvm
+    from cdc_conformance.harness.spark import remote_url
 
     remote = remote_url()
     return f"the Connect server's ({remote})" if remote else jvm.connector_version(jvm.spark_connector_jars())
@@ -45,15 +44,14 @@ def run_facts(extra: dict | None = None) -> dict:
 
     import pyspark
 
-    import normalizer
-    from harness import jvm
-
-    commit = _suite_commit()
+    from cdc_conformance import normalizer
+    from cdc_conformance.harness import jvm
 
     hypothesis = {"profile": os.environ.get("CDC_HYPOTHESIS_PROFILE", "default"),
                   "seed": os.environ.get("CDC_HYPOTHESIS_SEED")}  # null: each property run draws and prints its own
     return {"type": "run", "started": datetime.now(UTC).isoformat(timespec="seconds"), "hypothesis": hypothesis,
-            "suite_commit": commit, "normalizer_version": normalizer.__version__,
+            "suite_version": suite_files.suite_version(), "suite_commit": suite_files.suite_commit(),
+            "normalizer_version": normalizer.__version__,
             "spark_version": pyspark.__version__, "spark_connectors": _connectors(),
             "kafka_version": jvm.kafka_version(),
             "python_version": platform.python_version(), "platform": sys.platform, **(extra or {})}
@@ -99,8 +97,15 @@ class Report:
 
     @classmethod
     def load(cls, path: Path) -> Report:
-        lines = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
-        if not lines or lines[0].get("type") != "run":
+        expected = "a results.jsonl of cdc-conformance (or the reports folder holding one)"
+        lines = []
+        for number, line in enumerate(Path(path).read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if line.strip():
+                try:
+                    lines.append(json.loads(line))
+                except json.JSONDecodeError as error:
+                    raise ValueError(f"{path}: line {number} is not JSON ({error.msg}): expected {expected}") from None
+        if not lines or not isinstance(lines[0], dict) or lines[0].get("type") != "run":
             raise ValueError(f"{path}: not a results.jsonl of cdc-conformance (no run line first)")
         facts = {k: v for k, v in lines[0].items() if k not in ("suite_problems", "seconds")}
         return cls(facts, [row for row in lines[1:] if row.get("type") == "case"], lines[0].get("suite_problems") or [],
@@ -150,7 +155,7 @@ def write_all(report: Report, directory: Path) -> dict[str, Path]:
 def _certifications(report: Report, directory: Path) -> dict[str, tuple[dict, str]]:
     """format@version -> (its certification record, the record page relative to the matrix), for the records of
     the normalizer this report ran (the reference's records say nothing of another normalizer)."""
-    from harness import certify
+    from cdc_conformance.harness import certify
 
     records_dir = certify.CERTIFICATIONS_DIR
     normalizers = {row.get("normalizer") or str(report.facts.get("normalizer")) for row in report.rows}
@@ -190,7 +195,7 @@ def write_junit(report: Report, path: Path) -> None:
 def expected_summary(cases, known_failures: dict[str, str], golden_root: Path | None = None) -> str:
     """The summary `make run` prints when every case meets its golden file (known failures as XFAIL), made
     from the case and golden files, without a run: the README shows it, and a test keeps the two equal."""
-    from harness import golden
+    from cdc_conformance.harness import golden
 
     root = golden_root or golden.GOLDEN_DIR
     rows = [{"type": "case", "case": case.id, "format": case.format, "mode": "batch", "version": None, "format_version": case.format,
@@ -225,7 +230,7 @@ def summary_table(report: Report) -> str:
 def markdown_summary(report: Report) -> str:
     facts = report.facts
     lines = ["# cdc-conformance results", "",
-             f"Suite commit `{facts.get('suite_commit')}`, normalizer {facts.get('normalizer_version')}, "
+             f"Suite {suite_label(facts)}, normalizer {facts.get('normalizer_version')}, "
              f"Spark {facts.get('spark_version')}, Kafka {facts.get('kafka_version')}, "
              f"Python {facts.get('python_version')}.", "", "```", summary_table(report), "```", ""]
     failing = [r for r in report.cases() if r["status"] in FAILING_STATUSES]
@@ -277,7 +282,7 @@ def html_matrix(report: Report, certifications: dict[str, tuple[dict, str]] | No
     that feature on that version, linking to them (each with its problems and replay command). A certified
     column's head says so (date, examples, seed, what the messages came from) and links to its record. When the
     report merges several normalizers, a second table compares them side by side (as Bowtie does)."""
-    from harness.registry import load_features
+    from cdc_conformance.harness.registry import load_features
 
     certifications, meanings = certifications or {}, load_features()
     table, facts = report.rows, report.facts
@@ -290,7 +295,7 @@ def html_matrix(report: Report, certifications: dict[str, tuple[dict, str]] | No
             cells[(feature, row["format_version"], row.get("normalizer") or str(facts.get("normalizer")))].append(row)
     out = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>cdc-conformance matrix</title>",
            f"<style>{_CSS}</style></head><body>", "<h1>cdc-conformance conformance matrix</h1>",
-           f"<p>Suite commit <code>{html.escape(str(facts.get('suite_commit')))}</code>, Spark "
+           f"<p>Suite {html.escape(suite_label(facts))}, Spark "
            f"{html.escape(str(facts.get('spark_version')))}, Kafka {html.escape(str(facts.get('kafka_version')))}; "
            f"normalizer{'s' if len(normalizers) > 1 else ''} {html.escape(', '.join(normalizers))}. A cell is passed/total "
            "for the cases with that feature on that format version.</p>",
@@ -331,7 +336,7 @@ def html_matrix(report: Report, certifications: dict[str, tuple[dict, str]] | No
 def _column_head(column: str, certification: tuple[dict, str] | None) -> str:
     if certification is None:
         return f"<th>{html.escape(column)}</th>"
-    from harness.certify import examples_and_seeds, produced_by
+    from cdc_conformance.harness.certify import examples_and_seeds, produced_by
 
     record, href = certification
     examples, seeds = examples_and_seeds(record)

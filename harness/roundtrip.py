@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generators.records import KafkaRecord
-from harness import accounting
-from harness.broker import Broker, BrokerError, Coordinates
-from harness.under_test import NormalizerUnderTest
-from normalizer.kafka_source import read_batch
+from cdc_conformance.generators.records import KafkaRecord
+from cdc_conformance.harness import accounting
+from cdc_conformance.harness.broker import Broker, BrokerError, Coordinates
+from cdc_conformance.harness.under_test import NormalizerUnderTest
+from cdc_conformance.normalizer.kafka_source import read_batch
 
 
 @dataclass

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import yaml
 
-from harness import accounting, golden, suite_files
-from harness.cases import CONFORMANCE_DIR, Case
-from harness.diff import deep_diff, describe
-from harness.registry import FormatVersion, Registry
-from harness.roundtrip import RoundTrip, RunOutput
+from cdc_conformance.harness import accounting, golden, suite_files
+from cdc_conformance.harness.cases import CONFORMANCE_DIR, Case
+from cdc_conformance.harness.diff import deep_diff, describe
+from cdc_conformance.harness.registry import FormatVersion, Registry
+from cdc_conformance.harness.roundtrip import RoundTrip, RunOutput
 
 KNOWN_FAILURES_FILE = CONFORMANCE_DIR / "known_failures.yaml"
 PASS, FAIL, XFAIL, XPASS, ERROR, SKIP = "PASS", "FAIL", "XFAIL", "XPASS", "ERROR", "SKIP"
@@ -77,17 +77,17 @@ def known_failures_for(cases_dir: Path | None, known_failures_file: Path | None)
 
 
 def replay_options(normalizer_spec: str | None = None, cases_dir=None, golden_dir=None, known_failures_file=None,
-                   broker: str | None = None, bootstrap_servers=None, kafka_image=None) -> str:
+                   broker: str | None = None, bootstrap_servers=None, kafka_image=None, remote=None) -> str:
     """The options a replay command needs to run a case exactly as this run did (the defaults left out), for the
     CLI's `run` and the pytest plugin alike: a replayed failure must run the same normalizer on the same files."""
     import shlex
 
-    from harness.under_test import DEFAULT_NORMALIZER
+    from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER
 
     given = [("--normalizer", None if normalizer_spec in (None, DEFAULT_NORMALIZER) else normalizer_spec),
              ("--cases-dir", cases_dir), ("--golden-dir", golden_dir), ("--known-failures", known_failures_file),
              ("--broker", None if broker in (None, "embedded") else broker), ("--bootstrap-servers", bootstrap_servers),
-             ("--kafka-image", kafka_image)]
+             ("--kafka-image", kafka_image), ("--remote", remote)]
     return "".join(f" {option} {shlex.quote(str(value))}" for option, value in given if value is not None)
 
 
@@ -240,6 +240,7 @@ class Runner:
     # golden files of no case are reported only when the golden files belong to the cases run (a user's own
     # cases against the suite's golden files would make every other golden file an "orphan")
     check_orphans: bool = True
+    known_failures_file: str | None = None  # the file given, named in the advice for a case that passes now
 
     def __post_init__(self):
         # never into the installed suite: mismatching outputs of the suite's golden files go to .cdc-obtained/
@@ -330,9 +331,11 @@ class Runner:
         if reason is not None:
             status = XFAIL if problems else XPASS
             if status == XPASS:
-                problems = [f"expected to fail ({reason}) but passes: update the registry status or remove it from "
-                            f"known_failures.yaml (and approve its golden file: cdc-conformance run --case {case.id} "
-                            "--update-golden)"]
+                approve = f"cdc-conformance run --case {case.id}{self.replay_options} --update-golden"
+                listed_in = self.known_failures_file or "the suite's conformance/known_failures.yaml"
+                where = (f"give format {case.format}'s version a decoded status in the registry (conformance/registry.yaml)"
+                         if not self.registry.decoded(case.format) else f"remove it from {listed_in}")
+                problems = [f"expected to fail ({reason}) but passes: {where}, then approve its golden file: {approve}"]
         else:
             status = (ERROR if error else FAIL) if problems else PASS
         return CaseResult(case, status, self.mode, versions, problems, output, seconds, reason, self.replay_options)

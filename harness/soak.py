@@ -12,9 +12,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from harness.generic import check_extremes, mutated_examples
-from harness.property import run_batch
-from harness.roundtrip import RoundTrip
+from cdc_conformance.harness.generic import check_extremes, mutated_examples
+from cdc_conformance.harness.property import run_batch
+from cdc_conformance.harness.roundtrip import RoundTrip
 
 # Drawn in chunks until a format has its records: a chunk of 200 gave 700-2,400 records where 500 were asked
 # (a CES example is a dozen records), and the pytest slice paid for all of them; every mutator still applies

@@ -7,7 +7,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from harness import jvm
+from cdc_conformance.harness import jvm
 
 DEFAULT_MASTER = "local[2]"
 LOG_CONFIG = Path(__file__).with_name("spark-log4j2.properties")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 
-from harness.under_test import NormalizerUnderTest
+from cdc_conformance.harness.under_test import NormalizerUnderTest
 
 
 def _reached(progress: dict | None, end_offsets: dict[str, dict[int, int]]) -> bool:
@@ -56,7 +56,7 @@ def run_until_caught_up(query, end_offsets: dict[str, dict[int, int]], timeout: 
 
 def rendered(rows) -> list:
     """Output rows (arrays of events and quarantine records) as sorted canonical JSON, for comparison."""
-    from normalizer.model import event_to_json, quarantine_to_json
+    from cdc_conformance.normalizer.model import event_to_json, quarantine_to_json
 
     out = []
     for row in rows:
@@ -71,7 +71,7 @@ def end_offsets(broker, topics: list[str]) -> dict[str, dict[int, int]]:
 
 def batch_rows(spark, broker, format_id: str, topics: list[str], under_test: NormalizerUnderTest | None = None) -> list:
     """The batch normalizer over everything in `topics`, rendered like `rendered` renders output rows."""
-    from normalizer.kafka_source import read_batch
+    from cdc_conformance.normalizer.kafka_source import read_batch
 
     under_test = under_test or NormalizerUnderTest.load()
     ranges = {topic: {p: (0, end) for p, end in ends.items()} for topic, ends in end_offsets(broker, topics).items()}
@@ -84,7 +84,7 @@ def stream_once(spark, broker, format_id: str, topics: list[str], sink, checkpoi
     """Run the streaming entry of the normalizer under test (the reference by default) into parquet until it
     has processed everything available, then stop it (its checkpoint stays, so a second call resumes). Not
     `availableNow` (see the module doc)."""
-    from normalizer.kafka_source import read_stream
+    from cdc_conformance.normalizer.kafka_source import read_stream
 
     under_test = under_test or NormalizerUnderTest.load()
     query = (under_test.stream(read_stream(spark, broker.bootstrap_servers, topics, max_offsets_per_trigger),
@@ -108,13 +108,13 @@ def stream_until_caught_up(spark, broker, format_id: str, topics: list[str], wor
 
 
 def main(argv: list[str] | None = None) -> None:
-    """`python -m harness.streaming`: one streaming run in a driver of its own (the fault tests kill it)."""
+    """`python -m cdc_conformance.harness.streaming`: one streaming run in a driver of its own (the fault tests kill it)."""
     import argparse
 
-    from harness.broker import ExternalKafka
-    from harness.spark import spark_session
+    from cdc_conformance.harness.broker import ExternalKafka
+    from cdc_conformance.harness.spark import spark_session
 
-    parser = argparse.ArgumentParser(prog="python -m harness.streaming")
+    parser = argparse.ArgumentParser(prog="python -m cdc_conformance.harness.streaming")
     parser.add_argument("--bootstrap-servers", required=True)
     parser.add_argument("--format", required=True)
     parser.add_argument("--topic", action="append", required=True)

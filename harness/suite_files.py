@@ -13,8 +13,11 @@ the suite's own directories are the defaults, as before.
 """
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 from functools import cache
+from importlib import metadata
 from importlib.resources import files
 from pathlib import Path
 
@@ -25,9 +28,9 @@ def package_dir(package: str) -> Path:
 
 
 SUITE_ROOT = Path(__file__).resolve().parent.parent   # the checkout, or site-packages
-CONFORMANCE_DIR = package_dir("conformance")
-GOLDEN_DIR = package_dir("golden")
-MAVEN_DIR = package_dir("harness") / "maven"
+CONFORMANCE_DIR = package_dir("cdc_conformance.conformance")
+GOLDEN_DIR = package_dir("cdc_conformance.golden")
+MAVEN_DIR = package_dir("cdc_conformance.harness") / "maven"
 # certification records of the reference normalizer: committed in the checkout, not part of the wheel
 CERTIFICATIONS_DIR = SUITE_ROOT / "reports" / "certifications"
 
@@ -45,6 +48,36 @@ def is_checkout() -> bool:
     return (SUITE_ROOT / "pyproject.toml").is_file() and (SUITE_ROOT / "harness" / "suite_files.py").is_file()
 
 
+BUILD_FILE = package_dir("cdc_conformance") / "_build.json"  # written by the build (setup.py), absent in a checkout
+
+
+@cache
+def suite_version() -> str:
+    try:
+        return metadata.version("cdc-conformance")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+@cache
+def suite_commit() -> str | None:
+    """The commit the installed suite was built from (recorded by the build), or, in the suite's own checkout, HEAD
+    with "-dirty" when tracked files differ from it. Never a git command outside the checkout: an installed suite sits
+    in the user's virtualenv, often inside the user's own git repository."""
+    if BUILD_FILE.is_file():
+        return json.loads(BUILD_FILE.read_text(encoding="utf-8")).get("commit")
+    if not is_checkout():
+        return None
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], capture_output=True, text=True, cwd=SUITE_ROOT).stdout.strip()
+    try:
+        commit = git("rev-parse", "HEAD")
+        return (commit + ("-dirty" if git("status", "--porcelain", "--untracked-files=no") else "")) or None
+    except OSError:
+        return None
+
+
 def editing_the_suite() -> bool:
     """The command runs inside the suite's own checkout, whose data a developer edits: only then may a default path
     point into the suite. From a user's repository (even with an editable install of the suite) it may not."""
@@ -55,7 +88,7 @@ def is_suite_path(path: Path) -> bool:
     """`path` lies among the suite's own files (the checkout's or the installed packages')."""
     resolved = path.resolve()
     return any(resolved.is_relative_to(root) for root in (CONFORMANCE_DIR, GOLDEN_DIR, SUITE_ROOT / "reports",
-                                                             package_dir("harness"), package_dir("normalizer")))
+                                                             package_dir("cdc_conformance.harness"), package_dir("cdc_conformance.normalizer")))
 
 
 def read_only(path: Path) -> bool:

@@ -2,7 +2,7 @@
 
 A normalizer is named `module:function`. `function(raw, format_id)` is its batch entry; its streaming entry,
 when it has one, is the function of the same module named `<function>_stream` (the reference:
-`normalizer.pipeline:normalize` and `normalize_stream`). docs/normalizer-contract.md says what each takes and
+`cdc_conformance.normalizer.pipeline:normalize` and `normalize_stream`). docs/normalizer-contract.md says what each takes and
 returns. A normalizer without a streaming entry is checked and certified for batch only, and its results say so.
 Nothing else in the harness imports the reference normalizer's entry points.
 """
@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
 
-from harness import accounting, contract
+from cdc_conformance.harness import accounting, contract
 
-DEFAULT_NORMALIZER = "normalizer.pipeline:normalize"
+DEFAULT_NORMALIZER = "cdc_conformance.normalizer.pipeline:normalize"
 
 
 class NormalizerNotLoadable(ValueError):
@@ -83,7 +83,7 @@ class NormalizerUnderTest:
         """The batch entry's output as the frames to run, its contract checked first: the output rows alone
         where the reference split both frames from them (one job instead of two that each run the whole
         decode; the split itself is checked in tests/integration/test_plans.py), else events and quarantine."""
-        from normalizer.pipeline import combined_of  # the reference's own split, recognised to run it once
+        from cdc_conformance.normalizer.pipeline import combined_of  # the reference's own split, recognised to run it once
 
         result = self.normalize(raw, format_id)
         contract.check(result, self.spec)
@@ -117,7 +117,7 @@ def _first_line(error: BaseException) -> str:
 
 
 def _canonical(events, quarantine) -> tuple[list[dict], list[dict]]:
-    from normalizer.model import event_to_json, quarantine_to_json
+    from cdc_conformance.normalizer.model import event_to_json, quarantine_to_json
 
     return (sorted(map(event_to_json, events), key=accounting.origin_order),
             sorted(map(quarantine_to_json, quarantine), key=accounting.origin_order))

@@ -10,9 +10,9 @@ modes give the same output.
 After release, a group's fingerprints (a SHA-256 per member) stay in state for the copy window. A record arriving
 within it for the group is compared with them: a true copy (at-least-once delivery) is quarantined as
 DUPLICATE_AFTER_EMIT instead of emitting the event twice; anything else (an extra segment, a reused id, a
-conflicting half) gets the format's conflict code (`late_conflict`). After the window the group is forgotten. Batch mode sees every record at once: it folds copies into the
-event's origin and quarantines the whole group on a conflict, which streaming cannot do to an event it has
-already emitted; each format's doc lists these divergences.
+conflicting half) gets the format's conflict code (`late_conflict`). After the window the group is forgotten.
+Batch mode sees every record at once: it folds copies into the event's origin and quarantines the whole group on a
+conflict, which streaming cannot do to an event it has already emitted; each format's doc lists these divergences.
 
 Records already rejected on their own (a verdict in column `rejection`) form groups of their own: every record takes
 the same single path (one shuffle), and no valid group waits for them.
@@ -30,10 +30,10 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql.streaming.state import GroupStateTimeout
 
-from normalizer.canonical_text import base64_text
-from normalizer.model import CODE_PHASE, Code
-from normalizer.shipping import ship_to_executors
-from normalizer.verdicts import VERDICT_TYPE
+from cdc_conformance.normalizer.canonical_text import base64_text
+from cdc_conformance.normalizer.model import CODE_PHASE, Code
+from cdc_conformance.normalizer.shipping import ship_to_executors
+from cdc_conformance.normalizer.verdicts import VERDICT_TYPE
 
 DEFAULT_TIMEOUT_SECONDS = 600.0
 # how long a released group's fingerprints stay to recognise copies (docs/performance.md: what state holds)

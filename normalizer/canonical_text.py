@@ -9,7 +9,7 @@ converters they replaced evaluated every value inside `transform` lambdas, which
 """
 from __future__ import annotations
 
-from normalizer.sql import sql_string
+from cdc_conformance.normalizer.sql import sql_string
 
 # A JSON `\\uXXXX` escape of a UTF-16 surrogate without its partner: a high one not followed by a low one, a
 # low one not preceded by a high one. The escape counts only after an even number of backslashes (`\\\\uD800`

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pyspark.sql import DataFrame
 from pyspark.sql.types import BinaryType, BooleanType, IntegerType, StringType, StructField, StructType
 
-from normalizer import assembly, events, jvm_functions, sql
-from normalizer.kafka_source import kafka_columns
-from normalizer.model import Code
-from normalizer.plugin import FormatDecoder, register
-from normalizer.verdicts import from_code
+from cdc_conformance.normalizer import assembly, events, jvm_functions, sql
+from cdc_conformance.normalizer.kafka_source import kafka_columns
+from cdc_conformance.normalizer.model import Code
+from cdc_conformance.normalizer.plugin import FormatDecoder, register
+from cdc_conformance.normalizer.verdicts import from_code
 
 FORMAT = "ces-json"
 # what a record reader returns: its verdict and the segment attributes the grouping reads

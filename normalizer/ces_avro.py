@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pyspark.sql import DataFrame
 
-from normalizer import assembly, ces
-from normalizer.plugin import FormatDecoder, register
+from cdc_conformance.normalizer import assembly, ces
+from cdc_conformance.normalizer.plugin import FormatDecoder, register
 
 FORMAT = "ces-avro"
 AVRO = ces.Encoding(format_id=FORMAT, record_reader="ces.CesAvroRecords", event_reader="ces.CesAvroChanges")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pyspark.sql import DataFrame
 
-from normalizer.jvm_functions import decode_records
-from normalizer.plugin import FormatDecoder, register
+from cdc_conformance.normalizer.jvm_functions import decode_records
+from cdc_conformance.normalizer.plugin import FormatDecoder, register
 
 FORMAT = "cloudcanal-debezium"
 READER = "cloudcanal.CloudCanalDebeziumRecords"

@@ -15,11 +15,11 @@ from __future__ import annotations
 from pyspark.sql import DataFrame
 from pyspark.sql.types import StringType, StructField, StructType
 
-from normalizer import assembly, events, jvm_functions
-from normalizer.kafka_source import kafka_columns
-from normalizer.model import Code
-from normalizer.plugin import FormatDecoder, register
-from normalizer.verdicts import from_code
+from cdc_conformance.normalizer import assembly, events, jvm_functions
+from cdc_conformance.normalizer.kafka_source import kafka_columns
+from cdc_conformance.normalizer.model import Code
+from cdc_conformance.normalizer.plugin import FormatDecoder, register
+from cdc_conformance.normalizer.verdicts import from_code
 
 FORMAT = "dataworks-json"
 READER = "dataworks.DataWorksRecords"

@@ -15,8 +15,8 @@ import json
 
 from pyspark.sql import DataFrame
 
-from normalizer.jvm_functions import JAVA_RESOURCES, decode_records
-from normalizer.plugin import FormatDecoder, register
+from cdc_conformance.normalizer.jvm_functions import JAVA_RESOURCES, decode_records
+from cdc_conformance.normalizer.plugin import FormatDecoder, register
 
 FORMAT = "dts-avro"
 READER = "dts.DtsRecords"

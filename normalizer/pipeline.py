@@ -10,8 +10,8 @@ from typing import NamedTuple
 
 from pyspark.sql import DataFrame, SparkSession
 
-from normalizer import plugin
-from normalizer.plugin import UnsupportedFormat  # noqa: F401  (part of this module's interface)
+from cdc_conformance.normalizer import plugin
+from cdc_conformance.normalizer.plugin import UnsupportedFormat  # noqa: F401  (part of this module's interface)
 
 
 class Normalized(NamedTuple):

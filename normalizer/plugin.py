@@ -70,10 +70,8 @@ def _discover() -> None:
     global _discovered
     if _discovered:
         return
-    import normalizer
-
-    for module in pkgutil.iter_modules(normalizer.__path__):
-        import_module(f"normalizer.{module.name}")
+    for module in pkgutil.iter_modules(import_module(__package__).__path__):
+        import_module(f"{__package__}.{module.name}")
     _discovered = True
 
 

@@ -3,7 +3,7 @@
 Everything the normalizer runs on executors is Spark SQL or Java, but one thing through Spark Connect: the streaming assembly's state
 function (`applyInPandasWithState`, normalizer/assembly.py), whose closure refers to functions of this package by
 module and name. On a cluster whose executors' Python lacks the package (any multi-host cluster where only the driver
-has it installed) that was `ModuleNotFoundError: No module named 'normalizer'`. So before such a query is built, the
+has it installed) that was `ModuleNotFoundError: No module named 'cdc_conformance'`. So before such a query is built, the
 package's `.py` files go to the session as a Python file (`SparkContext.addPyFile`, or `addArtifacts(pyfile=True)`
 through Spark Connect): once per session, from a zip made once per process.
 """
@@ -22,11 +22,14 @@ _shipped: set[str] = set()  # the sessions (application ids, Connect session ids
 @cache
 def package_zip() -> Path:
     """The package's Python files in a zip (made once per process, in a temporary directory of its own)."""
+    import cdc_conformance
+
     root = Path(__file__).resolve().parent
     path = Path(tempfile.mkdtemp(prefix="cdc-normalizer-py-")) / "cdc_conformance_normalizer.zip"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.write(cdc_conformance.__file__, "cdc_conformance/__init__.py")  # the namespace (its folder is not this one's parent)
         for source in sorted(root.rglob("*.py")):
-            archive.write(source, Path("normalizer") / source.relative_to(root))
+            archive.write(source, Path("cdc_conformance/normalizer") / source.relative_to(root))
     return path
 
 

@@ -135,7 +135,7 @@ base_image() {
   say "$made $BASE_IMAGE from Debian packages in $((SECONDS - started)) s"
 }
 
-# The base image, then the broker image (python -m harness.images), in the background; its output goes to
+# The base image, then the broker image (python -m cdc_conformance.harness.images), in the background; its output goes to
 # $CACHE/images.log. The lock is taken here, before anything else runs, so no test can find it free and the
 # images missing; the build of the broker image takes it again itself.
 images_in_background() {
@@ -147,7 +147,7 @@ images_in_background() {
   ( set +e
     base_image >"$log" 2>&1 || exit 1
     exec 9>&-
-    if [ -x "$python" ]; then cd "$ROOT" && exec "$python" -m harness.images >>"$log" 2>&1; fi
+    if [ -x "$python" ]; then cd "$ROOT" && exec "$python" -m cdc_conformance.harness.images >>"$log" 2>&1; fi
   ) &
   IMAGES_PID=$!
   set +m

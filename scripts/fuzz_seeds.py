@@ -17,8 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.cases import load_cases  # noqa: E402
-from harness.registry import Registry  # noqa: E402
+from cdc_conformance.harness.cases import load_cases  # noqa: E402
+from cdc_conformance.harness.registry import Registry  # noqa: E402
 
 INPUTS = ROOT / "normalizer/java/src/test/resources/io/cdcconformance/ReadersFuzzTestInputs"
 

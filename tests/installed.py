@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness.suite_files import SUITE_ROOT
+from cdc_conformance.harness.suite_files import SUITE_ROOT
 
 UV = str(Path(sys.executable).with_name("uv"))
 

@@ -5,7 +5,7 @@ Each mislabels every event's `format` in one mode and is the reference in the ot
 """
 from pyspark.sql import functions as F
 
-from normalizer import pipeline
+from cdc_conformance.normalizer import pipeline
 
 MISLABEL = "not-the-format"
 

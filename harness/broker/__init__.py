@@ -3,10 +3,10 @@
 Every backend exposes `bootstrap_servers`, creates topics with explicit partition counts and produces
 records with confluent-kafka, waiting for every delivery report.
 """
-from harness.broker.base import MAX_MESSAGE_BYTES, TEST_BROKER_SETTINGS, Broker, BrokerError, Coordinates, client_config
-from harness.broker.containers import TestcontainersKafka, docker_unavailable_reason
-from harness.broker.embedded import EmbeddedKafka
-from harness.broker.external import ExternalKafka
+from cdc_conformance.harness.broker.base import MAX_MESSAGE_BYTES, TEST_BROKER_SETTINGS, Broker, BrokerError, Coordinates, client_config
+from cdc_conformance.harness.broker.containers import TestcontainersKafka, docker_unavailable_reason
+from cdc_conformance.harness.broker.embedded import EmbeddedKafka
+from cdc_conformance.harness.broker.external import ExternalKafka
 
 __all__ = ["BACKENDS", "MAX_MESSAGE_BYTES", "TEST_BROKER_SETTINGS", "Broker", "BrokerError", "Coordinates", "EmbeddedKafka",
            "ExternalKafka", "TestcontainersKafka", "client_config", "docker_unavailable_reason", "make_broker"]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from confluent_kafka import KafkaException, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
-from generators.records import KafkaRecord
+from cdc_conformance.generators.records import KafkaRecord
 
 
 class BrokerError(RuntimeError):

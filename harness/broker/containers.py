@@ -6,7 +6,7 @@ import logging
 import uuid
 from dataclasses import dataclass, field
 
-from harness.broker.base import TEST_BROKER_SETTINGS, Broker, BrokerError, free_port
+from cdc_conformance.harness.broker.base import TEST_BROKER_SETTINGS, Broker, BrokerError, free_port
 
 
 def kafka_env(settings: dict[str, str]) -> dict[str, str]:
@@ -66,7 +66,7 @@ class TestcontainersKafka(Broker):
         return container.waiting_for(LogMessageWaitStrategy(STARTED_LINE).with_startup_timeout(int(self.start_timeout)))
 
     def start(self) -> TestcontainersKafka:
-        from harness import images
+        from cdc_conformance.harness import images
 
         docker_error = docker_unavailable_reason()
         if docker_error:

@@ -11,9 +11,9 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import jvm
-from harness.broker.base import TEST_BROKER_SETTINGS, Broker, BrokerError, free_port
-from harness.processes import LOG4J2_TO_FILE, log_tail, started, stop_group
+from cdc_conformance.harness import jvm
+from cdc_conformance.harness.broker.base import TEST_BROKER_SETTINGS, Broker, BrokerError, free_port
+from cdc_conformance.harness.processes import LOG4J2_TO_FILE, log_tail, started, stop_group
 
 
 @dataclass

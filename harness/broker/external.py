@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from confluent_kafka import KafkaException
 
-from harness.broker.base import Broker, BrokerError
+from cdc_conformance.harness.broker.base import Broker, BrokerError
 
 
 @dataclass

@@ -14,10 +14,10 @@ import sys
 
 import click
 
-from harness.broker import BrokerError
-from harness.cli import certify, producers, reproduce, suite, tools
-from harness.cli.common import PROG
-from harness.jvm import ArtifactError
+from cdc_conformance.harness.broker import BrokerError
+from cdc_conformance.harness.cli import certify, producers, reproduce, suite, tools
+from cdc_conformance.harness.cli.common import PROG
+from cdc_conformance.harness.jvm import ArtifactError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -65,7 +65,7 @@ def _force_exit() -> None:
     import os
     import time
 
-    from harness import processes
+    from cdc_conformance.harness import processes
 
     time.sleep(TERMINATION_GRACE)
     processes.kill_all()  # the brokers and Connect workers this process started (their temp directories stay);

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from harness.cli.common import UNDER_TEST_OPTION, Misuse, normalizer_under_test, written_path
-from harness.progress import Progress
-from harness.registry import Registry
-from harness.under_test import DEFAULT_NORMALIZER
+from cdc_conformance.harness.cli.common import UNDER_TEST_OPTION, Misuse, normalizer_under_test, written_path
+from cdc_conformance.harness.progress import Progress
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER
 
 
 @click.command()
@@ -37,14 +37,14 @@ def certify(target, every_version, check_records, examples, seed, producer, hist
     """Certify FORMAT@VERSION (one or more: what ran is taken once, so a record written for one does not make the
     next one's suite commit "-dirty"), or --all supported versions (cases in range + generic checks), writing a record
     each; or --check every record. Progress goes to standard error."""
-    from harness import certify as certification
-    from harness import golden
-    from harness.broker import EmbeddedKafka
-    from harness.cases import load_cases
-    from harness.reports import run_facts
-    from harness.roundtrip import RoundTrip
-    from harness.runner import load_known_failures
-    from harness.spark import spark_session
+    from cdc_conformance.harness import certify as certification
+    from cdc_conformance.harness import golden
+    from cdc_conformance.harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.cases import load_cases
+    from cdc_conformance.harness.reports import run_facts
+    from cdc_conformance.harness.roundtrip import RoundTrip
+    from cdc_conformance.harness.runner import load_known_failures
+    from cdc_conformance.harness.spark import spark_session
 
     if [bool(target), every_version, check_records].count(True) != 1:
         raise Misuse("give one of FORMAT@VERSION, --all or --check")
@@ -53,7 +53,7 @@ def certify(target, every_version, check_records, examples, seed, producer, hist
     directory = _records_directory(certifications_dir, normalizer_spec)
     golden_root = golden_dir or golden.GOLDEN_DIR
     targets = [_format_version(registry, t) for t in target] if target else _supported_versions(registry) if every_version else []
-    from harness.producers import settings as known
+    from cdc_conformance.harness.producers import settings as known
 
     try:
         setting = known.parse(setting_names)
@@ -62,7 +62,7 @@ def certify(target, every_version, check_records, examples, seed, producer, hist
     if setting is not known.DEFAULT and producer != "real":
         raise Misuse("--settings chooses the real producer's settings: give --producer real too")
     if producer == "real":
-        from harness.producers.checks import REAL_PRODUCER_FORMATS
+        from cdc_conformance.harness.producers.checks import REAL_PRODUCER_FORMATS
 
         unrunnable = [fv.label for fv in targets if fv.format not in REAL_PRODUCER_FORMATS] or (
             ["--check"] if check_records else [])
@@ -103,8 +103,8 @@ def _records_directory(given: Path | None, normalizer_spec: str) -> Path:
     """The suite's own records certify the reference normalizer, inside the suite's checkout; every other record goes
     to the user's directory (./cdc-certifications unless given), never among the suite's, where it would stand for
     the reference (or land in an installed package)."""
-    from harness import certify as certification
-    from harness import suite_files
+    from cdc_conformance.harness import certify as certification
+    from cdc_conformance.harness import suite_files
 
     reference = normalizer_spec == DEFAULT_NORMALIZER
     directory = written_path(given, certification.CERTIFICATIONS_DIR if reference else suite_files.USER_CERTIFICATIONS,
@@ -136,17 +136,17 @@ def _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, director
                  histories: int = 0, setting=None) -> bool:
     """Certify one version and write its record (the registry says `certified` when the suite's own normalizer was
     certified into the suite's own directory); False, with its first problems printed, when it does not pass."""
-    from harness import certify as certification
-    from harness import suite_files
-    from harness.contract import ContractViolation
-    from harness.property import session_seed
-    from harness.runner import load_known_failures
+    from cdc_conformance.harness import certify as certification
+    from cdc_conformance.harness import suite_files
+    from cdc_conformance.harness.contract import ContractViolation
+    from cdc_conformance.harness.property import session_seed
+    from cdc_conformance.harness.runner import load_known_failures
 
     seed = session_seed() if seed is None else seed
     real = {}
     if histories:  # --producer real: the record names the producer it ran against
-        from harness.producers.checks import certification_check
-        from harness.producers.postgres import ProducerUnavailable
+        from cdc_conformance.harness.producers.checks import certification_check
+        from cdc_conformance.harness.producers.postgres import ProducerUnavailable
 
         try:
             described, run = certification_check(roundtrip, registry.generator(fv.format), fv.version, setting)

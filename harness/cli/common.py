@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from harness.under_test import DEFAULT_NORMALIZER
+from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER
 
 PROG = "cdc-conformance"
 DEFAULT_REPORTS = Path("reports") / "latest"
@@ -24,7 +24,7 @@ UNDER_TEST_OPTION = click.option("--normalizer", "normalizer_spec", default=DEFA
 
 def normalizer_under_test(spec: str):
     """The normalizer under test, or misuse naming the --normalizer value (one line, whatever its import raised)."""
-    from harness.under_test import NormalizerNotLoadable, NormalizerUnderTest
+    from cdc_conformance.harness.under_test import NormalizerNotLoadable, NormalizerUnderTest
 
     try:
         return NormalizerUnderTest.load(spec)
@@ -35,7 +35,7 @@ def normalizer_under_test(spec: str):
 def written_path(given: Path | None, suite_default: Path, user_default: Path, option: str) -> Path:
     """A path a command writes: as given; else the suite's own inside the suite's checkout, the user's (relative to the
     working directory) anywhere else. The suite's own files are read-only from a user's repository."""
-    from harness import suite_files
+    from cdc_conformance.harness import suite_files
 
     if given is None:
         return suite_default if suite_files.editing_the_suite() else user_default
@@ -49,7 +49,7 @@ class DecodedFormat(click.ParamType):
     name = "FORMAT"
 
     def convert(self, value, param, ctx):
-        from harness.registry import Registry
+        from cdc_conformance.harness.registry import Registry
 
         decoded = Registry.load().decoded_formats()
         if value not in decoded:

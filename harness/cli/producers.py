@@ -7,9 +7,9 @@ import sys
 
 import click
 
-from harness import suite_files
-from harness.cli.common import UNDER_TEST_OPTION, Misuse, normalizer_under_test
-from harness.progress import Progress
+from cdc_conformance.harness import suite_files
+from cdc_conformance.harness.cli.common import UNDER_TEST_OPTION, Misuse, normalizer_under_test
+from cdc_conformance.harness.progress import Progress
 
 DOC = suite_files.SUITE_ROOT / "docs" / "producers.md"
 _TABLE_BLOCK = re.compile(r"(<!-- fidelity:begin -->\n).*?(<!-- fidelity:end -->)", re.S)
@@ -46,7 +46,7 @@ def producers(histories, databases, versions, replica_identity, setting_names, r
               update_docs, normalizer_spec) -> None:
     """Real producers in the loop: histories through PostgreSQL or MariaDB and Debezium, checked against the oracle,
     the database's final state and the project's own generator."""
-    from harness.producers import fidelity
+    from cdc_conformance.harness.producers import fidelity
 
     if update_docs and not (suite_files.editing_the_suite() and DOC.is_file()):
         raise Misuse("--update-docs writes the suite's own docs/producers.md: run it inside the suite's checkout")
@@ -56,7 +56,7 @@ def producers(histories, databases, versions, replica_identity, setting_names, r
             DOC.write_text(_TABLE_BLOCK.sub(lambda m: m.group(1) + table + "\n" + m.group(2), DOC.read_text()))
         click.echo(table)
         return
-    from harness.producers import settings as known
+    from cdc_conformance.harness.producers import settings as known
 
     if "list" in setting_names:
         click.echo("\n".join(f"{s.name:<24}{s.about}" for s in known.SETTINGS.values()))
@@ -68,7 +68,7 @@ def producers(histories, databases, versions, replica_identity, setting_names, r
     unreleased = [v for v in versions if not re.fullmatch(r"\d+\.\d+\.\d+\.\w+", v)]
     if unreleased:
         raise Misuse(f"--debezium {unreleased[0]}: a release such as 3.3.2.Final")
-    from harness.property import session_seed
+    from cdc_conformance.harness.property import session_seed
 
     seed = session_seed() if seed is None else seed
     if run_canal or run_flink_cdc:
@@ -79,12 +79,12 @@ def producers(histories, databases, versions, replica_identity, setting_names, r
         return
     if "rotation" in setting_names:
         chosen = known.rotation(seed) + [s for s in chosen if s is not known.DEFAULT]
-    from harness.producers.checks import DATABASES
+    from cdc_conformance.harness.producers.checks import DATABASES
 
     results = _run(histories, databases or tuple(DATABASES), versions, replica_identity, chosen, seed,
                    normalizer_under_test(normalizer_spec))
     click.echo(summary(results))
-    from harness.producers import checks
+    from cdc_conformance.harness.producers import checks
 
     problems = checks.failures(results, seed)
     for problem in problems:
@@ -94,10 +94,10 @@ def producers(histories, databases, versions, replica_identity, setting_names, r
 
 
 def _run(histories, databases, versions, replica_identity, chosen, seed, under_test):
-    from harness.broker import EmbeddedKafka
-    from harness.producers import checks
-    from harness.producers.postgres import ProducerUnavailable
-    from harness.spark import spark_session
+    from cdc_conformance.harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.producers import checks
+    from cdc_conformance.harness.producers.postgres import ProducerUnavailable
+    from cdc_conformance.harness.spark import spark_session
 
     progress, results = Progress(), []
     click.echo(f"seed {seed} (again: --seed {seed})", err=True)
@@ -118,16 +118,16 @@ def _run(histories, databases, versions, replica_identity, chosen, seed, under_t
 
 
 def _canal(histories, seed, under_test) -> None:
-    from harness.jvm import CANAL_KAFKA_VERSION, CANAL_VERSION
-    from harness.producers import canal_mariadb
+    from cdc_conformance.harness.jvm import CANAL_KAFKA_VERSION, CANAL_VERSION
+    from cdc_conformance.harness.producers import canal_mariadb
 
     _alone(f"canal {CANAL_VERSION}", histories, seed, canal_mariadb.drawn_checks, {"kafka_version": CANAL_KAFKA_VERSION},
            f"Kafka {CANAL_KAFKA_VERSION}", under_test)
 
 
 def _flink_cdc(histories, seed, under_test) -> None:
-    from harness.jvm import FLINK_CDC_VERSION
-    from harness.producers import flink_cdc
+    from cdc_conformance.harness.jvm import FLINK_CDC_VERSION
+    from cdc_conformance.harness.producers import flink_cdc
 
     _alone(f"Flink CDC {FLINK_CDC_VERSION}", histories, seed, flink_cdc.drawn_checks, {}, "Flink 1.18.1 (local)",
            under_test)
@@ -136,9 +136,9 @@ def _flink_cdc(histories, seed, under_test) -> None:
 def _alone(producer: str, histories, seed, drawn_checks, broker_settings: dict, beside: str, under_test) -> None:
     """A producer that is no Debezium connector on Connect (canal's server, Flink CDC), on MariaDB: its histories,
     one summary line, its problems."""
-    from harness.broker import EmbeddedKafka
-    from harness.producers.postgres import ProducerUnavailable
-    from harness.spark import spark_session
+    from cdc_conformance.harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.producers.postgres import ProducerUnavailable
+    from cdc_conformance.harness.spark import spark_session
     click.echo(f"seed {seed} (again: --seed {seed})", err=True)
     try:
         with EmbeddedKafka(heap="512m", **broker_settings) as broker, \

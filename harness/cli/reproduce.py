@@ -5,14 +5,14 @@ from pathlib import Path
 
 import click
 
-from harness.cli.common import DecodedFormat, Misuse, normalizer_under_test, written_path
-from harness.progress import Progress
+from cdc_conformance.harness.cli.common import DecodedFormat, Misuse, normalizer_under_test, written_path
+from cdc_conformance.harness.progress import Progress
 
 
 def _reproducer(broker, normalizer_spec: str, format_id: str):
-    from harness.reproduce import Reproducer
-    from harness.roundtrip import RoundTrip
-    from harness.spark import spark_session
+    from cdc_conformance.harness.reproduce import Reproducer
+    from cdc_conformance.harness.roundtrip import RoundTrip
+    from cdc_conformance.harness.spark import spark_session
 
     function = normalizer_under_test(normalizer_spec)
     spark = spark_session()
@@ -20,7 +20,7 @@ def _reproducer(broker, normalizer_spec: str, format_id: str):
 
 
 def _load_capture(path: Path) -> dict:
-    from harness.reproduce import ReproduceError, load
+    from cdc_conformance.harness.reproduce import ReproduceError, load
 
     try:
         return load(path)
@@ -48,7 +48,7 @@ def _load_capture(path: Path) -> dict:
 def capture(format_id, out_file, bootstrap_servers, topic, partitions, offsets, since, until, group, count, kcat_dump,
             properties, properties_file) -> None:
     """Capture exact records (bytes, headers, partition, offset) with their provenance into a capture file."""
-    from harness import reproduce
+    from cdc_conformance.harness import reproduce
 
     if bool(kcat_dump) == bool(bootstrap_servers):
         raise Misuse("capture from either --bootstrap-servers (with --topic) or --kcat-dump")
@@ -83,8 +83,8 @@ def capture(format_id, out_file, bootstrap_servers, topic, partitions, offsets, 
 @click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), help="[default: overwrite CAPTURE_FILE]")
 def minimize(capture_file, normalizer_spec, out_file) -> None:
     """Shrink a failing capture (records, then members inside them) to the smallest that fails the same way."""
-    from harness import reproduce
-    from harness.broker import EmbeddedKafka
+    from cdc_conformance.harness import reproduce
+    from cdc_conformance.harness.broker import EmbeddedKafka
 
     document = _load_capture(capture_file)
     with EmbeddedKafka() as broker:
@@ -108,8 +108,8 @@ def minimize(capture_file, normalizer_spec, out_file) -> None:
 @click.option("--out", "out_file", type=click.Path(path_type=Path, dir_okay=False), help="[default: overwrite CAPTURE_FILE]")
 def redact(capture_file, normalizer_spec, columns, all_strings, out_file) -> None:
     """Replace values with stand-ins of the same shape; written only if the capture still fails the same way."""
-    from harness import reproduce
-    from harness.broker import EmbeddedKafka
+    from cdc_conformance.harness import reproduce
+    from cdc_conformance.harness.broker import EmbeddedKafka
 
     if not columns and not all_strings:
         raise Misuse("name what to redact: --column NAME (repeatable) or --all-strings")
@@ -150,12 +150,12 @@ def promote(capture_file, case_id, features, title, versions, cases_dir, golden_
             known_failures_file, normalizer_spec, unredacted) -> None:
     """Turn a capture into a case under <cases>/<format>/: approved behaviour takes its expectation and golden file from
     the reference normalizer and must pass; with --known-failure it takes --expect and is listed as a known failure."""
-    from harness import golden, reproduce, suite_files
-    from harness.broker import EmbeddedKafka
-    from harness.cases import CASES_DIR
-    from harness.roundtrip import RoundTrip
-    from harness.runner import KNOWN_FAILURES_FILE
-    from harness.spark import spark_session
+    from cdc_conformance.harness import golden, reproduce, suite_files
+    from cdc_conformance.harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.cases import CASES_DIR
+    from cdc_conformance.harness.roundtrip import RoundTrip
+    from cdc_conformance.harness.runner import KNOWN_FAILURES_FILE
+    from cdc_conformance.harness.spark import spark_session
 
     if (reason is None) != (expect_file is None) or (bug and reason is None):
         raise Misuse("--known-failure and --expect go together (and --bug needs them)")
@@ -195,7 +195,7 @@ def _check_features(format_id: str, versions: str, features) -> None:
     """Every --feature is a feature of a version in the case's range (what the linter would reject later)."""
     from packaging.specifiers import InvalidSpecifier
 
-    from harness.registry import Registry
+    from cdc_conformance.harness.registry import Registry
 
     try:
         resolved = Registry.load().resolve(format_id, versions)

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import click
 
-from harness.broker import BACKENDS
-from harness.cli.common import DEFAULT_REPORTS, UNDER_TEST_OPTION, Misuse, normalizer_under_test
-from harness.registry import Registry
+from cdc_conformance.harness.broker import BACKENDS
+from cdc_conformance.harness.cli.common import DEFAULT_REPORTS, UNDER_TEST_OPTION, Misuse, normalizer_under_test
+from cdc_conformance.harness.registry import Registry
 
 
 def _select(cases, case_ids, formats, registry):
-    from harness.cases import EmptySelection, select
+    from cdc_conformance.harness.cases import EmptySelection, select
 
     try:
         return select(cases, case_ids, formats, registry.decoded_formats())
@@ -51,10 +51,10 @@ def _select(cases, case_ids, formats, registry):
 def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_spec, update_golden, keep_orphans, reports_dir,
         cases_dir, golden_dir, shard, known_failures_file, remote, obtained_dir) -> None:
     """Run conformance cases through a real broker and Spark; print the summary; write reports."""
-    from harness import golden, suite_files
-    from harness.cases import CASES_DIR, CaseError, load_cases, parse_shard, shard_cases
-    from harness.lint import lint
-    from harness.runner import known_failures_for, replay_options
+    from cdc_conformance.harness import golden, suite_files
+    from cdc_conformance.harness.cases import CASES_DIR, CaseError, load_cases, parse_shard, shard_cases
+    from cdc_conformance.harness.lint import lint
+    from cdc_conformance.harness.runner import known_failures_for, replay_options
 
     if broker == "external" and not bootstrap_servers:
         raise Misuse("--broker external needs --bootstrap-servers")
@@ -90,10 +90,11 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
             raise Misuse(f"--shard {shard}: the shard holds no case of the {len(cases)} selected")
     function = normalizer_under_test(normalizer_spec)
     settings = dict(update_golden=update_golden, keep_orphans=keep_orphans, golden_root=golden_root,
-                    known_failures=known_failures, kafka_image=kafka_image, check_orphans=bool(golden_dir) or not cases_dir,
+                    known_failures=known_failures, known_failures_file=known_failures_file and str(known_failures_file),
+                    kafka_image=kafka_image, check_orphans=bool(golden_dir) or not cases_dir,
                     obtained_root=obtained_dir,  # None: the Runner's default (suite_files.obtained_root)
                     replay_options=replay_options(normalizer_spec, cases_dir, golden_dir, known_failures_file, broker,
-                                                  bootstrap_servers, kafka_image))
+                                                  bootstrap_servers, kafka_image, remote))
     result = _run_cases(selected, cases, registry, broker, bootstrap_servers, function, settings)
     _print_result(result, reports_dir, function, shard_of)
     sys.exit(1 if result.failed else 0)
@@ -105,8 +106,8 @@ def _started_with_spark(broker):
     the way out (told of any error). An embedded broker starts on a thread of its own while this one starts
     Spark (their start-ups overlap: about 2 s of `make run`); another backend is reached first, so that an
     unreachable one is a one-line error before any JVM of Spark's says a word."""
-    from harness.broker import EmbeddedKafka
-    from harness.spark import spark_session
+    from cdc_conformance.harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.spark import spark_session
 
     with ExitStack() as stack:
         if not isinstance(broker, EmbeddedKafka):
@@ -125,9 +126,9 @@ def _started_with_spark(broker):
 
 
 def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, settings):
-    from harness.broker import make_broker
-    from harness.roundtrip import RoundTrip
-    from harness.runner import Runner
+    from cdc_conformance.harness.broker import make_broker
+    from cdc_conformance.harness.roundtrip import RoundTrip
+    from cdc_conformance.harness.runner import Runner
 
     broker = make_broker(backend, bootstrap_servers, settings["kafka_image"])
     with _started_with_spark(broker) as spark:
@@ -135,7 +136,8 @@ def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, 
             runner = Runner(RoundTrip(spark, broker, function), registry, settings["known_failures"],
                             update_golden=settings["update_golden"], keep_orphans=settings["keep_orphans"],
                             golden_root=settings["golden_root"], replay_options=settings["replay_options"],
-                            check_orphans=settings["check_orphans"], obtained_root=settings["obtained_root"])
+                            check_orphans=settings["check_orphans"], obtained_root=settings["obtained_root"],
+                            known_failures_file=settings["known_failures_file"])
             return runner.run(selected, cases)
         except Exception:
             if hasattr(broker, "log_tail"):
@@ -144,7 +146,7 @@ def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, 
 
 
 def _print_result(result, reports_dir: Path, under_test, shard: tuple[int, int] | None = None) -> None:
-    from harness.reports import Report, run_facts, summary_table, write_all
+    from cdc_conformance.harness.reports import Report, run_facts, summary_table, write_all
 
     for r in result.results:
         if r.status in ("FAIL", "ERROR", "XPASS"):
@@ -169,16 +171,16 @@ def _print_result(result, reports_dir: Path, under_test, shard: tuple[int, int] 
 def merge(shards, reports_dir) -> None:
     """Combine reports (folders or results.jsonl files) into one JUnit file, results.jsonl and matrix: the shards of
     one run, or runs of several normalizers (the matrix then compares them side by side)."""
-    from harness.reports import Report, summary_table, write_all
-    from harness.reports import merge as merge_reports
+    from cdc_conformance.harness.reports import Report, suite_identity, suite_label, summary_table, write_all
+    from cdc_conformance.harness.reports import merge as merge_reports
 
     try:
         reports = [Report.load(path / "results.jsonl" if path.is_dir() else path) for path in shards]
     except (ValueError, OSError) as error:
         raise Misuse(str(error)) from error
-    commits = {report.facts.get("suite_commit") for report in reports}
-    if len(commits) > 1:
-        raise Misuse(f"the reports ran different suite commits: {', '.join(sorted(map(str, commits)))}")
+    suites = {suite_identity(report.facts): suite_label(report.facts) for report in reports}
+    if len(suites) > 1:
+        raise Misuse(f"the reports ran different suites: {'; '.join(sorted(suites.values()))}")
     merged = merge_reports(reports)
     duplicated = len(merged.rows) - len({(r["case"], r["format_version"], r["mode"], r.get("normalizer")) for r in merged.rows})
     if duplicated:
@@ -198,8 +200,8 @@ def merge(shards, reports_dir) -> None:
 def gate(results, baseline, allow_gone) -> None:
     """Fail on regressions: a row (case x format@version x mode) that passed in the baseline and now fails, errors or is
     newly listed as a known failure; rows gone from the baseline; new suite problems."""
-    from harness import gate as gating
-    from harness.reports import Report
+    from cdc_conformance.harness import gate as gating
+    from cdc_conformance.harness.reports import Report, suite_identity, suite_label
 
     def load(path: Path) -> Report:
         try:
@@ -207,26 +209,36 @@ def gate(results, baseline, allow_gone) -> None:
         except (ValueError, OSError) as error:
             raise Misuse(str(error)) from error
 
+    before, now = load(baseline), load(results)
     try:
-        result = gating.compare(load(baseline), load(results), allow_gone)
+        result = gating.compare(before, now, allow_gone)
     except gating.GateMisuse as error:
         raise Misuse(str(error)) from error
+    if suite_identity(before.facts) != suite_identity(now.facts):  # an upgrade of the suite: allowed, and said
+        click.echo(f"the baseline ran suite {suite_label(before.facts)}, the results {suite_label(now.facts)}: "
+                   "new and gone rows may be the suite's own changes")
     click.echo(gating.table(result))
     sys.exit(0 if result.passed else 1)
 
 
 @click.command("lint")
-def lint_command() -> None:
-    """Check case files, the registry and the known failures (rules: harness/lint.py)."""
-    from harness.cases import CaseError, load_cases
-    from harness.lint import lint
-    from harness.runner import load_known_failures
+@click.option("--cases-dir", type=click.Path(path_type=Path, exists=True, file_okay=False), default=None,
+              help="Lint these case files (your cdc-cases/) instead of the suite's own.")
+@click.option("--known-failures", "known_failures_file", type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              default=None, help="Lint this known-failures file [default: the suite's own for the suite's cases, none for "
+              "--cases-dir].")
+def lint_command(cases_dir, known_failures_file) -> None:
+    """Check case files, the registry and the known failures (rules: harness/lint.py): the suite's, or your own."""
+    from cdc_conformance.harness.cases import CASES_DIR, CaseError, load_cases
+    from cdc_conformance.harness.lint import lint
+    from cdc_conformance.harness.runner import known_failures_for
 
     try:
-        cases = load_cases()
+        cases = load_cases(cases_dir or CASES_DIR)
     except CaseError as error:
         raise click.ClickException(str(error)) from error
-    problems = lint(cases, Registry.load(), load_known_failures())
+    problems = lint(cases, Registry.load(), known_failures_for(cases_dir, known_failures_file),
+                    known_failures_file=str(known_failures_file or "known_failures.yaml"))
     for problem in problems:
         click.echo(str(problem))
     click.echo(f"{len(cases)} cases, {len(problems)} problems")
@@ -244,9 +256,9 @@ def formats(markdown, summary) -> None:
         click.echo(registry.markdown_table())
         return
     if summary:
-        from harness.cases import load_cases
-        from harness.reports import expected_summary
-        from harness.runner import load_known_failures
+        from cdc_conformance.harness.cases import load_cases
+        from cdc_conformance.harness.reports import expected_summary
+        from cdc_conformance.harness.runner import load_known_failures
 
         click.echo(expected_summary(load_cases(), load_known_failures()))
         return

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from harness.cli.common import UNDER_TEST_OPTION, DecodedFormat, Misuse, normalizer_under_test
-from harness.progress import Progress
-from harness.registry import Registry
+from cdc_conformance.harness.cli.common import UNDER_TEST_OPTION, DecodedFormat, Misuse, normalizer_under_test
+from cdc_conformance.harness.progress import Progress
+from cdc_conformance.harness.registry import Registry
 
 
 @click.command()
@@ -33,9 +33,9 @@ def bench(formats, every_format, messages, repeat, growth, streaming, max_offset
     streaming."""
     import json
 
-    from harness import bench as benchmark
-    from harness.broker import EmbeddedKafka
-    from harness.spark import spark_session
+    from cdc_conformance.harness import bench as benchmark
+    from cdc_conformance.harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.spark import spark_session
 
     registry = Registry.load()
     if every_format and formats:
@@ -65,9 +65,9 @@ def _bench_streaming(chosen, registry, under_test, progress, messages, max_offse
     import json
     import tempfile
 
-    from harness import bench as benchmark
-    from harness.broker import EmbeddedKafka
-    from harness.spark import spark_session
+    from cdc_conformance.harness import bench as benchmark
+    from cdc_conformance.harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.spark import spark_session
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="cdc-bench-") as workdir, EmbeddedKafka(heap="1g") as broker, \
@@ -92,11 +92,11 @@ def _bench_streaming(chosen, registry, under_test, progress, messages, max_offse
 @UNDER_TEST_OPTION
 def soak(records, formats, seed, normalizer_spec) -> None:
     """Many mutated records per format through Kafka and Spark; crashes, wrong events, unaccounted records must be 0."""
-    from harness import soak as soaking
-    from harness.broker import EmbeddedKafka
-    from harness.property import session_seed
-    from harness.roundtrip import RoundTrip
-    from harness.spark import spark_session
+    from cdc_conformance.harness import soak as soaking
+    from cdc_conformance.harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.property import session_seed
+    from cdc_conformance.harness.roundtrip import RoundTrip
+    from cdc_conformance.harness.spark import spark_session
 
     registry = Registry.load()
     seed = session_seed() if seed is None else seed
@@ -120,10 +120,10 @@ def jvm(spark_jars) -> None:
     """Resolve the JVM artifacts (Kafka broker, Spark connectors; Kafka Connect resolves on first use) with Maven and
     compile the normalizer's JVM classes (normalizer/java) into the cache (the checkout's .cache/jvm, or the user's
     cache directory)."""
-    from harness import jvm as artifacts
+    from cdc_conformance.harness import jvm as artifacts
 
     if spark_jars:
-        from harness.spark import normalizer_jars
+        from cdc_conformance.harness.spark import normalizer_jars
 
         click.echo(",".join(normalizer_jars()))
         return
@@ -142,7 +142,7 @@ def broker_command(command) -> None:
     import subprocess
     import threading
 
-    from harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.broker import EmbeddedKafka
 
     with EmbeddedKafka() as kafka:
         if command:

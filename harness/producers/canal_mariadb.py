@@ -13,17 +13,17 @@ import re
 import time
 from dataclasses import dataclass, replace
 
-from generators import canal
-from generators.history import History
-from generators.values import canonical_text
-from harness.jvm import CANAL_VERSION
-from harness.producers import compare
-from harness.producers.canal_server import CanalServer
-from harness.producers.fidelity import CANAL_KNOWN, ProducerCheck, accepted
-from harness.producers.histories import mariadb_canal_histories
-from harness.producers.mariadb import PASSWORD, USER, MariaDbServer
-from harness.producers.runs import PROGRESS_TABLE, read_topic, run_names, wait_for_streaming
-from harness.producers.statements import MARIADB
+from cdc_conformance.generators import canal
+from cdc_conformance.generators.history import History
+from cdc_conformance.generators.values import canonical_text
+from cdc_conformance.harness.jvm import CANAL_VERSION
+from cdc_conformance.harness.producers import compare
+from cdc_conformance.harness.producers.canal_server import CanalServer
+from cdc_conformance.harness.producers.fidelity import CANAL_KNOWN, ProducerCheck, accepted
+from cdc_conformance.harness.producers.histories import mariadb_canal_histories
+from cdc_conformance.harness.producers.mariadb import PASSWORD, USER, MariaDbServer
+from cdc_conformance.harness.producers.runs import PROGRESS_TABLE, read_topic, run_names, wait_for_streaming
+from cdc_conformance.harness.producers.statements import MARIADB
 
 FORMAT = "canal-json"
 
@@ -92,7 +92,7 @@ def profile(run: CanalRun) -> canal.Profile:
 
 def generated(run: CanalRun) -> list:
     """The generator's records and expected events (their positions are the records' offsets in the run's topic)."""
-    from generators.records import with_coordinates
+    from cdc_conformance.generators.records import with_coordinates
 
     return with_coordinates(canal.encode(run.history, profile(run)))
 
@@ -117,7 +117,7 @@ def state_problems(run: CanalRun, events: list[dict]) -> list[str]:
 
 
 def check(spark, broker, under_test, history: History) -> ProducerCheck:
-    from normalizer.kafka_source import read_batch
+    from cdc_conformance.normalizer.kafka_source import read_batch
 
     run_ = run(broker, history)
     ranges = {run_.topic: {0: (0, len(run_.records))}}  # the progress row's records follow the history's
@@ -130,7 +130,7 @@ def check(spark, broker, under_test, history: History) -> ProducerCheck:
 
 
 def drawn_checks(spark, broker, under_test, histories: int, seed: int, done=lambda: None) -> list[ProducerCheck]:
-    from harness.property import draw_examples
+    from cdc_conformance.harness.property import draw_examples
 
     results = []
     for index in range(histories):

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
-from harness import jvm
-from harness.broker.base import free_port
-from harness.processes import log_tail, started, stop_group
-from harness.producers.postgres import ProducerUnavailable
+from cdc_conformance.harness import jvm
+from cdc_conformance.harness.broker.base import free_port
+from cdc_conformance.harness.processes import log_tail, started, stop_group
+from cdc_conformance.harness.producers.postgres import ProducerUnavailable
 
 DESTINATION = "cdc"  # canal's name for the instance (canal.destinations)
 

@@ -5,13 +5,13 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from generators.history import History
-from harness.jvm import DEFAULT_DEBEZIUM_VERSION, DEFAULT_MARIADB_DEBEZIUM_VERSION
-from harness.producers import compare, debezium_mariadb, debezium_postgres, fidelity
-from harness.producers import histories as drawable
-from harness.producers.postgres import ProducerUnavailable
-from harness.producers.runs import read_topic
-from harness.producers.settings import DEFAULT, Setting
+from cdc_conformance.generators.history import History
+from cdc_conformance.harness.jvm import DEFAULT_DEBEZIUM_VERSION, DEFAULT_MARIADB_DEBEZIUM_VERSION
+from cdc_conformance.harness.producers import compare, debezium_mariadb, debezium_postgres, fidelity
+from cdc_conformance.harness.producers import histories as drawable
+from cdc_conformance.harness.producers.postgres import ProducerUnavailable
+from cdc_conformance.harness.producers.runs import read_topic
+from cdc_conformance.harness.producers.settings import DEFAULT, Setting
 
 FORMAT = "debezium-json"
 
@@ -34,13 +34,13 @@ class Database:
 
 
 def _postgres_server() -> str:
-    from harness.producers.postgres import PostgresCluster
+    from cdc_conformance.harness.producers.postgres import PostgresCluster
 
     return f"PostgreSQL {PostgresCluster().version}"  # finds the server's binaries, starts nothing
 
 
 def _mariadb_server() -> str:
-    from harness.producers.mariadb import MariaDbServer
+    from cdc_conformance.harness.producers.mariadb import MariaDbServer
 
     return f"MariaDB {MariaDbServer().version}"
 
@@ -97,7 +97,7 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
           setting: Setting = DEFAULT) -> HistoryCheck:
     """`replica_identity`: PostgreSQL's REPLICA IDENTITY, or MariaDB's binlog_row_image; `setting`: the connector
     and converter settings (harness.producers.settings)."""
-    from normalizer.kafka_source import read_batch
+    from cdc_conformance.normalizer.kafka_source import read_batch
 
     run = DATABASES[database].run(broker, history, replica_identity, debezium_version, setting)
     ranges = {run.topic: {p: (0, end) for p, end in broker.end_offsets(run.topic).items()}}
@@ -134,7 +134,7 @@ def _side_fidelity(broker, run, encoded: list) -> list:
 def _side_topics(spark, broker, under_test, setting: Setting, prefix: str) -> tuple[dict[str, int], list[dict]]:
     """The records of the setting's other topics (heartbeats, transaction boundaries, schema changes) through the
     normalizer: ({kind: events}, quarantine). A topic the connector did not write is left out."""
-    from normalizer.kafka_source import read_batch
+    from cdc_conformance.normalizer.kafka_source import read_batch
 
     ranges = {}
     for topic in (t.format(prefix=prefix) for t in setting.topics):
@@ -151,7 +151,7 @@ def drawn_checks(spark, broker, under_test, debezium_version: str, histories: in
                  identities: tuple[str, ...] | None = None, done=lambda: None,
                  database: str = "postgresql", setting: Setting = DEFAULT) -> list[HistoryCheck]:
     """`histories` drawn histories (seed `seed`) through the connector, replica identities alternating."""
-    from harness.property import draw_examples
+    from cdc_conformance.harness.property import draw_examples
 
     identities = identities or DATABASES[database].identities
     results = []
@@ -199,7 +199,7 @@ def certification_releases(line: str, postgres_release: str) -> tuple[dict[str, 
 def certification_check(roundtrip, generator, version: str, setting: Setting | None = None):
     """(what the producers are, run(histories, seed) -> failures) for `certify --producer real`: each database's
     connector of the version's line (certification_releases), `histories` drawn histories through each."""
-    from harness.jvm import kafka_version
+    from cdc_conformance.harness.jvm import kafka_version
 
     releases, not_run = certification_releases(version, generator.version_profile(version)["version"])
     found = {}

@@ -12,11 +12,11 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import jvm
-from harness.broker.base import free_port
-from harness.jvm import DEFAULT_DEBEZIUM_VERSION
-from harness.processes import LOG4J2_TO_FILE, log_tail, started, stop_group
-from harness.producers.postgres import ProducerUnavailable
+from cdc_conformance.harness import jvm
+from cdc_conformance.harness.broker.base import free_port
+from cdc_conformance.harness.jvm import DEFAULT_DEBEZIUM_VERSION
+from cdc_conformance.harness.processes import LOG4J2_TO_FILE, log_tail, started, stop_group
+from cdc_conformance.harness.producers.postgres import ProducerUnavailable
 
 
 def _properties(settings: dict[str, object]) -> str:

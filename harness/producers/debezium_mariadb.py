@@ -10,14 +10,22 @@ from __future__ import annotations
 
 import random
 
-from generators import debezium
-from generators.history import History
-from harness.jvm import DEFAULT_MARIADB_DEBEZIUM_VERSION
-from harness.producers.connect import ConnectWorker
-from harness.producers.mariadb import PASSWORD, USER, MariaDbServer
-from harness.producers.runs import CONNECTOR_SETTINGS, PROGRESS_TABLE, RealRun, read_topic, run_names, wait_for_progress, wait_for_streaming
-from harness.producers.settings import DEFAULT, Setting
-from harness.producers.statements import MARIADB
+from cdc_conformance.generators import debezium
+from cdc_conformance.generators.history import History
+from cdc_conformance.harness.jvm import DEFAULT_MARIADB_DEBEZIUM_VERSION
+from cdc_conformance.harness.producers.connect import ConnectWorker
+from cdc_conformance.harness.producers.mariadb import PASSWORD, USER, MariaDbServer
+from cdc_conformance.harness.producers.runs import (
+    CONNECTOR_SETTINGS,
+    PROGRESS_TABLE,
+    RealRun,
+    read_topic,
+    run_names,
+    wait_for_progress,
+    wait_for_streaming,
+)
+from cdc_conformance.harness.producers.settings import DEFAULT, Setting
+from cdc_conformance.harness.producers.statements import MARIADB
 
 
 def connector_settings(run_id: str, server: MariaDbServer, history: History, prefix: str, snapshot: bool,

@@ -6,13 +6,21 @@ from __future__ import annotations
 
 import uuid
 
-from generators import debezium
-from generators.history import History
-from harness.producers.connect import DEFAULT_DEBEZIUM_VERSION, ConnectWorker
-from harness.producers.postgres import PostgresCluster
-from harness.producers.runs import CONNECTOR_SETTINGS, PROGRESS_TABLE, RealRun, read_topic, run_names, wait_for_progress, wait_for_streaming
-from harness.producers.settings import DEFAULT, Setting
-from harness.producers.statements import POSTGRES, READ_AS, READ_BACK
+from cdc_conformance.generators import debezium
+from cdc_conformance.generators.history import History
+from cdc_conformance.harness.producers.connect import DEFAULT_DEBEZIUM_VERSION, ConnectWorker
+from cdc_conformance.harness.producers.postgres import PostgresCluster
+from cdc_conformance.harness.producers.runs import (
+    CONNECTOR_SETTINGS,
+    PROGRESS_TABLE,
+    RealRun,
+    read_topic,
+    run_names,
+    wait_for_progress,
+    wait_for_streaming,
+)
+from cdc_conformance.harness.producers.settings import DEFAULT, Setting
+from cdc_conformance.harness.producers.statements import POSTGRES, READ_AS, READ_BACK
 
 
 def connector_settings(run_id: str, cluster: PostgresCluster, history: History, prefix: str, snapshot: bool,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from harness.producers.compare import Difference
+from cdc_conformance.harness.producers.compare import Difference
 
 # accepted: compared no further; fixed or kept out: seen again, it fails the run
 FIXED, ACCEPTED, AVOIDED = "fixed in the generator", "accepted", "kept out of the histories"

@@ -19,21 +19,21 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from generators import debezium
-from generators.history import History
-from generators.records import KafkaRecord, with_coordinates
-from harness import jvm
-from harness.processes import log_tail, started, stop_group
-from harness.producers import compare
-from harness.producers.fidelity import ProducerCheck
-from harness.producers.histories import mariadb_histories
-from harness.producers.mariadb import PASSWORD, USER, MariaDbServer
-from harness.producers.runs import PROGRESS_TABLE, run_names, wait_for_streaming
-from harness.producers.statements import MARIADB
-from harness.suite_files import package_dir
+from cdc_conformance.generators import debezium
+from cdc_conformance.generators.history import History
+from cdc_conformance.generators.records import KafkaRecord, with_coordinates
+from cdc_conformance.harness import jvm
+from cdc_conformance.harness.processes import log_tail, started, stop_group
+from cdc_conformance.harness.producers import compare
+from cdc_conformance.harness.producers.fidelity import ProducerCheck
+from cdc_conformance.harness.producers.histories import mariadb_histories
+from cdc_conformance.harness.producers.mariadb import PASSWORD, USER, MariaDbServer
+from cdc_conformance.harness.producers.runs import PROGRESS_TABLE, run_names, wait_for_streaming
+from cdc_conformance.harness.producers.statements import MARIADB
+from cdc_conformance.harness.suite_files import package_dir
 
 FORMAT = "debezium-json"
-CAPTURE_SOURCE = package_dir("harness") / "maven" / "flink-cdc" / "FlinkCdcCapture.java"
+CAPTURE_SOURCE = package_dir("cdc_conformance.harness") / "maven" / "flink-cdc" / "FlinkCdcCapture.java"
 # Flink CDC ships its own copies of some Debezium classes (MySqlConnection...): its jar goes first on the classpath
 _OVERRIDES_FIRST = "flink-connector-mysql-cdc"
 
@@ -190,7 +190,7 @@ def state_problems(run_: FlinkCdcRun, events: list[dict]) -> list[str]:
 
 
 def check(spark, broker, under_test, history: History, include_schema: bool = True) -> ProducerCheck:
-    from normalizer.kafka_source import read_batch
+    from cdc_conformance.normalizer.kafka_source import read_batch
 
     run_ = run(broker, history, include_schema)
     ranges = {run_.topic: {0: (0, len(run_.records))}}
@@ -209,7 +209,7 @@ def flink_cdc_histories():
 
 
 def drawn_checks(spark, broker, under_test, histories: int, seed: int, done=lambda: None) -> list[ProducerCheck]:
-    from harness.property import draw_examples
+    from cdc_conformance.harness.property import draw_examples
 
     results = []
     for index in range(histories):

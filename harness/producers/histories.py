@@ -9,11 +9,11 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from generators import canal
-from generators.canal import ENUM_SET_TYPES
-from generators.history import ColumnSpec, History, histories, tables
-from generators.mariadb_ddl import KEY_CHARS as MARIADB_KEY_CHARS
-from generators.values import (
+from cdc_conformance.generators import canal
+from cdc_conformance.generators.canal import ENUM_SET_TYPES
+from cdc_conformance.generators.history import ColumnSpec, History, histories, tables
+from cdc_conformance.generators.mariadb_ddl import KEY_CHARS as MARIADB_KEY_CHARS
+from cdc_conformance.generators.values import (
     ALL_TYPES,
     BITS_TYPES,
     DURATION_TYPE,
@@ -24,7 +24,7 @@ from generators.values import (
     VARBIT_TYPES,
     LogicalType,
 )
-from harness.producers.statements import MARIADB, POSTGRES
+from cdc_conformance.harness.producers.statements import MARIADB, POSTGRES
 
 # PostgreSQL's text cannot hold U+0000 ("invalid byte sequence for encoding UTF8: 0x00"); bytea can
 _NUL_STANDIN = "\ufffd"

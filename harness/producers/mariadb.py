@@ -10,12 +10,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generators.history import Table
-from harness.broker.base import free_port
-from harness.processes import log_tail, started, stop_group
-from harness.producers.postgres import ProducerUnavailable, run_as
-from harness.producers.runs import PROGRESS_TABLE
-from harness.producers.statements import MARIADB
+from cdc_conformance.generators.history import Table
+from cdc_conformance.harness.broker.base import free_port
+from cdc_conformance.harness.processes import log_tail, started, stop_group
+from cdc_conformance.harness.producers.postgres import ProducerUnavailable, run_as
+from cdc_conformance.harness.producers.runs import PROGRESS_TABLE
+from cdc_conformance.harness.producers.statements import MARIADB
 
 USER, PASSWORD = "debezium", "debezium"  # the connector's account: replication and select, nothing else
 

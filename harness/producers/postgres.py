@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.broker.base import free_port
-from harness.processes import log_tail
+from cdc_conformance.harness.broker.base import free_port
+from cdc_conformance.harness.processes import log_tail
 
 
 class ProducerUnavailable(RuntimeError):

@@ -11,9 +11,9 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from generators.history import History
-from generators.records import KafkaRecord
-from harness.producers.settings import DEFAULT, Setting
+from cdc_conformance.generators.history import History
+from cdc_conformance.generators.records import KafkaRecord
+from cdc_conformance.harness.producers.settings import DEFAULT, Setting
 
 PROGRESS_TABLE = ("cdc_harness", "progress")  # no drawn schema is called cdc_harness (generators.history.tables)
 
@@ -76,7 +76,7 @@ def read_topic(bootstrap_servers: str, topic: str) -> list[KafkaRecord]:
     """Every record of `topic` (one partition), in offset order, as written."""
     from confluent_kafka import Consumer, TopicPartition
 
-    from harness.broker import client_config
+    from cdc_conformance.harness.broker import client_config
 
     consumer = Consumer({**client_config(bootstrap_servers), "group.id": f"cdc-real-{uuid.uuid4().hex[:8]}",
                          "enable.auto.commit": False})

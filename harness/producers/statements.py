@@ -8,11 +8,11 @@ import datetime as dt
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from generators.history import Change, History, Table
-from generators.mariadb_ddl import KEY_CHARS as MARIADB_KEY_CHARS
-from generators.mariadb_ddl import labels_text
-from generators.postgres_values import double_quoted, hstore_from_text, hstore_input, interval_from_text, interval_input
-from generators.values import POSTGRES_INFINITIES, LogicalType, duration_text
+from cdc_conformance.generators.history import Change, History, Table
+from cdc_conformance.generators.mariadb_ddl import KEY_CHARS as MARIADB_KEY_CHARS
+from cdc_conformance.generators.mariadb_ddl import labels_text
+from cdc_conformance.generators.postgres_values import double_quoted, hstore_from_text, hstore_input, interval_from_text, interval_input
+from cdc_conformance.generators.values import POSTGRES_INFINITIES, LogicalType, duration_text
 
 # logical type -> column type. Debezium's adaptive time precision maps TIMESTAMP(3) to io.debezium.time.Timestamp and
 # TIMESTAMP(6) to MicroTimestamp, as the generator does, on both connectors

@@ -10,12 +10,12 @@ touches, then delta debugging over records, then members inside JSON values; eve
 side by side on topics of their own in one Spark job. `redact` replaces values with stand-ins of the same
 shape and refuses a result that no longer fails the same way. `promote` turns a capture into a case file.
 """
-from harness.reproduce.captures import CAPTURE_VERSION, ReproduceError, capture_document, kafka_record, load, record_item, save
-from harness.reproduce.capturing import capture_from_cluster, capture_from_kcat, client_properties, epoch_ms, masked, parse_offsets
-from harness.reproduce.minimizing import minimize
-from harness.reproduce.promoting import KnownFailure, case_document, expectation_from, promote
-from harness.reproduce.redacting import redact, redacted, stand_in
-from harness.reproduce.signature import Outcome, Reproducer
+from cdc_conformance.harness.reproduce.captures import CAPTURE_VERSION, ReproduceError, capture_document, kafka_record, load, record_item, save
+from cdc_conformance.harness.reproduce.capturing import capture_from_cluster, capture_from_kcat, client_properties, epoch_ms, masked, parse_offsets
+from cdc_conformance.harness.reproduce.minimizing import minimize
+from cdc_conformance.harness.reproduce.promoting import KnownFailure, case_document, expectation_from, promote
+from cdc_conformance.harness.reproduce.redacting import redact, redacted, stand_in
+from cdc_conformance.harness.reproduce.signature import Outcome, Reproducer
 
 __all__ = ["CAPTURE_VERSION", "KnownFailure", "Outcome", "ReproduceError", "Reproducer", "capture_document", "capture_from_cluster",
            "capture_from_kcat", "case_document", "client_properties", "epoch_ms", "expectation_from", "kafka_record", "load",

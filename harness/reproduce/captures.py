@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from generators.records import KafkaRecord
+from cdc_conformance.generators.records import KafkaRecord
 
 CAPTURE_VERSION = 1
 

@@ -6,8 +6,8 @@ import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
-from harness.progress import Progress, quiet
-from harness.reproduce.captures import ReproduceError, coordinates_text, record_item
+from cdc_conformance.harness.progress import Progress, quiet
+from cdc_conformance.harness.reproduce.captures import ReproduceError, coordinates_text, record_item
 
 
 def capture_from_cluster(bootstrap_servers: str, topic: str, partitions: list[int] | None, offsets: tuple[int, int] | None,
@@ -30,7 +30,7 @@ def capture_from_cluster(bootstrap_servers: str, topic: str, partitions: list[in
 def _capture(bootstrap_servers, topic, partitions, offsets, since_ms, until_ms, group, count, progress, client):
     from confluent_kafka import Consumer, KafkaException, TopicPartition
 
-    from harness.broker import client_config
+    from cdc_conformance.harness.broker import client_config
 
     client_errors: list[str] = []  # librdkafka says why (an authentication failure, a certificate) only here
     consumer = Consumer({**client_config(bootstrap_servers), **client, "error_cb": lambda error: client_errors.append(error.str()),

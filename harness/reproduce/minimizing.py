@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from harness.progress import Progress, quiet
-from harness.reproduce.captures import ReproduceError, json_value, with_value
-from harness.reproduce.signature import Reproducer
+from cdc_conformance.harness.progress import Progress, quiet
+from cdc_conformance.harness.reproduce.captures import ReproduceError, json_value, with_value
+from cdc_conformance.harness.reproduce.signature import Reproducer
 
 
 def minimize(reproducer: Reproducer, records: list[dict], max_rounds: int = 12,

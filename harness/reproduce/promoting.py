@@ -8,8 +8,8 @@ from pathlib import Path
 
 import yaml
 
-from harness.reproduce.captures import ReproduceError, kafka_record
-from harness.roundtrip import RoundTrip
+from cdc_conformance.harness.reproduce.captures import ReproduceError, kafka_record
+from cdc_conformance.harness.roundtrip import RoundTrip
 
 
 def case_document(document: dict, case_id: str, title: str, features: list[str], versions: str, expect: dict,
@@ -58,10 +58,10 @@ def promote(roundtrip: RoundTrip, document: dict, case_id: str, features: list[s
     from the reference normalizer (`roundtrip`) and the case must pass. A known failure: the given expectation, an
     entry in known_failures.yaml, and the case must fail with the normalizer that has the bug (`failing`: a user's
     own; the reference by default). Any problem removes what was written and raises ReproduceError."""
-    from harness.cases import CaseError, load_case, load_cases
-    from harness.lint import lint
-    from harness.registry import Registry
-    from harness.runner import KNOWN_FAILURES_FILE, PASS, XFAIL, Runner, add_known_failure, load_known_failures, remove_known_failure
+    from cdc_conformance.harness.cases import CaseError, load_case, load_cases
+    from cdc_conformance.harness.lint import lint
+    from cdc_conformance.harness.registry import Registry
+    from cdc_conformance.harness.runner import KNOWN_FAILURES_FILE, PASS, XFAIL, Runner, add_known_failure, load_known_failures, remove_known_failure
 
     known_failures_file = known_failures_file or KNOWN_FAILURES_FILE
     if known_failure is None:

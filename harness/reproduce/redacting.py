@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import re
 
-from harness.reproduce.captures import ReproduceError, json_value, parsed_container, with_value
-from harness.reproduce.signature import Reproducer
+from cdc_conformance.harness.reproduce.captures import ReproduceError, json_value, parsed_container, with_value
+from cdc_conformance.harness.reproduce.signature import Reproducer
 
 
 def stand_in(text: str) -> str:

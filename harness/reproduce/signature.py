@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 from deepdiff import DeepDiff
 
-from harness.diff import readable_path
-from harness.reproduce.captures import kafka_record
-from harness.roundtrip import RoundTrip
+from cdc_conformance.harness.diff import readable_path
+from cdc_conformance.harness.reproduce.captures import kafka_record
+from cdc_conformance.harness.roundtrip import RoundTrip
 
 
 @dataclass

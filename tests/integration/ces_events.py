@@ -2,11 +2,11 @@
 micro-batches, restarts and crashes (tests of streaming and of faults share it)."""
 from hypothesis import strategies as st
 
-from generators import ces
-from generators.history import histories, tables
-from generators.records import with_coordinates
-from generators.values import KEY_TYPES
-from harness.property import draw_examples
+from cdc_conformance.generators import ces
+from cdc_conformance.generators.history import histories, tables
+from cdc_conformance.generators.records import with_coordinates
+from cdc_conformance.generators.values import KEY_TYPES
+from cdc_conformance.harness.property import draw_examples
 
 
 def split_events(seed: int, topic: str, count: int = 3, encoding=ces):

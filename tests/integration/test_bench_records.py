@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from harness.registry import Registry
-from harness.streaming import batch_rows
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.harness.streaming import batch_rows
 
 pytestmark = [pytest.mark.integration, pytest.mark.long]  # 45 s for the benchmark's own data: make test-long
 REGISTRY = Registry.load()

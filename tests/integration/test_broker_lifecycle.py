@@ -10,8 +10,8 @@ from confluent_kafka import Producer
 from testcontainers.core.config import testcontainers_config
 from testcontainers.core.labels import LABEL_SESSION_ID, SESSION_ID
 
-from generators.records import KafkaRecord, default_partition
-from harness.broker import BrokerError, EmbeddedKafka, TestcontainersKafka, client_config
+from cdc_conformance.generators.records import KafkaRecord, default_partition
+from cdc_conformance.harness.broker import BrokerError, EmbeddedKafka, TestcontainersKafka, client_config
 
 pytestmark = pytest.mark.integration
 

@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from generators import canal
-from generators.records import KafkaRecord
+from cdc_conformance.generators import canal
+from cdc_conformance.generators.records import KafkaRecord
 
 pytestmark = pytest.mark.integration
 _runs = itertools.count()

@@ -5,18 +5,18 @@ import shutil
 
 import pytest
 
-from generators.records import with_coordinates
-from harness import certify
-from harness.cases import load_cases
-from harness.generic import mutated_examples
-from harness.golden import GOLDEN_DIR
-from harness.property import draw_examples, session_seed
-from harness.registry import Registry
-from harness.reports import run_facts
-from harness.roundtrip import RoundTrip
-from harness.runner import Runner, load_known_failures
-from harness.under_test import DEFAULT_NORMALIZER, NormalizerUnderTest
-from normalizer.model import event_to_json
+from cdc_conformance.generators.records import with_coordinates
+from cdc_conformance.harness import certify
+from cdc_conformance.harness.cases import load_cases
+from cdc_conformance.harness.generic import mutated_examples
+from cdc_conformance.harness.golden import GOLDEN_DIR
+from cdc_conformance.harness.property import draw_examples, session_seed
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.harness.reports import run_facts
+from cdc_conformance.harness.roundtrip import RoundTrip
+from cdc_conformance.harness.runner import Runner, load_known_failures
+from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER, NormalizerUnderTest
+from cdc_conformance.normalizer.model import event_to_json
 
 pytestmark = pytest.mark.integration
 LABEL = "debezium-json@3.2"
@@ -48,7 +48,7 @@ def test_certify_writes_a_record_and_check_names_a_changed_golden_file(roundtrip
     fv = next(v for v in registry.versions("debezium-json") if v.version == "3.2")
     seed = _seed_covering_the_checks(registry.generator("debezium-json").for_version("3.2"), 20)
     record, problems = certify.certify(roundtrip, registry, cases, fv, 20, seed, load_known_failures(), golden_root,
-                                       run_facts({"normalizer": "normalizer.pipeline:normalize"}))
+                                       run_facts({"normalizer": DEFAULT_NORMALIZER}))
     assert problems == []
     path, page = certify.write(record, tmp_path / "certifications")
     written = json.loads(path.read_text())

@@ -4,10 +4,10 @@ import os
 
 import pytest
 
-from generators import ces, ces_avro
-from generators.history import Change, ColumnSpec, History, Table, Transaction
-from generators.records import with_coordinates
-from generators.values import LogicalType
+from cdc_conformance.generators import ces, ces_avro
+from cdc_conformance.generators.history import Change, ColumnSpec, History, Table, Transaction
+from cdc_conformance.generators.records import with_coordinates
+from cdc_conformance.generators.values import LogicalType
 
 pytestmark = pytest.mark.integration
 

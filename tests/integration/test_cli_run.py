@@ -7,8 +7,8 @@ import shutil
 import pytest
 import yaml
 
-from harness.cases import CASES_DIR
-from harness.golden import GOLDEN_DIR
+from cdc_conformance.harness.cases import CASES_DIR
+from cdc_conformance.harness.golden import GOLDEN_DIR
 
 pytestmark = pytest.mark.integration
 CREATE = "debezium-sqlserver-seed001-create"

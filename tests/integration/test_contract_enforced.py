@@ -4,10 +4,10 @@ import os
 
 import pytest
 
-from generators.records import KafkaRecord
-from harness.contract import ContractViolation
-from harness.roundtrip import RoundTrip
-from normalizer.pipeline import Normalized, normalize
+from cdc_conformance.generators.records import KafkaRecord
+from cdc_conformance.harness.contract import ContractViolation
+from cdc_conformance.harness.roundtrip import RoundTrip
+from cdc_conformance.normalizer.pipeline import Normalized, normalize
 
 pytestmark = pytest.mark.integration
 
@@ -26,9 +26,9 @@ def test_a_drifting_normalizer_fails_naming_the_field(spark, broker):
 def test_the_runner_reports_every_drifting_field_on_its_one_line(spark, broker):
     """The run's problem (and so the reports' and the plugin's) was "...is not the canonical model:" with nothing after
     the colon: the field list was on the lines after it, and the runner kept the first line only."""
-    from harness.cases import load_cases
-    from harness.registry import Registry
-    from harness.runner import ERROR, Runner
+    from cdc_conformance.harness.cases import load_cases
+    from cdc_conformance.harness.registry import Registry
+    from cdc_conformance.harness.runner import ERROR, Runner
 
     case = next(c for c in load_cases() if c.format == "debezium-json")
     (result,) = Runner(RoundTrip(spark, broker, drifting_normalizer), Registry.load(), {}).run([case], [case]).results

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from generators import dataworks
-from generators.records import KafkaRecord
+from cdc_conformance.generators import dataworks
+from cdc_conformance.generators.records import KafkaRecord
 
 pytestmark = pytest.mark.integration
 _runs = itertools.count()

@@ -10,14 +10,14 @@ from dataclasses import replace
 
 import pytest
 
-from generators import dataworks
-from generators.history import histories, tables
-from generators.records import KafkaRecord, with_coordinates
-from generators.values import KEY_TYPES
-from harness.property import draw_examples, session_seed
-from harness.streaming import batch_rows, rendered, run_until_caught_up, stream_once
-from normalizer.kafka_source import read_stream
-from normalizer.pipeline import normalize_stream, split
+from cdc_conformance.generators import dataworks
+from cdc_conformance.generators.history import histories, tables
+from cdc_conformance.generators.records import KafkaRecord, with_coordinates
+from cdc_conformance.generators.values import KEY_TYPES
+from cdc_conformance.harness.property import draw_examples, session_seed
+from cdc_conformance.harness.streaming import batch_rows, rendered, run_until_caught_up, stream_once
+from cdc_conformance.normalizer.kafka_source import read_stream
+from cdc_conformance.normalizer.pipeline import normalize_stream, split
 
 pytestmark = pytest.mark.integration
 _runs = itertools.count()
@@ -127,7 +127,7 @@ def test_a_half_for_an_emitted_update_is_a_copy_only_when_it_is_one(spark, broke
 def test_the_connect_path_keeps_the_same_rules_in_python(spark, broker, tmp_path, monkeypatch):
     """Through Spark Connect the state function runs in Python (the JVM cannot be called): the same pairing,
     copies and conflicts, here on a classic session told it is a Connect one."""
-    from normalizer import assembly
+    from cdc_conformance.normalizer import assembly
 
     monkeypatch.setattr(assembly, "is_connect", lambda spark: True)
     test_a_half_for_an_emitted_update_is_a_copy_only_when_it_is_one(spark, broker, tmp_path)

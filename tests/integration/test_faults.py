@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 from confluent_kafka.admin import NewTopic
 
-from generators import ces
-from generators.records import KafkaRecord
-from harness import accounting
-from harness.broker import BrokerError, EmbeddedKafka, TestcontainersKafka
-from harness.property import session_seed
-from harness.streaming import batch_rows, end_offsets, rendered, run_until_caught_up, stream_once
-from normalizer.kafka_source import read_stream
-from normalizer.pipeline import normalize_stream
+from cdc_conformance.generators import ces
+from cdc_conformance.generators.records import KafkaRecord
+from cdc_conformance.harness import accounting
+from cdc_conformance.harness.broker import BrokerError, EmbeddedKafka, TestcontainersKafka
+from cdc_conformance.harness.property import session_seed
+from cdc_conformance.harness.streaming import batch_rows, end_offsets, rendered, run_until_caught_up, stream_once
+from cdc_conformance.normalizer.kafka_source import read_stream
+from cdc_conformance.normalizer.pipeline import normalize_stream
 from tests.integration.ces_events import split_events
 
 pytestmark = pytest.mark.integration
@@ -108,7 +108,7 @@ def test_a_driver_killed_mid_stream_restarts_from_its_checkpoint(spark, broker, 
     coordinates = broker.produce([item.record for item in items])
     sink, checkpoint = tmp_path / "out", tmp_path / "checkpoint"
     log = open(tmp_path / "driver.log", "wb")
-    driver = subprocess.Popen([sys.executable, "-m", "harness.streaming", "--bootstrap-servers", broker.bootstrap_servers,
+    driver = subprocess.Popen([sys.executable, "-m", "cdc_conformance.harness.streaming", "--bootstrap-servers", broker.bootstrap_servers,
                                "--format", ces.FORMAT, "--topic", topic, "--sink", str(sink), "--checkpoint", str(checkpoint),
                                "--max-offsets-per-trigger", "2"], stdout=log, stderr=log, start_new_session=True)
     commits = checkpoint / "commits"
@@ -154,7 +154,7 @@ def test_an_unreachable_broker_at_start_is_one_line_a_nonzero_exit_and_nothing_l
         args += ["--bootstrap-servers", f"127.0.0.1:{_closed_port()}"]
     else:
         env["DOCKER_HOST"] = f"unix://{scratch}/no-engine.sock"
-    result = subprocess.run([sys.executable, "-m", "harness", "run", "--case", CASE, "--reports", str(tmp_path / "r"), *args],
+    result = subprocess.run([sys.executable, "-m", "cdc_conformance.harness", "run", "--case", CASE, "--reports", str(tmp_path / "r"), *args],
                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
@@ -181,7 +181,7 @@ def test_a_terminated_command_leaves_no_broker_running(tmp_path):
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     log = open(tmp_path / "soak.log", "wb")
-    command = subprocess.Popen([sys.executable, "-m", "harness", "soak", "--records", "100000", "--format", "canal-json"],
+    command = subprocess.Popen([sys.executable, "-m", "cdc_conformance.harness", "soak", "--records", "100000", "--format", "canal-json"],
                                stdout=log, stderr=log, env={**os.environ, "TMPDIR": str(scratch)}, cwd=tmp_path)
     try:
         deadline = time.monotonic() + 180  # the broker and Spark are up once the format's phase has begun

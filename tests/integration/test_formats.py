@@ -20,9 +20,9 @@ import os
 
 import pytest
 
-from harness import generic
-from harness.registry import Registry
-from harness.spark import HOSTILE_SESSION, session_settings
+from cdc_conformance.harness import generic
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.harness.spark import HOSTILE_SESSION, session_settings
 
 pytestmark = pytest.mark.integration
 REGISTRY = Registry.load()

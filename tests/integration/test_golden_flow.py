@@ -4,10 +4,10 @@ import shutil
 
 import pytest
 
-from harness.cases import CASES_DIR, load_cases
-from harness.golden import GOLDEN_DIR
-from harness.registry import Registry
-from harness.runner import Runner
+from cdc_conformance.harness.cases import CASES_DIR, load_cases
+from cdc_conformance.harness.golden import GOLDEN_DIR
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.harness.runner import Runner
 
 pytestmark = pytest.mark.integration
 CASE = "debezium-sqlserver-seed001-create"

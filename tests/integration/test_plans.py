@@ -3,10 +3,10 @@ whole event-building expression somewhere (a pushed-down inferred filter, a coll
 minutes of code generation; the plan's size shows it at once, whatever the machine's speed."""
 import pytest
 
-from harness.cases import load_cases
-from harness.registry import Registry
-from normalizer.model import event_to_json, quarantine_to_json
-from normalizer.pipeline import combined_of, normalize
+from cdc_conformance.harness.cases import load_cases
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.normalizer.model import event_to_json, quarantine_to_json
+from cdc_conformance.normalizer.pipeline import combined_of, normalize
 
 pytestmark = pytest.mark.integration
 REGISTRY = Registry.load()

@@ -12,7 +12,7 @@ import sys
 import pytest
 import yaml
 
-from harness.cases import load_cases
+from cdc_conformance.harness.cases import load_cases
 
 pytestmark = pytest.mark.integration
 FORMAT = "cloudcanal-json"
@@ -22,7 +22,7 @@ def _user_project(tmp_path):
     package = tmp_path / "mypkg"
     package.mkdir()
     (package / "__init__.py").write_text('__version__ = "1.4.0"\n')
-    (package / "job.py").write_text("from normalizer.pipeline import normalize as reference\n\n\n"
+    (package / "job.py").write_text("from cdc_conformance.normalizer.pipeline import normalize as reference\n\n\n"
                                     "def normalize(raw, format_id):\n    return reference(raw, format_id)\n")
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "mypkg"\nversion = "1.4.0"\n')
     return tmp_path
@@ -38,7 +38,7 @@ def installed_suite(tmp_path_factory):
     """The wheel in a fresh virtualenv: its python, its site-packages, a user's environment (the checkout's resolved
     JVM artifacts and compiled jar, one PySpark version: Maven and javac in a fresh user cache directory are make
     test-user's, tests/user/test_workflows.py)."""
-    from harness import jvm
+    from cdc_conformance.harness import jvm
     from tests import installed
 
     root = tmp_path_factory.mktemp("installed")
@@ -115,6 +115,20 @@ def test_every_misuse_is_one_usage_error_before_any_jvm_starts(tmp_path):
         assert result.returncode == pytest.ExitCode.USAGE_ERROR, (args, result.stdout + result.stderr)
         assert len(errors) == 1 and message in errors[0] and "passed" not in result.stdout, (args, result.stderr)
         assert len(result.stdout.splitlines()) < 10, (args, result.stdout)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--cdc-format", "debezium-json", "--cdc-reports", "results/own"], "--cdc-format, --cdc-reports without --cdc-normalizer"),
+    (["--cdc-normalizer", "", "--cdc-format", "debezium-json"], "--cdc-normalizer is empty"),
+])
+def test_a_suite_option_without_a_normalizer_is_a_usage_error_not_a_green_run(tmp_path, args, message):
+    """A CI job that lost --cdc-normalizer (or passed it an unset variable) once said "1 passed" having run no case."""
+    project = _user_project(tmp_path)
+    (project / "test_own.py").write_text("def test_own():\n    pass\n")
+    result = _pytest(project, *args, timeout=120)
+    errors = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode == pytest.ExitCode.USAGE_ERROR and "passed" not in result.stdout, result.stdout + result.stderr
+    assert len(errors) == 1 and message in errors[0], result.stderr
 
 
 def test_without_the_option_the_plugin_adds_nothing(tmp_path):

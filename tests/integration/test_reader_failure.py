@@ -4,10 +4,10 @@ anything in a message: after the fixes no known record makes a reader throw, and
 next bug does."""
 import pytest
 
-from generators.plugin import VALID_NEIGHBOUR
-from generators.records import KafkaRecord
-from harness.registry import Registry
-from normalizer.model import Code
+from cdc_conformance.generators.plugin import VALID_NEIGHBOUR
+from cdc_conformance.generators.records import KafkaRecord
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.normalizer.model import Code
 
 pytestmark = pytest.mark.integration
 REGISTRY = Registry.load()

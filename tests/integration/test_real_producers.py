@@ -12,14 +12,14 @@ from decimal import Decimal
 
 import pytest
 
+from cdc_conformance.generators.history import Change, ColumnSpec, History, Table, Transaction
+from cdc_conformance.generators.values import MONEY_TYPE, LogicalType
+from cdc_conformance.harness.producers import checks
+from cdc_conformance.harness.producers.mariadb import MariaDbServer
+from cdc_conformance.harness.producers.postgres import PostgresCluster, ProducerUnavailable
+from cdc_conformance.harness.producers.settings import DEFAULT, SETTINGS
+from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER, NormalizerUnderTest
 from conftest import show
-from generators.history import Change, ColumnSpec, History, Table, Transaction
-from generators.values import MONEY_TYPE, LogicalType
-from harness.producers import checks
-from harness.producers.mariadb import MariaDbServer
-from harness.producers.postgres import PostgresCluster, ProducerUnavailable
-from harness.producers.settings import DEFAULT, SETTINGS
-from harness.under_test import DEFAULT_NORMALIZER, NormalizerUnderTest
 
 # one worker runs both: each test checks that its run left no server, worker or directory behind, which another
 # database's run on the other worker would look like
@@ -136,7 +136,7 @@ def test_a_crafted_history_through_the_real_connector(postgres_available, spark,
 
 
 def test_a_crafted_history_through_the_real_mariadb_connector(mariadb_available, spark, broker, request):
-    from harness.jvm import DEFAULT_MARIADB_DEBEZIUM_VERSION
+    from cdc_conformance.harness.jvm import DEFAULT_MARIADB_DEBEZIUM_VERSION
 
     # with the schema snapshot's records (include.schema.changes: the table's topic is the defaults'), each compared
     # with the generator's: the crafted table holds every MariaDB type the generator prints
@@ -150,8 +150,8 @@ def test_a_crafted_history_through_the_real_mariadb_connector(mariadb_available,
 @pytest.fixture(scope="module")
 def canal_broker():
     """canal 1.1.4's Kafka client is older than the test broker accepts: a Kafka 3.9 broker of its own."""
-    from harness.broker import EmbeddedKafka
-    from harness.jvm import CANAL_KAFKA_VERSION
+    from cdc_conformance.harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.jvm import CANAL_KAFKA_VERSION
 
     kafka = EmbeddedKafka(kafka_version=CANAL_KAFKA_VERSION).start()
     yield kafka
@@ -190,7 +190,7 @@ def _canal_history() -> History:
 
 @pytest.mark.long
 def test_a_crafted_history_through_canals_own_server(mariadb_available, spark, canal_broker, request):
-    from harness.producers import canal_mariadb
+    from cdc_conformance.harness.producers import canal_mariadb
 
     before = set(_leftovers())
     result = canal_mariadb.check(spark, canal_broker, NormalizerUnderTest.load(DEFAULT_NORMALIZER), _canal_history())
@@ -216,7 +216,7 @@ def test_the_postgresql_connectors_own_losses_are_as_the_losses_table_says(postg
     import base64
     import json
 
-    from harness.producers import debezium_postgres
+    from cdc_conformance.harness.producers import debezium_postgres
 
     before = set(_leftovers())
     records = debezium_postgres.capture(broker, "losses.t", LOSSES_COLUMNS, LOSSES_ROWS,
@@ -254,7 +254,7 @@ def test_a_snapshots_money_under_decimal_string_is_the_doubles_java_text(postgre
     (docs/producers.md, losses: why the generator draws no money under this setting)."""
     import json
 
-    from harness.producers import debezium_postgres
+    from cdc_conformance.harness.producers import debezium_postgres
 
     records = debezium_postgres.capture(broker, "losses.t", "id int PRIMARY KEY, m money",
                                         ["(1, -92233720368547758.08)", "(2, 12.30)"],
@@ -274,7 +274,7 @@ def test_numeric_special_values_are_null_and_a_negative_scale_is_2046_with_the_e
     import base64
     import json
 
-    from harness.producers import debezium_postgres
+    from cdc_conformance.harness.producers import debezium_postgres
 
     records = debezium_postgres.capture(broker, "losses.t", "id int PRIMARY KEY, n numeric(10,2), s numeric(5,-2)",
                                         ["(1, 'NaN', 12300)"], ["INSERT INTO losses.t SELECT id + 10, n, s FROM losses.t"])
@@ -293,7 +293,7 @@ def test_drawn_histories_through_flink_cdcs_mysql_source(mariadb_available, spar
     """Flink CDC 3.1.1's MySQL source on MariaDB, in a local Flink: snapshot rows without binlog coordinates, then the
     binlog; the normalizer against the oracle, the database against the events, the generator's Flink CDC profile
     against Flink CDC's records, with the schema and without (docs/producers.md, Flink CDC)."""
-    from harness.producers import flink_cdc
+    from cdc_conformance.harness.producers import flink_cdc
 
     before = set(_leftovers())
     results = flink_cdc.drawn_checks(spark, broker, NormalizerUnderTest.load(DEFAULT_NORMALIZER), 2, 4049)

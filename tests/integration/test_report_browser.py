@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import load_cases
-from harness.registry import Registry
-from harness.reports import Report, merge, run_facts, write_all
-from harness.runner import Runner, SuiteResult
+from cdc_conformance.harness.cases import load_cases
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.harness.reports import Report, merge, run_facts, write_all
+from cdc_conformance.harness.runner import Runner, SuiteResult
 
 pytestmark = pytest.mark.integration
 REPO = Path(__file__).resolve().parents[2]
@@ -38,7 +38,7 @@ def _suite() -> SuiteResult:
 
 def test_matrix_renders_in_headless_chromium(tmp_path):
     suite = _suite()
-    paths = write_all(Report.of(suite, run_facts({"normalizer": "normalizer.pipeline:normalize"})), tmp_path)
+    paths = write_all(Report.of(suite, run_facts({"normalizer": "cdc_conformance.normalizer.pipeline:normalize"})), tmp_path)
     failing = suite.results[0].case.id
     profile = tmp_path / "profile"
     dom = subprocess.run([_chromium(), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom",
@@ -64,7 +64,7 @@ def test_matrix_renders_in_headless_chromium(tmp_path):
 
 def test_merged_reports_of_two_normalizers_compare_side_by_side(tmp_path):
     suite = _suite()
-    reference = Report.of(suite, {**run_facts(), "normalizer": "normalizer.pipeline:normalize"})
+    reference = Report.of(suite, {**run_facts(), "normalizer": "cdc_conformance.normalizer.pipeline:normalize"})
     other = Report.of(suite, {**run_facts(), "normalizer": "mypkg.job:normalize"})
     other.rows = [{**row, "status": "FAIL", "problems": ["differs"]} if row["case"] == other.rows[-1]["case"] else row
                   for row in other.rows]
@@ -73,5 +73,5 @@ def test_merged_reports_of_two_normalizers_compare_side_by_side(tmp_path):
                           paths["matrix"].as_uri()], capture_output=True, text=True, timeout=120)
     assert dom.returncode == 0, dom.stderr[-2000:]
     assert "Implementations side by side" in dom.stdout
-    assert "<th>mypkg.job:normalize</th>" in dom.stdout and "<th>normalizer.pipeline:normalize</th>" in dom.stdout
+    assert "<th>mypkg.job:normalize</th>" in dom.stdout and "<th>cdc_conformance.normalizer.pipeline:normalize</th>" in dom.stdout
     assert dom.stdout.count('class="differs"') >= 1

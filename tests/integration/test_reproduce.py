@@ -12,13 +12,13 @@ import sys
 import pytest
 import yaml
 
-from generators.records import KafkaRecord
-from harness import reproduce
-from harness.cases import load_case, load_cases
-from harness.registry import Registry
-from harness.roundtrip import RoundTrip
-from harness.runner import XFAIL, XPASS, Runner, load_known_failures
-from harness.under_test import NormalizerUnderTest
+from cdc_conformance.generators.records import KafkaRecord
+from cdc_conformance.harness import reproduce
+from cdc_conformance.harness.cases import load_case, load_cases
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.harness.roundtrip import RoundTrip
+from cdc_conformance.harness.runner import XFAIL, XPASS, Runner, load_known_failures
+from cdc_conformance.harness.under_test import NormalizerUnderTest
 
 pytestmark = pytest.mark.integration
 BROKEN = "tests.broken_normalizer:normalize_broken"
@@ -36,7 +36,7 @@ def _record(topic: str, i: int) -> KafkaRecord:
 
 
 def _cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, cwd=cwd, timeout=900,
+    return subprocess.run([sys.executable, "-m", "cdc_conformance.harness", *args], capture_output=True, text=True, cwd=cwd, timeout=900,
                           env={**os.environ, "PYTHONPATH": os.getcwd()})
 
 
@@ -162,7 +162,7 @@ def test_capture_from_a_cluster_with_sasl_scram_over_tls(tmp_path):
     """The secured-cluster path: the embedded broker with a SASL/SCRAM-SHA-512 listener over TLS (a self-signed
     certificate made at start); the capture authenticates with kcat's -X properties, and a wrong password is a
     one-line error that names neither password."""
-    from harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.broker import EmbeddedKafka
 
     secret, wrong = "Sc4am-Pa55-9e2d!", "Wr0ng-Pa55-41c7!"
     with EmbeddedKafka(secured_user=("alice", secret)) as secured:

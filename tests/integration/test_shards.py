@@ -5,10 +5,10 @@ import sys
 
 import pytest
 
-from harness.cases import load_cases, shard_cases
-from harness.registry import Registry
-from harness.reports import Report, merge, run_facts, write_all
-from harness.runner import Runner, load_known_failures
+from cdc_conformance.harness.cases import load_cases, shard_cases
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.harness.reports import Report, merge, run_facts, write_all
+from cdc_conformance.harness.runner import Runner, load_known_failures
 
 pytestmark = pytest.mark.integration
 FORMAT = "cloudcanal-json"
@@ -30,7 +30,7 @@ def test_two_shards_merged_equal_one_unsharded_run(roundtrip, tmp_path):
         directories.append(tmp_path / f"shard-{index}")
         write_all(Report.of(runner.run(shard, everything), run_facts({"shard": f"{index}/2"})), directories[-1])
     assert _without_timing(merge([Report.load(d / "results.jsonl") for d in directories])) == _without_timing(whole)
-    merged = subprocess.run([sys.executable, "-m", "harness", "merge", *map(str, directories), "--reports", str(tmp_path / "all")],
+    merged = subprocess.run([sys.executable, "-m", "cdc_conformance.harness", "merge", *map(str, directories), "--reports", str(tmp_path / "all")],
                             capture_output=True, text=True)
     assert merged.returncode == (1 if whole.failed else 0), merged.stdout + merged.stderr
     rows = [json.loads(line) for line in (tmp_path / "all" / "results.jsonl").read_text().splitlines()]

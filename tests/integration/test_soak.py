@@ -4,10 +4,10 @@ import os
 
 import pytest
 
+from cdc_conformance.harness import soak
+from cdc_conformance.harness.property import session_seed
+from cdc_conformance.harness.registry import Registry
 from conftest import show
-from harness import soak
-from harness.property import session_seed
-from harness.registry import Registry
 
 pytestmark = [pytest.mark.integration, pytest.mark.long]
 RECORDS = int(os.environ.get("CDC_SOAK_RECORDS", "500"))

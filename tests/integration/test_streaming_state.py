@@ -6,10 +6,10 @@ import os
 
 import pytest
 
-from harness.registry import Registry
-from harness.streaming import run_until_caught_up
-from normalizer.kafka_source import read_stream
-from normalizer.pipeline import normalize_stream
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.harness.streaming import run_until_caught_up
+from cdc_conformance.normalizer.kafka_source import read_stream
+from cdc_conformance.normalizer.pipeline import normalize_stream
 
 pytestmark = [pytest.mark.integration, pytest.mark.long]
 

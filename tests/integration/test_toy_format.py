@@ -6,10 +6,10 @@ import copy
 import pytest
 import yaml
 
-from harness import generic
-from harness.lint import lint_registry
-from harness.registry import REGISTRY_FILE, Registry
-from normalizer.plugin import register, unregister
+from cdc_conformance.harness import generic
+from cdc_conformance.harness.lint import lint_registry
+from cdc_conformance.harness.registry import REGISTRY_FILE, Registry
+from cdc_conformance.normalizer.plugin import register, unregister
 
 pytestmark = pytest.mark.integration
 

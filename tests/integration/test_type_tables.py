@@ -4,7 +4,7 @@ JVM (normalizer/java), so that is where the tables and conversions live; the few
 (normalizer/canonical_text.py: base64 on one line, fixed-width positions) are evaluated by Spark itself."""
 import pytest
 
-from normalizer import canonical_text as ct
+from cdc_conformance.normalizer import canonical_text as ct
 
 pytestmark = pytest.mark.integration
 

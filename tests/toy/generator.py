@@ -4,11 +4,11 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from generators.history import histories, tables
-from generators.plugin import FormatGenerator, Hostile, record_mutator
-from generators.records import Expected, KafkaRecord, default_partition
-from generators.values import KEY_TYPES, LogicalType, canonical_text
-from normalizer.model import CODE_PHASE, CanonicalEvent, Code
+from cdc_conformance.generators.history import histories, tables
+from cdc_conformance.generators.plugin import FormatGenerator, Hostile, record_mutator
+from cdc_conformance.generators.records import Expected, KafkaRecord, default_partition
+from cdc_conformance.generators.values import KEY_TYPES, LogicalType, canonical_text
+from cdc_conformance.normalizer.model import CODE_PHASE, CanonicalEvent, Code
 
 FORMAT = "toy-json"
 TYPES = (LogicalType("INT32"), LogicalType("STRING"))

@@ -6,9 +6,9 @@ import json
 import fastavro
 import pytest
 
-from generators import ces_avro
-from generators.ces import ces_records, json_event
-from harness.registry import Registry
+from cdc_conformance.generators import ces_avro
+from cdc_conformance.generators.ces import ces_records, json_event
+from cdc_conformance.harness.registry import Registry
 
 REGISTRY = Registry.load()
 

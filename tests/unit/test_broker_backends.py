@@ -4,10 +4,10 @@ import subprocess
 
 import pytest
 
-from harness import images
-from harness.broker import TEST_BROKER_SETTINGS, BrokerError, ExternalKafka, TestcontainersKafka, make_broker
-from harness.broker.containers import kafka_env, kafka_node_settings
-from harness.suite_files import SUITE_ROOT as REPO_ROOT
+from cdc_conformance.harness import images
+from cdc_conformance.harness.broker import TEST_BROKER_SETTINGS, BrokerError, ExternalKafka, TestcontainersKafka, make_broker
+from cdc_conformance.harness.broker.containers import kafka_env, kafka_node_settings
+from cdc_conformance.harness.suite_files import SUITE_ROOT as REPO_ROOT
 
 RUN_SCRIPT = REPO_ROOT / "harness" / "docker" / "kafka" / "rootfs" / "etc" / "kafka" / "docker" / "run"
 
@@ -52,7 +52,7 @@ def test_the_local_image_tag_changes_with_what_goes_into_it():
 
 
 def test_testcontainers_without_docker_says_so_in_one_clear_error(monkeypatch):
-    monkeypatch.setattr("harness.broker.containers.docker_unavailable_reason", lambda: "no Docker socket")
+    monkeypatch.setattr("cdc_conformance.harness.broker.containers.docker_unavailable_reason", lambda: "no Docker socket")
     with pytest.raises(BrokerError, match="needs a Docker engine: no Docker socket"):
         TestcontainersKafka().start()
 

@@ -4,8 +4,8 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from generators import canal
-from harness.producers.canal_server import DESTINATION, CanalServer
+from cdc_conformance.generators import canal
+from cdc_conformance.harness.producers.canal_server import DESTINATION, CanalServer
 
 _BEANS = "{http://www.springframework.org/schema/beans}"
 

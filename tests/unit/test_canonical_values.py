@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from generators.debezium import encode_value, unscaled_base64
-from generators.values import LogicalType, canonical_text, exact_decimal, java_double_text
+from cdc_conformance.generators.debezium import encode_value, unscaled_base64
+from cdc_conformance.generators.values import LogicalType, canonical_text, exact_decimal, java_double_text
 
 
 @pytest.mark.parametrize("value, scale, expected", [
@@ -47,8 +47,8 @@ def test_string_values_draw_what_real_data_holds_tagged_addresses_among_them():
     """A normalizer that dropped '+tag' from e-mail addresses was certified once (issue 24): no drawn string had one."""
     import re
 
-    from generators.values import LogicalType, value_strategy
-    from harness.property import draw_examples
+    from cdc_conformance.generators.values import LogicalType, value_strategy
+    from cdc_conformance.harness.property import draw_examples
 
     drawn = draw_examples(value_strategy(LogicalType("STRING")), 300, 1)
     assert any(re.search(r"\+[^@]*@", text) for text in drawn)
@@ -58,7 +58,7 @@ def test_string_values_draw_what_real_data_holds_tagged_addresses_among_them():
 def test_a_member_named_like_a_private_attribute_is_still_compared():
     """DeepDiff skips members starting with `__` by default: a column `__x` or the header `__debezium.newkey`
     would never differ (found comparing the real connector's headers, issue 22)."""
-    from harness.diff import diff_events
+    from cdc_conformance.harness.diff import diff_events
 
     event = {"event_id": "t/0/0#0", "origin": [{"topic": "t", "partition": 0, "offset": 0}], "after": {"__x": "1"}}
     changed = {**event, "after": {"__x": "2"}}

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness.cases import CASES_DIR, CaseError, load_case, load_cases
-from harness.lint import RULES, lint
-from harness.registry import REGISTRY_FILE, Registry, load_features
+from cdc_conformance.harness.cases import CASES_DIR, CaseError, load_case, load_cases
+from cdc_conformance.harness.lint import RULES, lint
+from cdc_conformance.harness.registry import REGISTRY_FILE, Registry, load_features
 
 FIXTURES = Path(__file__).with_name("lint_fixtures")
 SAMPLE = CASES_DIR / "debezium-json" / "debezium-sqlserver-seed001-create.yaml"

@@ -1,6 +1,6 @@
 """The committed certification pages are made from the records (re-made by `certify`; a hand edit fails here)."""
-from harness import certify
-from harness.under_test import DEFAULT_NORMALIZER
+from cdc_conformance.harness import certify
+from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER
 
 
 def test_the_certifications_readme_is_the_table_of_the_records():
@@ -26,7 +26,7 @@ def test_marking_a_version_certified_changes_its_status_line_alone(tmp_path):
     import re
     import shutil
 
-    from harness.registry import REGISTRY_FILE, Registry
+    from cdc_conformance.harness.registry import REGISTRY_FILE, Registry
 
     path = tmp_path / "registry.yaml"
     shutil.copy(REGISTRY_FILE, path)  # every version may be certified already: one is made supported again here

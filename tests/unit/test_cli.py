@@ -7,7 +7,7 @@ import pytest
 
 
 def _cli(*args, cwd=None, env=None):
-    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
+    return subprocess.run([sys.executable, "-m", "cdc_conformance.harness", *args], capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
 
 
 @pytest.mark.parametrize("args, message", [
@@ -28,6 +28,7 @@ def _cli(*args, cwd=None, env=None):
     (["certify", "debezium-json@3.2", "--normalizer", "tests.broken_normalizer:normalize", "--certifications-dir",
       "reports/certifications"], "holds the suite's records of the reference normalizer"),
     (["producers", "--canal", "--database", "mariadb"], "--canal runs on MariaDB alone"),
+    (["gate", "README.md", "--baseline", "README.md"], "README.md: line 1 is not JSON (Expecting value): expected a results.jsonl"),
     (["producers", "--flink-cdc", "--debezium", "3.3.2.Final"], "--flink-cdc runs on MariaDB alone"),
 ])
 def test_misuse_is_one_line_and_exit_2(cli_here, args, message):
@@ -77,10 +78,25 @@ def test_lint_and_formats_succeed(cli_here):
     assert code == 0 and "debezium-json@2.7" in out
 
 
+def test_lint_takes_the_users_cases_and_known_failures(cli_here, tmp_path, monkeypatch):
+    """A user's repository lints its own cdc-cases/ and known failures, naming its own file."""
+    import shutil
+
+    from cdc_conformance.harness.cases import CASES_DIR
+
+    (tmp_path / "cdc-cases" / "debezium-json").mkdir(parents=True)
+    shutil.copy(CASES_DIR / "debezium-json" / "debezium-schemaless-decimals-read-alike.yaml", tmp_path / "cdc-cases" / "debezium-json")
+    (tmp_path / "mine.yaml").write_text("known_failures:\n  - case: no-such-case\n    reason: a typo\n")
+    monkeypatch.chdir(tmp_path)
+    assert cli_here("lint", "--cases-dir", "cdc-cases")[:2] == (0, "1 cases, 0 problems\n")
+    code, out, _ = cli_here("lint", "--cases-dir", "cdc-cases", "--known-failures", "mine.yaml")
+    assert code == 1 and "mine.yaml: 'no-such-case' names no case [known-failure-orphan]" in out, out
+
+
 def test_readme_format_table_is_the_registry():
     from pathlib import Path
 
-    from harness.registry import Registry
+    from cdc_conformance.harness.registry import Registry
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     table = readme.split("<!-- formats:begin -->\n", 1)[1].split("\n<!-- formats:end -->", 1)[0]
@@ -90,9 +106,9 @@ def test_readme_format_table_is_the_registry():
 def test_readme_run_summary_is_the_cases_and_golden_files():
     from pathlib import Path
 
-    from harness.cases import load_cases
-    from harness.reports import expected_summary
-    from harness.runner import load_known_failures
+    from cdc_conformance.harness.cases import load_cases
+    from cdc_conformance.harness.reports import expected_summary
+    from cdc_conformance.harness.runner import load_known_failures
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     block = readme.split("<!-- summary:begin -->\n```\n", 1)[1].split("\n```\n<!-- summary:end -->", 1)[0]
@@ -103,7 +119,7 @@ def test_canonical_model_doc_lists_every_code_under_its_phase():
     import re
     from pathlib import Path
 
-    from normalizer.model import CODE_PHASE
+    from cdc_conformance.normalizer.model import CODE_PHASE
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "canonical-model.md").read_text()
     listed = {(code, phase) for phase, codes in re.findall(r"^\| (DECODE|VALIDATE|ASSEMBLE|CONVERT) \| (.+?) \|", doc, re.M)
@@ -115,7 +131,7 @@ def test_readme_lists_every_code_under_its_phase():
     import re
     from pathlib import Path
 
-    from normalizer.model import CODE_PHASE
+    from cdc_conformance.normalizer.model import CODE_PHASE
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     paragraph = readme[readme.index("- **Quarantine**"):].split("\n- ", 1)[0]
@@ -127,15 +143,16 @@ def test_readme_lists_every_code_under_its_phase():
 def test_the_replay_command_carries_what_the_run_was_given():
     from pathlib import Path
 
-    from harness.runner import replay_options
+    from cdc_conformance.harness.runner import replay_options
 
-    assert replay_options("normalizer.pipeline:normalize", None, None, None, "embedded", None, None) == ""
+    assert replay_options("cdc_conformance.normalizer.pipeline:normalize", None, None, None, "embedded", None, None) == ""
     options = replay_options("mypkg.job:normalize", Path("my cases"), Path("gold"), None, "external", "h:9092", None)
     assert options == " --normalizer mypkg.job:normalize --cases-dir 'my cases' --golden-dir gold --broker external --bootstrap-servers h:9092"
+    assert replay_options("mypkg.job:normalize", remote="sc://spark:15002") == " --normalizer mypkg.job:normalize --remote sc://spark:15002"
 
 
 def test_promote_checks_its_arguments_before_any_jvm_and_refuses_an_unredacted_capture(cli_here, tmp_path):
-    from harness import reproduce
+    from cdc_conformance.harness import reproduce
 
     capture = tmp_path / "bug.yaml"
     record = reproduce.record_item("t", 0, 5, b'{"id":1}', b'{"op":"c"}', [])
@@ -151,8 +168,8 @@ def test_promote_checks_its_arguments_before_any_jvm_and_refuses_an_unredacted_c
 def test_a_jvm_part_that_cannot_be_had_is_its_tool_s_words_and_exit_1(monkeypatch, capsys):
     """Maven or javac failing (no JDK, no network to a registry) is no misuse and no crash: what the tool said, no
     traceback, exit 1."""
-    from harness import jvm
-    from harness.cli import main
+    from cdc_conformance.harness import jvm
+    from cdc_conformance.harness.cli import main
 
     def refused(artifacts):
         raise jvm.ArtifactError(f"mvn failed for {artifacts.name} {artifacts.version}:\n[ERROR] Could not resolve")

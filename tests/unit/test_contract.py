@@ -1,8 +1,8 @@
 """The normalizer contract: an output schema that drifts from the model fails, naming the field."""
 from pyspark.sql.types import ArrayType, IntegerType, StringType, StructField, StructType
 
-from harness.contract import problems
-from normalizer.model import EVENT_SCHEMA, QUARANTINE_SCHEMA
+from cdc_conformance.harness.contract import problems
+from cdc_conformance.normalizer.model import EVENT_SCHEMA, QUARANTINE_SCHEMA
 
 
 def _replace(schema: StructType, name: str, field: StructField) -> StructType:
@@ -48,7 +48,7 @@ def test_a_stricter_output_is_still_the_model():
 def test_a_result_of_the_wrong_type_gets_the_contract_message_naming_the_normalizer():
     import pytest
 
-    from harness.contract import ContractViolation, check
+    from cdc_conformance.harness.contract import ContractViolation, check
 
     with pytest.raises(ContractViolation, match=r"mypkg.job:normalize returned tuple, not an object with .events and .quarantine"):
         check(("events", "quarantine"), "mypkg.job:normalize")
@@ -62,7 +62,7 @@ def test_a_result_of_the_wrong_type_gets_the_contract_message_naming_the_normali
 
 
 def test_the_version_recorded_is_the_normalizers_own_distributions():
-    from harness.under_test import NormalizerUnderTest
+    from cdc_conformance.harness.under_test import NormalizerUnderTest
 
     assert NormalizerUnderTest.load().version.startswith("cdc-conformance ")  # the reference ships with the suite
     assert NormalizerUnderTest.load("tests.broken_normalizer:normalize").version.startswith("unknown (tests is not")

@@ -6,8 +6,8 @@ import json
 import pytest
 from fastavro.schema import to_parsing_canonical_form
 
-from generators import dts as generator
-from normalizer import dts as decoder
+from cdc_conformance.generators import dts as generator
+from cdc_conformance.normalizer import dts as decoder
 
 
 @pytest.mark.parametrize("generation", generator.GENERATIONS)

@@ -2,9 +2,9 @@
 baseline already had; shards split a selection the same way every time; merge adds up."""
 import json
 
-from harness.cases import load_cases, shard_cases
-from harness.gate import compare, table
-from harness.reports import Report, merge
+from cdc_conformance.harness.cases import load_cases, shard_cases
+from cdc_conformance.harness.gate import compare, table
+from cdc_conformance.harness.reports import Report, merge
 
 FACTS = {"type": "run", "suite_commit": "abc"}
 
@@ -59,10 +59,10 @@ def test_a_new_suite_problem_fails_the_gate():
 def test_another_normalizers_baseline_or_an_empty_report_cannot_be_gated():
     import pytest
 
-    from harness.gate import GateMisuse
+    from cdc_conformance.harness.gate import GateMisuse
 
     with pytest.raises(GateMisuse, match="gate a normalizer against its own baseline"):
-        compare(Report(FACTS, [_row("a", "PASS", normalizer="normalizer.pipeline:normalize")]), Report(FACTS, [_row("a", "FAIL")]))
+        compare(Report(FACTS, [_row("a", "PASS", normalizer="cdc_conformance.normalizer.pipeline:normalize")]), Report(FACTS, [_row("a", "FAIL")]))
     with pytest.raises(GateMisuse, match="no case row"):
         compare(Report(FACTS, [_row("a", "PASS")]), Report(FACTS, []))
 
@@ -75,7 +75,7 @@ def test_gate_command_fails_on_one_regression_and_passes_reporting_one_fix(cli_h
     assert code == 1 and "REGRESSION  a " in out
     code, out, _ = cli_here("gate", fixed, "--baseline", baseline)
     assert code == 0 and "fix         b " in out and "gate: passed" in out
-    other = _write(tmp_path / "other.jsonl", [_row("a", "PASS", normalizer="normalizer.pipeline:normalize")])
+    other = _write(tmp_path / "other.jsonl", [_row("a", "PASS", normalizer="cdc_conformance.normalizer.pipeline:normalize")])
     code, _, err = cli_here("gate", regressed, "--baseline", other)
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     (tmp_path / "junk.jsonl").write_text("not json lines\n")
@@ -102,6 +102,6 @@ def test_merged_reports_keep_every_row_in_one_order_and_add_up():
 
 
 def test_a_gate_with_nothing_changed_prints_its_verdict_without_an_empty_table():
-    from harness.gate import GateResult
+    from cdc_conformance.harness.gate import GateResult
 
     assert table(GateResult()) == "gate: passed: 0 regression(s), 0 fix(es), 0 new, 0 gone"

@@ -2,8 +2,8 @@
 (certify runs a version that way): every registry version has one, and its examples are that version's."""
 import pytest
 
-from harness.property import draw_examples
-from harness.registry import Registry
+from cdc_conformance.harness.property import draw_examples
+from cdc_conformance.harness.registry import Registry
 
 REGISTRY = Registry.load()
 VERSIONED = [(f, v.version) for f in REGISTRY.decoded_formats() if REGISTRY.generator(f).version_profile
@@ -28,8 +28,8 @@ def test_the_late_arrival_property_draws_again_when_no_group_has_late_records():
     did, and failed a fresh clone's make test). The property takes the next seed that draws one. Which seeds draw
     none changes with every module added (Hypothesis mixes the loaded modules' literals into its draws), so the
     test finds one first instead of naming it."""
-    from harness.generic import _emitted_groups, _examples, _with_late_records
-    from harness.property import placed
+    from cdc_conformance.harness.generic import _emitted_groups, _examples, _with_late_records
+    from cdc_conformance.harness.property import placed
 
     generator = Registry.load().generator("dataworks-json")
 
@@ -45,7 +45,7 @@ def test_the_late_arrival_property_draws_again_when_no_group_has_late_records():
 def test_a_pinned_version_draws_only_configurations_that_ran_it():
     """Pinning 3.2 after drawing once left a third of the draws Flink CDC's (the MySQL connector at 3.2, no
     tombstones, no key changes); a user's 10-example certification then drew neither (seed 2079243615)."""
-    from generators.debezium import _was_run
+    from cdc_conformance.generators.debezium import _was_run
 
     examples = draw_examples(REGISTRY.generator("debezium-json").for_version("3.2").examples(), 40, 2079243615)
     assert all(_was_run(profile) and not profile.flink_cdc for profile, _ in examples)

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pyspark
 
-from harness import jvm
-from harness.cases import load_cases
-from harness.registry import Registry
-from harness.runner import PASS, XFAIL, XPASS, Runner
+from cdc_conformance.harness import jvm
+from cdc_conformance.harness.cases import load_cases
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.harness.runner import PASS, XFAIL, XPASS, Runner
 
 
 def test_spark_connectors_follow_the_installed_pyspark_with_fallbacks_for_a_missing_release(monkeypatch):
@@ -58,7 +58,7 @@ def test_cases_of_a_planned_format_are_expected_failures_by_themselves():
 
 
 def test_known_failures_are_added_and_removed_keeping_the_files_comment(tmp_path):
-    from harness.runner import KNOWN_FAILURES_FILE, add_known_failure, load_known_failures, remove_known_failure
+    from cdc_conformance.harness.runner import KNOWN_FAILURES_FILE, add_known_failure, load_known_failures, remove_known_failure
 
     path = tmp_path / "known_failures.yaml"
     path.write_text(KNOWN_FAILURES_FILE.read_text())

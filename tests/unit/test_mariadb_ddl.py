@@ -3,12 +3,12 @@ the real server and connector wrote (docs/producers.md, the `schema-changes` row
 import datetime as dt
 from dataclasses import replace
 
-from generators import debezium
-from generators.history import Change, ColumnSpec, History, Table, Transaction
-from generators.mariadb_ddl import column_type, show_create_table
-from generators.values import LogicalType
-from harness.cases import CASES_DIR, load_case
-from harness.producers.compare import record_differences
+from cdc_conformance.generators import debezium
+from cdc_conformance.generators.history import Change, ColumnSpec, History, Table, Transaction
+from cdc_conformance.generators.mariadb_ddl import column_type, show_create_table
+from cdc_conformance.generators.values import LogicalType
+from cdc_conformance.harness.cases import CASES_DIR, load_case
+from cdc_conformance.harness.producers.compare import record_differences
 
 # SHOW CREATE TABLE on MariaDB 10.11.19 of a table made by the real-producer tier's DDL (harness.producers.statements)
 _SERVER_TEXT = """CREATE TABLE `t` (

@@ -3,7 +3,7 @@ fixture of the file, and the check's paths. The JVM readers' validator is tested
 (normalizer/java/src/test/java/io/cdcconformance/ModelGrammarTest.java)."""
 import pytest
 
-from harness import contract, model_grammar
+from cdc_conformance.harness import contract, model_grammar
 
 FIXTURES = [(f["type"], text, valid) for f in model_grammar.document()["fixtures"]
             for valid, texts in ((True, f["valid"]), (False, f["invalid"])) for text in texts]
@@ -66,7 +66,7 @@ def test_the_closed_lists_are_the_models_and_the_docs():
     import re
     from pathlib import Path
 
-    from normalizer.model import Kind, Op
+    from cdc_conformance.normalizer.model import Kind, Op
 
     lists = model_grammar.enumerations()
     assert lists["kind"] == [k.value for k in Kind] and lists["op"] == [o.value for o in Op]

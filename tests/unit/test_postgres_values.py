@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from generators.postgres_values import (
+from cdc_conformance.generators.postgres_values import (
     cidr_text,
     date_range_text,
     hstore_from_text,

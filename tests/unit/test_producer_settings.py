@@ -2,9 +2,9 @@
 has its row in docs/producers.md, and combining two that disagree is refused."""
 import pytest
 
-from generators import debezium
-from harness import suite_files
-from harness.producers import settings
+from cdc_conformance.generators import debezium
+from cdc_conformance.harness import suite_files
+from cdc_conformance.harness.producers import settings
 
 
 @pytest.mark.parametrize("setting", list(settings.SETTINGS.values()), ids=lambda s: s.name)

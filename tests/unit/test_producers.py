@@ -2,14 +2,14 @@
 documented fidelity table (docs/producers.md)."""
 import datetime as dt
 
-from generators.debezium import connect_header_text
-from generators.history import Change, ColumnSpec, Table
-from generators.records import KafkaRecord
-from generators.values import ALL_TYPES, LogicalType
-from harness.cli.producers import DOC, documented_table
-from harness.producers import fidelity
-from harness.producers.compare import Difference, record_differences
-from harness.producers.statements import MARIADB, POSTGRES
+from cdc_conformance.generators.debezium import connect_header_text
+from cdc_conformance.generators.history import Change, ColumnSpec, Table
+from cdc_conformance.generators.records import KafkaRecord
+from cdc_conformance.generators.values import ALL_TYPES, LogicalType
+from cdc_conformance.harness.cli.producers import DOC, documented_table
+from cdc_conformance.harness.producers import fidelity
+from cdc_conformance.harness.producers.compare import Difference, record_differences
+from cdc_conformance.harness.producers.statements import MARIADB, POSTGRES
 
 TABLE = Table("public", "t", (ColumnSpec("k", LogicalType("INT32"), False, 1), ColumnSpec("v", LogicalType("STRING"), True),
                               ColumnSpec("w", LogicalType("DATE"), False)))
@@ -57,8 +57,8 @@ def test_mariadb_takes_an_instant_as_its_utc_time_of_day():
 
 def test_the_mariadb_profile_logs_what_the_binlog_holds():
     """A snapshot in key order, and no record for an UPDATE that leaves its row as it was (0.0 -> -0.0 is a change)."""
-    from generators import debezium
-    from generators.history import History, Transaction
+    from cdc_conformance.generators import debezium
+    from cdc_conformance.generators.history import History, Transaction
 
     table = Table("shop", "t", (ColumnSpec("k", LogicalType("INT32"), False, 1), ColumnSpec("f", LogicalType("FLOAT64"), True)))
     at = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
@@ -105,7 +105,7 @@ def test_certifying_a_line_runs_each_database_whose_connector_has_a_release_of_i
     """`certify --producer real`: MariaDB's connector has releases of its own (2.7.0's snapshot fails on a NOT NULL
     LONGBLOB; before 2.7 the MySQL connector read MariaDB, and 1.9's does here), and a line it cannot run says why in
     the record."""
-    from harness.producers.checks import certification_releases
+    from cdc_conformance.harness.producers.checks import certification_releases
 
     assert certification_releases("3.2", "3.2.0.Final") == ({"postgresql": "3.2.0.Final", "mariadb": "3.2.0.Final"}, {})
     releases, not_run = certification_releases("2.7", "2.7.3.Final")
@@ -119,7 +119,7 @@ def test_a_few_real_producer_histories_hold_every_type_of_their_database():
     TYPES_PER_HISTORY of its database's types for sure, so any ceil(types / TYPES_PER_HISTORY) in a row hold them all."""
     import math
 
-    from harness.producers.checks import DATABASES, TYPES_PER_HISTORY, required_types
+    from cdc_conformance.harness.producers.checks import DATABASES, TYPES_PER_HISTORY, required_types
 
     for database in DATABASES:
         types = DATABASES[database].types()

@@ -1,7 +1,7 @@
 """Progress of long commands: plain lines off a terminal (CI logs), a live display on one, never on stdout."""
 import io
 
-from harness.progress import Progress
+from cdc_conformance.harness.progress import Progress
 
 
 def _run(progress: Progress) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from normalizer import ces, dataworks
+from cdc_conformance.normalizer import ces, dataworks
 
 TABLE = Path(__file__).parents[2] / "normalizer/java/src/test/resources/release-rules.json"
 RULES = {grouping.release_rule: grouping.ready for grouping in (ces.SEGMENTS, dataworks.PAIRS)}

@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from harness import reproduce
-from harness.reproduce import minimizing
+from cdc_conformance.harness import reproduce
+from cdc_conformance.harness.reproduce import minimizing
 
 
 def test_records_keep_bytes_exactly_as_text_or_base64():
@@ -61,9 +61,9 @@ def test_member_removal_paths_and_combined_removals():
 
 
 def test_an_output_that_differs_goes_to_the_obtained_directory_never_into_the_suites_golden_files(tmp_path):
-    from harness.cases import load_cases
-    from harness.golden import GOLDEN_DIR
-    from harness.runner import check_golden
+    from cdc_conformance.harness.cases import load_cases
+    from cdc_conformance.harness.golden import GOLDEN_DIR
+    from cdc_conformance.harness.runner import check_golden
 
     case = load_cases()[0]
     problems = check_golden(case, {"events": [], "quarantine": []}, False, GOLDEN_DIR, obtained_root=tmp_path)
@@ -112,7 +112,7 @@ def test_client_properties_as_kcat_takes_them_and_secrets_masked():
 
 
 def test_a_failure_line_says_first_what_differed_then_the_example_and_its_seed():
-    from harness.property import Example, failure_text
+    from cdc_conformance.harness.property import Example, failure_text
 
     example = Example(label="#7 (Profile(...), History(...))", expected=[], mutator="truncated-json")
     text = failure_text(example, ['event t/0/5#0 (t[0]@5) differs:\n  after.email: expected "a+b@c.d", got "a@c.d"'], 42)

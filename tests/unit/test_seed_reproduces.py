@@ -7,13 +7,13 @@ import sys
 
 import pytest
 
-from harness.suite_files import SUITE_ROOT as REPO_ROOT
+from cdc_conformance.harness.suite_files import SUITE_ROOT as REPO_ROOT
 
 DRAW = """
 import hashlib, sys
 {preload}
-from harness.property import draw_examples
-from harness.registry import Registry
+from cdc_conformance.harness.property import draw_examples
+from cdc_conformance.harness.registry import Registry
 registry = Registry.load()
 for format_id in registry.decoded_formats():
     generator = registry.generator(format_id)
@@ -39,7 +39,7 @@ def _digests(hash_seed: str, preload: str) -> str:
 @pytest.mark.long
 def test_the_same_seed_draws_the_same_records_in_another_process():
     plain = _digests("1", "")
-    after_a_run = _digests("2", "import normalizer.pipeline, normalizer.debezium, harness.cli")
+    after_a_run = _digests("2", "import cdc_conformance.normalizer.pipeline, cdc_conformance.normalizer.debezium, cdc_conformance.harness.cli")
     assert plain.count("\n") >= 8
     assert plain == after_a_run, f"{plain}\n!=\n{after_a_run}"
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import suite_files
-from harness.cli.common import Misuse, written_path
+from cdc_conformance.harness import suite_files
+from cdc_conformance.harness.cli.common import Misuse, written_path
 
 
 @pytest.fixture

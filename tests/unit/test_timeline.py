@@ -3,7 +3,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from harness.suite_files import SUITE_ROOT as REPO_ROOT
+from cdc_conformance.harness.suite_files import SUITE_ROOT as REPO_ROOT
 from tests import timeline
 
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 
 def main() -> int:
-    from harness.broker import EmbeddedKafka
-    from harness.cases import load_cases
-    from harness.generic import check_streaming
-    from harness.registry import Registry
-    from harness.roundtrip import RoundTrip
-    from harness.runner import PASS, Runner, load_known_failures
-    from harness.spark import spark_session
+    from cdc_conformance.harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.cases import load_cases
+    from cdc_conformance.harness.generic import check_streaming
+    from cdc_conformance.harness.registry import Registry
+    from cdc_conformance.harness.roundtrip import RoundTrip
+    from cdc_conformance.harness.runner import PASS, Runner, load_known_failures
+    from cdc_conformance.harness.spark import spark_session
 
     spark, registry, problems = spark_session(), Registry.load(), []
     (executor_python,) = spark.sparkContext.parallelize([0], 1).map(lambda _: sys.executable).collect()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pyspark
 import pytest
 
-from harness.broker.base import free_port
+from cdc_conformance.harness.broker.base import free_port
 from tests import installed
 
 SPARK_HOME = Path(pyspark.__file__).parent
@@ -27,8 +27,8 @@ def _executor_python(directory: Path) -> Path:
     installed._uv("venv", "-q", "--python", sys.executable, str(directory))
     python = directory / "bin" / "python"
     installed._uv("pip", "install", "-q", "--python", str(python), *pins)
-    probe = subprocess.run([str(python), "-c", "import normalizer"], capture_output=True, text=True, cwd=directory)
-    assert probe.returncode != 0 and "No module named 'normalizer'" in probe.stderr
+    probe = subprocess.run([str(python), "-c", "import cdc_conformance"], capture_output=True, text=True, cwd=directory)
+    assert probe.returncode != 0 and "No module named 'cdc_conformance'" in probe.stderr
     return python
 
 

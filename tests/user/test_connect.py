@@ -13,8 +13,8 @@ from pathlib import Path
 import pyspark
 import pytest
 
-from harness.broker.base import free_port
-from harness.spark import normalizer_jars
+from cdc_conformance.harness.broker.base import free_port
+from cdc_conformance.harness.spark import normalizer_jars
 from tests import installed
 
 SPARK_HOME = Path(pyspark.__file__).parent

@@ -10,7 +10,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from harness.suite_files import SUITE_ROOT
+from cdc_conformance.harness.suite_files import SUITE_ROOT
 from tests import installed
 
 NEWEST = "4.3.0"  # the newest PySpark on PyPI (2026-11-26); its connectors fall back to 4.2.0 (harness/jvm.py)

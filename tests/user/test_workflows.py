@@ -1,7 +1,8 @@
 """The three jobs as a user runs them: a throwaway repository of the user's own (a package with its normalizer and
-version, its own cases), the suite installed from its built wheel into a fresh virtualenv, and the steps of
-docs/ci/conformance.sh and docs/workflows.md run as written there. The user's jobs write only inside the user's
-repository and the user's cache directory: nothing inside the installed suite.
+version, its own cases; its packages named as the suite's folders are, `normalizer` first), the suite installed from
+its built wheel into a fresh virtualenv, and the steps of docs/ci/conformance.sh and docs/workflows.md run as written
+there. The user's jobs write only inside the user's repository and the user's cache directory: nothing inside the
+installed suite.
 
 `make test-user` runs it (after `make test` in .ci/run; a few minutes: every step starts its own Spark, and Maven and
 javac run once in a fresh user cache directory).
@@ -9,21 +10,25 @@ javac run once in a fresh user cache directory).
 import json
 import shutil
 import subprocess
+from importlib import metadata
 
 import pytest
 import yaml
 
-from harness.suite_files import SUITE_ROOT
+from cdc_conformance.harness.suite_files import SUITE_ROOT
 from tests import installed
 
-NORMALIZER = "mypkg.job:normalize"
-CORRECT = "from normalizer.pipeline import normalize as reference\n\n\ndef normalize(raw, format_id):\n" \
+NORMALIZER = "normalizer.job:normalize"
+# the user's own packages, named like the suite's folders: the suite installs only `cdc_conformance`, so these keep
+# their names (they once shadowed the suite's, or were shadowed by them)
+USER_PACKAGES = ("normalizer", "harness", "generators", "conformance", "golden")
+CORRECT = "from cdc_conformance.normalizer.pipeline import normalize as reference\n\n\ndef normalize(raw, format_id):\n" \
           "    return reference(raw, format_id)\n"
 # the next release's bug: before and after swapped on UPDATE
 SWAPPED = """from pyspark.sql import functions as F
 
-from normalizer.pipeline import Normalized
-from normalizer.pipeline import normalize as reference
+from cdc_conformance.normalizer.pipeline import Normalized
+from cdc_conformance.normalizer.pipeline import normalize as reference
 
 
 def normalize(raw, format_id):
@@ -42,18 +47,36 @@ def user(tmp_path_factory):
     """The user's repository with the suite installed in its virtualenv (as `pip install cdc-conformance .` would)."""
     root = tmp_path_factory.mktemp("user")
     repo = root / "repo"
-    (repo / "mypkg").mkdir(parents=True)
-    (repo / "mypkg" / "__init__.py").write_text('__version__ = "1.4.0"\n')
-    (repo / "mypkg" / "job.py").write_text(CORRECT)
+    for package in USER_PACKAGES:
+        (repo / package).mkdir(parents=True)
+        (repo / package / "__init__.py").write_text(f'"""The user\'s own {package}."""\n')
+    (repo / "normalizer" / "__init__.py").write_text('__version__ = "1.4.0"\n')
+    (repo / "normalizer" / "job.py").write_text(CORRECT)
     (repo / "pyproject.toml").write_text('[project]\nname = "mypkg"\nversion = "1.4.0"\n'
-                                         '[tool.setuptools]\npackages = ["mypkg"]\n')
+                                         f'[tool.setuptools]\npackages = {list(USER_PACKAGES)!r}\n'.replace("'", '"'))
     (repo / "ci").mkdir()
     shutil.copy(SUITE_ROOT / "docs" / "ci" / "conformance.sh", repo / "ci" / "conformance.sh")
+    _git(repo, "init", "-q")  # a git repository of the user's own: the suite never takes its commit for the suite's
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "release 1.4.0")
     wheel = installed.build_wheel(root / "dist")
     python = installed.fresh_venv(root / "venv", wheel, "-e", str(repo))
     cache = root / "cache"  # a fresh user cache directory: Maven and javac run there, once
     env = installed.user_env(python, cache)
     return repo, python, env, cache, installed.site_packages(python)
+
+
+def _git(repo, *args):
+    env = {"GIT_AUTHOR_NAME": "user", "GIT_AUTHOR_EMAIL": "user@example.org", "GIT_COMMITTER_NAME": "user",
+           "GIT_COMMITTER_EMAIL": "user@example.org", "PATH": "/usr/bin:/bin"}
+    subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+
+
+def _suite_built_from() -> str:
+    """The commit the wheel was built from: this checkout's HEAD ("-dirty" when its tracked files differ)."""
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=SUITE_ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    return git("rev-parse", "HEAD") + ("-dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
 def _said(result) -> str:
@@ -71,30 +94,42 @@ def _run(user, *command, ok=(0,), timeout=900, **extra_env):
 def test_the_three_jobs_from_the_users_repository(user):
     repo, python, env, cache, site_packages = user
     before = installed.snapshot(site_packages)
-    suite_cases = len(list((site_packages / "conformance" / "cases").rglob("*.yaml")))
+    suite_cases = len(list((site_packages / "cdc_conformance" / "conformance" / "cases").rglob("*.yaml")))
 
     # the user's own case, approved into the user's own golden files
     (repo / "cdc-cases" / "debezium-json").mkdir(parents=True)
-    shutil.copy(site_packages / "conformance" / "cases" / "debezium-json" / f"{OWN_CASE}.yaml", repo / "cdc-cases" / "debezium-json")
+    suite_case = site_packages / "cdc_conformance" / "conformance" / "cases" / "debezium-json" / f"{OWN_CASE}.yaml"
+    shutil.copy(suite_case, repo / "cdc-cases" / "debezium-json")
     _run(user, "cdc-conformance", "run", "--normalizer", NORMALIZER, "--cases-dir", "cdc-cases", "--golden-dir", "cdc-golden",
          "--update-golden", "--reports", "approve")
     assert (repo / "cdc-golden" / "debezium-json" / f"{OWN_CASE}.json").is_file()
 
     # release 1.4.0: the CI script, certifying debezium-json@3.2; its merged results become the baseline
-    first = _run(user, "bash", "ci/conformance.sh", CDC_NORMALIZER=NORMALIZER, CDC_CERTIFY="debezium-json@3.2",
+    # as the CI examples' parallel jobs run it (one machine here): own cases, two shards, the gate job
+    shutil.rmtree(repo / "conformance-results", ignore_errors=True)
+    own = _run(user, "bash", "ci/conformance.sh", "own", CDC_NORMALIZER=NORMALIZER)
+    for shard in ("1/2", "2/2"):
+        _run(user, "bash", "ci/conformance.sh", "shard", shard, CDC_NORMALIZER=NORMALIZER)
+    first = _run(user, "bash", "ci/conformance.sh", "gate", CDC_NORMALIZER=NORMALIZER, CDC_CERTIFY="debezium-json@3.2",
                  CDC_EXAMPLES="30")  # 10 left some seeds without a TOMBSTONE or key change (coverage, not a bug)
-    assert "2 passed" in first.stdout and "no CDC_BASELINE" in first.stdout, _said(first)
+    assert "2 passed" in own.stdout and "no CDC_BASELINE" in first.stdout, _said(own) + _said(first)
     merged = [json.loads(line) for line in (repo / "conformance-results" / "merged" / "results.jsonl").read_text().splitlines()]
     assert merged[0]["normalizer"] == NORMALIZER and merged[0]["normalizer_version"] == "mypkg 1.4.0"
+    suite = {"suite_version": metadata.version("cdc-conformance"), "suite_commit": _suite_built_from()}
+    assert {key: merged[0][key] for key in suite} == suite, "the suite is named by its version and build commit"
     assert len({row["case"] for row in merged[1:]}) == suite_cases and all(row["status"] == "PASS" for row in merged[1:])
     records = sorted(p.name for p in (repo / "cdc-certifications").glob("*.json"))
-    assert records == ["debezium-json@3.2+mypkg.job.normalize.json"], records
+    assert records == ["debezium-json@3.2+normalizer.job.normalize.json"], records
     (repo / "conformance-baseline").mkdir()
     shutil.copy(repo / "conformance-results" / "merged" / "results.jsonl", repo / "conformance-baseline" / "results.jsonl")
 
     # the next release swaps before and after on UPDATE: its own cases fail, so does the gate, naming the regressions
-    (repo / "mypkg" / "job.py").write_text(SWAPPED)
+    (repo / "normalizer" / "job.py").write_text(SWAPPED)
+    _git(repo, "commit", "-q", "-am", "swap")
+    (repo / "normalizer" / "job.py").write_text(SWAPPED + "\n")  # and a dirty tree: neither is the suite's commit
     second = _run(user, "bash", "ci/conformance.sh", ok=(1,), CDC_NORMALIZER=NORMALIZER, CDC_SHARDS="1")
+    second_facts = json.loads((repo / "conformance-results" / "merged" / "results.jsonl").read_text().splitlines()[0])
+    assert {key: second_facts[key] for key in suite} == suite
     assert "FAIL debezium-schemaless-decimals-read-alike" in second.stdout and "replay: cdc-conformance run --case " \
         f"{OWN_CASE} --normalizer {NORMALIZER} --cases-dir cdc-cases --golden-dir cdc-golden" in second.stdout
     shutil.rmtree(repo / "cdc-cases")  # the user's cases aside: to the gate
