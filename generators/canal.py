@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from cdc_conformance import keys
 from cdc_conformance.generators import mariadb_ddl
 from cdc_conformance.generators.bench import history_bench
 from cdc_conformance.generators.history import Change, History, Table, Transaction
@@ -25,8 +26,7 @@ from cdc_conformance.generators.plugin import FormatGenerator, Hostile, absorbed
 from cdc_conformance.generators.records import Expected, KafkaRecord
 from cdc_conformance.generators.spellings import Number
 from cdc_conformance.generators.values import DURATION_TYPE, LogicalType, canonical_text, java_double_text
-from cdc_conformance.normalizer import keys
-from cdc_conformance.normalizer.model import CanonicalEvent, Code, Column
+from cdc_conformance.model import CanonicalEvent, Code, Column
 
 FORMAT = "canal-json"
 FORMAT_VERSION = "1.1"

@@ -15,12 +15,12 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
+from cdc_conformance import keys
 from cdc_conformance.generators.history import Change, History, Row, Table, Transaction, histories, tables
 from cdc_conformance.generators.plugin import Bench, FormatGenerator, Hostile, Mutator
 from cdc_conformance.generators.records import Expected, KafkaRecord
 from cdc_conformance.generators.values import KEY_TYPES, LogicalType, canonical_text
-from cdc_conformance.normalizer import keys
-from cdc_conformance.normalizer.model import CanonicalEvent, Code, Column
+from cdc_conformance.model import CanonicalEvent, Code, Column
 
 FORMAT = "ces-json"
 EVENT_TYPE = "com.microsoft.SQL.CES.DML.V1"
@@ -242,7 +242,7 @@ def _iso_ms(instant: dt.datetime) -> str:
 
 
 def pk_change_group(database: str, table: Table, position: dict | None, old_key: dict, new_key: dict) -> str:
-    """The group both halves of a key change get (normalizer.keys, the decoder's own definition)."""
+    """The group both halves of a key change get (cdc_conformance.keys, the decoder's own definition)."""
     return keys.group({"system": "sqlserver", "server": "", "database": database, "schema": table.schema,
                        "table": table.name, "commit": (position or {}).get("commit"),
                        "event": (position or {}).get("event")}, old_key, new_key)

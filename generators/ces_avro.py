@@ -21,7 +21,7 @@ from cdc_conformance.generators.extremes import ITEM_COUNT_BOMB, avro_variants
 from cdc_conformance.generators.history import History, Transaction
 from cdc_conformance.generators.plugin import FormatGenerator, Hostile
 from cdc_conformance.generators.records import Expected
-from cdc_conformance.normalizer.model import Code
+from cdc_conformance.model import Code
 
 FORMAT = "ces-avro"
 _SCHEMAS = Path(__file__).with_name("schemas")

@@ -18,7 +18,7 @@ from cdc_conformance.generators.bench import history_bench
 from cdc_conformance.generators.history import Change, History, Transaction
 from cdc_conformance.generators.plugin import FormatGenerator, Hostile, absorbed_json_mutator, json_mutator, profile_examples, profile_render
 from cdc_conformance.generators.records import Expected
-from cdc_conformance.normalizer.model import CanonicalEvent, Code
+from cdc_conformance.model import CanonicalEvent, Code
 
 FORMAT = "cloudcanal-json"
 VALUE_TYPES = canal.VALUE_TYPES

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from cdc_conformance import keys
 from cdc_conformance.generators import debezium
 from cdc_conformance.generators.bench import history_bench
 from cdc_conformance.generators.history import Change, History, Table, Transaction
@@ -21,8 +22,7 @@ from cdc_conformance.generators.oracle import change_events
 from cdc_conformance.generators.plugin import FormatGenerator, Hostile, json_mutator, profile_examples, profile_render
 from cdc_conformance.generators.records import Expected, KafkaRecord, default_partition
 from cdc_conformance.generators.values import LogicalType, canonical_text
-from cdc_conformance.normalizer import keys
-from cdc_conformance.normalizer.model import CanonicalEvent, Code
+from cdc_conformance.model import CanonicalEvent, Code
 
 FORMAT = "cloudcanal-debezium"
 # without a schema a value keeps its JSON text: the types whose MySQL text is their canonical text

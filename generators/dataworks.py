@@ -15,14 +15,14 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
+from cdc_conformance import keys
 from cdc_conformance.generators import spellings
 from cdc_conformance.generators.history import Change, History, Table, Transaction
 from cdc_conformance.generators.oracle import change_events
 from cdc_conformance.generators.plugin import Bench, FormatGenerator, Hostile, Mutator, profile_examples, profile_render
 from cdc_conformance.generators.records import Expected, KafkaRecord, default_partition
 from cdc_conformance.generators.values import LogicalType, canonical_text, java_double_text
-from cdc_conformance.normalizer import keys
-from cdc_conformance.normalizer.model import CanonicalEvent, Code, Column
+from cdc_conformance.model import CanonicalEvent, Code, Column
 
 FORMAT = "dataworks-json"
 SEQUENCE_BASE = 1620457642589000000  # the docs' sequenceIds: 19 digits, one per record (both halves share one)

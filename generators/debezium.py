@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from hypothesis import strategies as st
 
+from cdc_conformance import keys
 from cdc_conformance.generators import mariadb_ddl
 from cdc_conformance.generators.bench import history_bench
 from cdc_conformance.generators.history import Change, History, Row, Table, Transaction, histories, tables
@@ -41,8 +42,7 @@ from cdc_conformance.generators.values import (
     java_double_text,
     rescale,
 )
-from cdc_conformance.normalizer import keys
-from cdc_conformance.normalizer.model import CanonicalEvent, Code, Column
+from cdc_conformance.model import CanonicalEvent, Code, Column
 
 FORMAT = "debezium-json"
 
@@ -1336,7 +1336,7 @@ def _quoted(value) -> str:
 
 
 def pk_change_group(profile: Profile, table: Table, position: dict, old_key: dict, new_key: dict) -> str:
-    """The group id both halves of a key change compute (normalizer.keys, the decoder's own definition)."""
+    """The group id both halves of a key change compute (cdc_conformance.keys, the decoder's own definition)."""
     return keys.group({**profile.canonical_source(table), "commit": position["commit"], "event": position["event"]},
                       old_key, new_key)
 

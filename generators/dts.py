@@ -18,6 +18,7 @@ from pathlib import Path
 import fastavro
 from hypothesis import strategies as st
 
+from cdc_conformance import keys
 from cdc_conformance.generators import ces_avro
 from cdc_conformance.generators.extremes import ITEM_COUNT_BOMB, avro_variants
 from cdc_conformance.generators.history import Change, History, Table, Transaction
@@ -25,8 +26,7 @@ from cdc_conformance.generators.oracle import change_events
 from cdc_conformance.generators.plugin import NOT_EVERY_VERSION, Bench, FormatGenerator, Hostile, profile_examples, profile_render, record_mutator
 from cdc_conformance.generators.records import Expected, KafkaRecord
 from cdc_conformance.generators.values import LogicalType, canonical_text
-from cdc_conformance.normalizer import keys
-from cdc_conformance.normalizer.model import CanonicalEvent, Code, Column
+from cdc_conformance.model import CanonicalEvent, Code, Column
 
 FORMAT = "dts-avro"
 NS = "com.alibaba.dts.formats.avro"
@@ -543,9 +543,9 @@ def bench_records(topic: str, messages: int, partitions: int):
 
 
 def _plain(raw):
-    from cdc_conformance.normalizer.dts import record_schema
-
-    return raw.selectExpr(f"from_avro(value, '{json.dumps(record_schema(2020))}') AS r")
+    """The plain parse: Spark's from_avro with the producer's schema (the generator's own copy, inlined)."""
+    producers = _inline(json.loads((_SCHEMAS / "dts-record-2020.avsc").read_text()))
+    return raw.selectExpr(f"from_avro(value, '{json.dumps(producers)}') AS r")
 
 
 BENCH = Bench(records=bench_records, plain=_plain, plain_label="plain from_avro (2020 schema)")

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from cdc_conformance import keys
 from cdc_conformance.generators.history import Change
-from cdc_conformance.normalizer import keys
-from cdc_conformance.normalizer.model import CanonicalEvent
+from cdc_conformance.model import CanonicalEvent
 
 Image = Callable[[dict], dict | None]
 

@@ -17,7 +17,7 @@ from cdc_conformance.generators.history import History
 from cdc_conformance.generators.records import Expected, KafkaRecord
 from cdc_conformance.generators.spellings import Number, dumps
 from cdc_conformance.generators.values import LogicalType
-from cdc_conformance.normalizer.model import Code
+from cdc_conformance.model import Code
 
 
 @dataclass(frozen=True)

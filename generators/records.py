@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from cdc_conformance.normalizer.model import CODE_PHASE, CanonicalEvent, Code, Origin
+from cdc_conformance.model import CODE_PHASE, CanonicalEvent, Code, Origin
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ def measure_all(name: str, frames: list, messages: int) -> Measurement:
 
 def run(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerator, messages: int, repeat: int = 1,
         partitions: int = 2) -> list[Measurement]:
-    from cdc_conformance.normalizer.kafka_source import read_batch
+    from cdc_conformance.harness.kafka_read import read_batch
 
     bench = generator.bench
     topic = f"bench-{generator.format_id}-{uuid.uuid4().hex[:8]}"
@@ -192,7 +192,7 @@ def run_stream(spark, broker, under_test: NormalizerUnderTest, generator: Format
     """The format's benchmark records on a topic of their own, then a warm-up query of each side (the normalizer's
     reported when `cold`), and `repeat` pairs of queries (plain, normalizer), each a new query from the earliest
     offset."""
-    from cdc_conformance.normalizer.kafka_source import read_stream
+    from cdc_conformance.harness.kafka_read import read_stream
 
     bench = generator.bench
     topic = f"bench-stream-{generator.format_id}-{uuid.uuid4().hex[:8]}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pyspark.sql.types import ArrayType, DataType, MapType, StructType
 
-from cdc_conformance.normalizer.model import EVENT_SCHEMA, MODEL_VERSION, QUARANTINE_SCHEMA
+from cdc_conformance.model import EVENT_SCHEMA, MODEL_VERSION, QUARANTINE_SCHEMA
 
 
 class ContractViolation(AssertionError):

@@ -21,7 +21,7 @@ from cdc_conformance.harness.accounting import coordinate
 from cdc_conformance.harness.property import BatchResult, Example, draw_examples, events_of, placed, run_batch, session_seed
 from cdc_conformance.harness.roundtrip import RoundTrip
 from cdc_conformance.harness.under_test import NormalizerUnderTest
-from cdc_conformance.normalizer.model import CODE_PHASE, Code, Phase
+from cdc_conformance.model import CODE_PHASE, Code, Phase
 
 _runs = itertools.count()
 

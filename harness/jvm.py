@@ -198,6 +198,7 @@ def _resolve(artifacts: ArtifactSet, marker: Path, digest: str) -> list[Path]:
 NORMALIZER_JAVA_DIR = suite_files.package_dir("cdc_conformance.normalizer") / "java" / "src" / "main" / "java"
 NORMALIZER_RESOURCES_DIR = NORMALIZER_JAVA_DIR.parent / "resources"
 NORMALIZER_JAR_NAME = "cdc-conformance-normalizer.jar"
+GRAMMAR_IN_JAR = Path("io/cdcconformance/shared/model-grammar.json")  # beside ModelGrammar, which reads it
 
 
 def _pyspark_jars() -> Path:
@@ -225,9 +226,11 @@ def normalizer_jar() -> Path:
 
 def _normalizer_jar() -> Path:
     sources = sorted(NORMALIZER_JAVA_DIR.rglob("*.java"))
-    # the Avro schemas and the model's grammar go into the jar as resources, where they lie
-    resources = sorted(p for p in NORMALIZER_RESOURCES_DIR.rglob("*") if p.is_file())
-    digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources + resources)
+    # the Avro schemas go into the jar as resources, where they lie; the model's grammar is the suite's, copied beside
+    # the validator's class (normalizer/java/pom.xml does the same for Maven)
+    resources = {p: p.relative_to(NORMALIZER_RESOURCES_DIR) for p in sorted(NORMALIZER_RESOURCES_DIR.rglob("*")) if p.is_file()}
+    resources[suite_files.MODEL_GRAMMAR] = GRAMMAR_IN_JAR
+    digest = hashlib.sha256(b"".join(path.read_bytes() for path in [*sources, *resources])
                             + jvm_tool("javac").encode() + _spark_jars_digest()).hexdigest()
     # one jar per Spark version: classes compiled against one Spark's jars are not reused under another's
     directory = cache_dir() / f"normalizer-{spark_version()}"
@@ -239,8 +242,8 @@ def _normalizer_jar() -> Path:
     classes.mkdir(parents=True)
     compile_ = [jvm_tool("javac"), "--release", "17", "-encoding", "UTF-8", "-Xlint:-options", "-nowarn",
                 "-cp", str(_pyspark_jars() / "*"), "-d", str(classes), *map(str, sources)]
-    for resource in resources:
-        target = classes / resource.relative_to(NORMALIZER_RESOURCES_DIR)
+    for resource, inside in resources.items():
+        target = classes / inside
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(resource, target)
     package = [jvm_tool("jar"), "--create", "--file", str(jar), "-C", str(classes), "."]

@@ -15,8 +15,8 @@ from cdc_conformance.harness import suite_files
 from cdc_conformance.harness.cases import Case
 from cdc_conformance.harness.registry import DECODED, STATUSES, Registry, load_features
 from cdc_conformance.harness.suite_files import SUITE_ROOT as REPO_ROOT
-from cdc_conformance.normalizer import plugin
-from cdc_conformance.normalizer.model import CODE_PHASE, Code
+from cdc_conformance.harness.under_test import NormalizerUnderTest
+from cdc_conformance.model import CODE_PHASE, Code
 
 RULES = {
     "case-duplicate-id": "two case files declare the same id",
@@ -146,7 +146,8 @@ def lint_registry(registry: Registry, root: Path = REPO_ROOT) -> list[Problem]:
             if declared != format_id:
                 report(f"registry-no-{role}", f"{role} module {entry.get(role)!r} does not declare {format_id!r} "
                                               f"({declared or 'nothing'})")
-    for format_id in plugin.decoders():
+    reference = NormalizerUnderTest.load()  # through the door, as any normalizer: the formats it says it reads
+    for format_id in reference.supported_formats() if reference.supported_formats else []:
         if format_id not in registry.formats:
             problems.append(Problem("registry-unregistered-decoder", where,
                                     f"the normalizer decodes {format_id!r}, which the registry does not list"))

@@ -1,7 +1,8 @@
 """The canonical model's value grammar, applied to every output of any normalizer under test (issue 39 B).
 
-One definition, `model-grammar.json` beside the reference normalizer's JVM readers: the readers' exit validator
-(`io.cdcconformance.ModelGrammar`) and this check both read it, and both are tested against its fixtures
+One definition, `cdc_conformance/model-grammar.json`, the suite's (the reference normalizer's jar carries a copy as its
+resource, as any normalizer may): the reference's exit validator (`io.cdcconformance.ModelGrammar`) and this check both
+read it, and both are tested against its fixtures
 (tests/unit/test_model_grammar.py, normalizer/java/src/test). A normalizer that emits `+10000-01-01T00:30:00Z` or a
 lone surrogate fails the contract check with the field's path, whatever its value is compared with.
 """
@@ -15,9 +16,8 @@ import json
 import re
 from dataclasses import dataclass
 
-from cdc_conformance.normalizer.jvm_functions import JAVA_RESOURCES
+from cdc_conformance.harness.suite_files import MODEL_GRAMMAR as GRAMMAR_FILE
 
-GRAMMAR_FILE = JAVA_RESOURCES / "shared" / "model-grammar.json"
 LONGEST_TYPE = 64  # as ModelGrammar: no model type is longer
 MAX_PARAMETER = 131_072 + 16_383
 

@@ -24,7 +24,7 @@ from cdc_conformance.generators.records import Expected, with_coordinates
 from cdc_conformance.harness.accounting import coordinate
 from cdc_conformance.harness.diff import diff_events
 from cdc_conformance.harness.roundtrip import RoundTrip, RunOutput
-from cdc_conformance.normalizer.model import event_to_json
+from cdc_conformance.model import event_to_json
 
 
 def session_seed() -> int:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from cdc_conformance.generators.records import KafkaRecord
 from cdc_conformance.harness import accounting
 from cdc_conformance.harness.broker import Broker, BrokerError, Coordinates
+from cdc_conformance.harness.kafka_read import read_batch
 from cdc_conformance.harness.under_test import NormalizerUnderTest
-from cdc_conformance.normalizer.kafka_source import read_batch
 
 
 @dataclass

@@ -56,7 +56,7 @@ def run_until_caught_up(query, end_offsets: dict[str, dict[int, int]], timeout: 
 
 def rendered(rows) -> list:
     """Output rows (arrays of events and quarantine records) as sorted canonical JSON, for comparison."""
-    from cdc_conformance.normalizer.model import event_to_json, quarantine_to_json
+    from cdc_conformance.model import event_to_json, quarantine_to_json
 
     out = []
     for row in rows:
@@ -71,7 +71,7 @@ def end_offsets(broker, topics: list[str]) -> dict[str, dict[int, int]]:
 
 def batch_rows(spark, broker, format_id: str, topics: list[str], under_test: NormalizerUnderTest | None = None) -> list:
     """The batch normalizer over everything in `topics`, rendered like `rendered` renders output rows."""
-    from cdc_conformance.normalizer.kafka_source import read_batch
+    from cdc_conformance.harness.kafka_read import read_batch
 
     under_test = under_test or NormalizerUnderTest.load()
     ranges = {topic: {p: (0, end) for p, end in ends.items()} for topic, ends in end_offsets(broker, topics).items()}
@@ -84,7 +84,7 @@ def stream_once(spark, broker, format_id: str, topics: list[str], sink, checkpoi
     """Run the streaming entry of the normalizer under test (the reference by default) into parquet until it
     has processed everything available, then stop it (its checkpoint stays, so a second call resumes). Not
     `availableNow` (see the module doc)."""
-    from cdc_conformance.normalizer.kafka_source import read_stream
+    from cdc_conformance.harness.kafka_read import read_stream
 
     under_test = under_test or NormalizerUnderTest.load()
     query = (under_test.stream(read_stream(spark, broker.bootstrap_servers, topics, max_offsets_per_trigger),

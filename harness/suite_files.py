@@ -31,6 +31,8 @@ SUITE_ROOT = Path(__file__).resolve().parent.parent   # the checkout, or site-pa
 CONFORMANCE_DIR = package_dir("cdc_conformance.conformance")
 GOLDEN_DIR = package_dir("cdc_conformance.golden")
 MAVEN_DIR = package_dir("cdc_conformance.harness") / "maven"
+# the canonical model's value grammar: the suite's, read by its contract check and built into the reference's jar
+MODEL_GRAMMAR = package_dir("cdc_conformance") / "model-grammar.json"
 # certification records of the reference normalizer: committed in the checkout, not part of the wheel
 CERTIFICATIONS_DIR = SUITE_ROOT / "reports" / "certifications"
 

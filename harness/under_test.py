@@ -1,10 +1,13 @@
 """The normalizer under test: the one door through which every check, command and tier runs it.
 
 A normalizer is named `module:function`. `function(raw, format_id)` is its batch entry; its streaming entry,
-when it has one, is the function of the same module named `<function>_stream` (the reference:
-`cdc_conformance.normalizer.pipeline:normalize` and `normalize_stream`). docs/normalizer-contract.md says what each takes and
+when it has one, is the function of the same module named `<function>_stream`, and its combined entry, when it has
+one, `<function>_combined`: the batch output as one frame of output rows (`events` and `quarantine` arrays, the
+streaming entry's rows), which the harness then collects in one job instead of two that each run the whole decode
+(the reference: `cdc_conformance.normalizer.pipeline:normalize`, `normalize_stream` and `normalize_combined`); its
+module may say which formats it reads (`supported_formats()`). docs/normalizer-contract.md says what each takes and
 returns. A normalizer without a streaming entry is checked and certified for batch only, and its results say so.
-Nothing else in the harness imports the reference normalizer's entry points.
+Nothing in the harness or the generators imports the reference normalizer (tests/unit/test_who_imports_whom.py).
 """
 from __future__ import annotations
 
@@ -31,6 +34,8 @@ class NormalizerUnderTest:
     spec: str                               # module:function, as given
     normalize: Callable                     # (raw, format_id) -> .events, .quarantine
     normalize_stream: Callable | None = None  # (raw_stream, format_id, **options) -> streaming output rows
+    normalize_combined: Callable | None = None  # (raw, format_id) -> output rows, the batch output in one frame
+    supported_formats: Callable | None = None  # () -> the format ids it reads: its module's `supported_formats`, optional
 
     @classmethod
     def load(cls, spec: str = DEFAULT_NORMALIZER) -> NormalizerUnderTest:
@@ -48,8 +53,8 @@ class NormalizerUnderTest:
             raise NormalizerNotLoadable(f"{spec}: module {module_name} has no {function_name}")
         if not callable(function):
             raise NormalizerNotLoadable(f"{spec}: {function_name} is a {type(function).__name__}, not a function")
-        stream = getattr(module, f"{function_name}_stream", None)
-        return cls(spec, function, stream if callable(stream) else None)
+        optional = [getattr(module, name, None) for name in (f"{function_name}_stream", f"{function_name}_combined", "supported_formats")]
+        return cls(spec, function, *(entry if callable(entry) else None for entry in optional))
 
     @classmethod
     def of(cls, normalizer: NormalizerUnderTest | Callable) -> NormalizerUnderTest:
@@ -80,15 +85,16 @@ class NormalizerUnderTest:
         return ["batch", "streaming"] if self.normalize_stream is not None else ["batch"]
 
     def frames(self, raw, format_id: str) -> list:
-        """The batch entry's output as the frames to run, its contract checked first: the output rows alone
-        where the reference split both frames from them (one job instead of two that each run the whole
-        decode; the split itself is checked in tests/integration/test_plans.py), else events and quarantine."""
-        from cdc_conformance.normalizer.pipeline import combined_of  # the reference's own split, recognised to run it once
-
+        """The batch output as the frames to run, its contract checked first: the combined entry's output rows
+        alone when the normalizer has one (one job; the reference's split of the same rows is checked in
+        tests/integration/test_plans.py), else the batch entry's events and quarantine."""
+        if self.normalize_combined is not None:
+            rows = self.normalize_combined(raw, format_id)
+            contract.check_rows(rows, f"{self.spec}_combined")
+            return [rows]
         result = self.normalize(raw, format_id)
         contract.check(result, self.spec)
-        combined = combined_of(result)
-        return [combined] if combined is not None else [result.events, result.quarantine]
+        return [result.events, result.quarantine]
 
     def batch(self, raw, format_id: str) -> tuple[list[dict], list[dict]]:
         """Events and quarantine records of `raw` as canonical JSON, each in origin order."""
@@ -117,7 +123,7 @@ def _first_line(error: BaseException) -> str:
 
 
 def _canonical(events, quarantine) -> tuple[list[dict], list[dict]]:
-    from cdc_conformance.normalizer.model import event_to_json, quarantine_to_json
+    from cdc_conformance.model import event_to_json, quarantine_to_json
 
     return (sorted(map(event_to_json, events), key=accounting.origin_order),
             sorted(map(quarantine_to_json, quarantine), key=accounting.origin_order))

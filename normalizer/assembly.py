@@ -30,8 +30,8 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql.streaming.state import GroupStateTimeout
 
+from cdc_conformance.model import CODE_PHASE, Code
 from cdc_conformance.normalizer.canonical_text import base64_text
-from cdc_conformance.normalizer.model import CODE_PHASE, Code
 from cdc_conformance.normalizer.shipping import ship_to_executors
 from cdc_conformance.normalizer.verdicts import VERDICT_TYPE
 

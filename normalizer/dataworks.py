@@ -15,9 +15,9 @@ from __future__ import annotations
 from pyspark.sql import DataFrame
 from pyspark.sql.types import StringType, StructField, StructType
 
+from cdc_conformance.model import Code
 from cdc_conformance.normalizer import assembly, events, jvm_functions
 from cdc_conformance.normalizer.kafka_source import kafka_columns
-from cdc_conformance.normalizer.model import Code
 from cdc_conformance.normalizer.plugin import FormatDecoder, register
 from cdc_conformance.normalizer.verdicts import from_code
 

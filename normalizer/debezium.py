@@ -7,7 +7,7 @@ record's Connect schema (decimals, io.debezium.time.*, ...); without a schema, v
 Each record is read on the JVM by `io.cdcconformance.debezium.DebeziumRecords` (normalizer/java): one pass of Jackson that
 keeps every number's token as written, then the rules in order and the events. Every decision and its source is in
 docs/formats/debezium-json.md; the rules and conversions name their SQL twins (normalizer/canonical_text.py,
-normalizer/keys.py), which the SQL decoders share.
+cdc_conformance/keys.py), which the SQL decoders share.
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pyspark.sql.types import ArrayType, DataType, MapType, StructType
 
-from cdc_conformance.normalizer.model import EVENT_SCHEMA
+from cdc_conformance.model import EVENT_SCHEMA
 
 _REQUIRED = [f.name for f in EVENT_SCHEMA.fields if not f.nullable]
 _REQUIRED_TEXT = ("event_id", "format", "kind")

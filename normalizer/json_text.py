@@ -2,8 +2,8 @@
 well-formed object, no member named twice) written once."""
 from __future__ import annotations
 
+from cdc_conformance.model import Code
 from cdc_conformance.normalizer import canonical_text as ct
-from cdc_conformance.normalizer.model import Code
 from cdc_conformance.normalizer.verdicts import QuarantineRule
 
 CORRUPT_RECORD = "_corrupt_record"

@@ -19,9 +19,9 @@ from pathlib import Path
 from pyspark.sql import DataFrame
 from pyspark.sql.types import ArrayType, StringType, StructField, StructType
 
+from cdc_conformance.model import EVENT_SCHEMA
 from cdc_conformance.normalizer import events, verdicts
 from cdc_conformance.normalizer.kafka_source import kafka_columns
-from cdc_conformance.normalizer.model import EVENT_SCHEMA
 
 PACKAGE = "io.cdcconformance"
 # The readers' resources (Avro schemas, the model's grammar), beside their package's classes: one home, read by the jar

@@ -5,7 +5,6 @@ contract is docs/normalizer-contract.md. Formats are plug-ins (normalizer.plugin
 """
 from __future__ import annotations
 
-import weakref
 from typing import NamedTuple
 
 from pyspark.sql import DataFrame, SparkSession
@@ -31,7 +30,8 @@ def _require_utc(spark: SparkSession) -> None:
 
 
 def normalize_combined(raw: DataFrame, format_id: str) -> DataFrame:
-    """Output rows (normalizer.events): per record or group, an array of events and one of quarantine records."""
+    """Output rows (normalizer.events): per record or group, an array of events and one of quarantine records. The
+    contract's combined entry (docs/normalizer-contract.md): a harness collects these once instead of the two frames."""
     decoder = plugin.find(format_id)
     _require_utc(raw.sparkSession)
     return decoder.decode(raw)
@@ -46,23 +46,8 @@ def split(combined: DataFrame) -> Normalized:
     bare column; `concat(events, array())` is the same array, is not one, and is not simplified into one
     (`nvl` would be, for a non-nullable column). tests/integration/test_plans.py keeps plans small.
     """
-    result = Normalized(events=combined.selectExpr("inline(concat(events, array()))"),
-                        quarantine=combined.selectExpr("inline(concat(quarantine, array()))"))
-    _SPLIT_FROM[result.events] = _SPLIT_FROM[result.quarantine] = combined
-    return result
-
-
-# Frames split() made -> the output rows they explode. Collecting both frames runs the whole decode twice
-# (two jobs); a harness that wants both may collect the output rows once instead (combined_of). Keyed by
-# identity, weakly: a frame a caller changed or built is never taken for one of these.
-_SPLIT_FROM: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def combined_of(result: Normalized) -> DataFrame | None:
-    """The output rows (`events` and `quarantine` arrays per row) that both of `result`'s frames explode,
-    when split() made them both from the same rows; None for anything else."""
-    events, quarantine = _SPLIT_FROM.get(result.events), _SPLIT_FROM.get(result.quarantine)
-    return events if events is not None and events is quarantine else None
+    return Normalized(events=combined.selectExpr("inline(concat(events, array()))"),
+                      quarantine=combined.selectExpr("inline(concat(quarantine, array()))"))
 
 
 def normalize(raw: DataFrame, format_id: str) -> Normalized:

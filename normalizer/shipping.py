@@ -27,7 +27,8 @@ def package_zip() -> Path:
     root = Path(__file__).resolve().parent
     path = Path(tempfile.mkdtemp(prefix="cdc-normalizer-py-")) / "cdc_conformance_normalizer.zip"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.write(cdc_conformance.__file__, "cdc_conformance/__init__.py")  # the namespace (its folder is not this one's parent)
+        for source in sorted(Path(cdc_conformance.__file__).parent.glob("*.py")):  # the namespace and the model it owns
+            archive.write(source, f"cdc_conformance/{source.name}")
         for source in sorted(root.rglob("*.py")):
             archive.write(source, Path("cdc_conformance/normalizer") / source.relative_to(root))
     return path

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cdc_conformance.normalizer.model import CODE_PHASE, Code
+from cdc_conformance.model import CODE_PHASE, Code
 
 
 @dataclass(frozen=True)

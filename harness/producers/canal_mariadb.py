@@ -117,7 +117,7 @@ def state_problems(run: CanalRun, events: list[dict]) -> list[str]:
 
 
 def check(spark, broker, under_test, history: History) -> ProducerCheck:
-    from cdc_conformance.normalizer.kafka_source import read_batch
+    from cdc_conformance.harness.kafka_read import read_batch
 
     run_ = run(broker, history)
     ranges = {run_.topic: {0: (0, len(run_.records))}}  # the progress row's records follow the history's

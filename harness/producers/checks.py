@@ -97,7 +97,7 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
           setting: Setting = DEFAULT) -> HistoryCheck:
     """`replica_identity`: PostgreSQL's REPLICA IDENTITY, or MariaDB's binlog_row_image; `setting`: the connector
     and converter settings (harness.producers.settings)."""
-    from cdc_conformance.normalizer.kafka_source import read_batch
+    from cdc_conformance.harness.kafka_read import read_batch
 
     run = DATABASES[database].run(broker, history, replica_identity, debezium_version, setting)
     ranges = {run.topic: {p: (0, end) for p, end in broker.end_offsets(run.topic).items()}}
@@ -134,7 +134,7 @@ def _side_fidelity(broker, run, encoded: list) -> list:
 def _side_topics(spark, broker, under_test, setting: Setting, prefix: str) -> tuple[dict[str, int], list[dict]]:
     """The records of the setting's other topics (heartbeats, transaction boundaries, schema changes) through the
     normalizer: ({kind: events}, quarantine). A topic the connector did not write is left out."""
-    from cdc_conformance.normalizer.kafka_source import read_batch
+    from cdc_conformance.harness.kafka_read import read_batch
 
     ranges = {}
     for topic in (t.format(prefix=prefix) for t in setting.topics):

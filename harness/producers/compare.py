@@ -15,7 +15,7 @@ from cdc_conformance.generators import debezium
 from cdc_conformance.harness.diff import deep_diff, readable_path
 from cdc_conformance.harness.producers import debezium_mariadb
 from cdc_conformance.harness.producers.runs import RealRun
-from cdc_conformance.normalizer.model import event_to_json
+from cdc_conformance.model import event_to_json
 
 # what the history decides about an event; the rest (ids, positions, clocks, source) is the run's
 _HISTORY_FIELDS = ("kind", "op", "snapshot", "format_version", "columns", "key", "before", "after")

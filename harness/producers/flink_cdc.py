@@ -190,7 +190,7 @@ def state_problems(run_: FlinkCdcRun, events: list[dict]) -> list[str]:
 
 
 def check(spark, broker, under_test, history: History, include_schema: bool = True) -> ProducerCheck:
-    from cdc_conformance.normalizer.kafka_source import read_batch
+    from cdc_conformance.harness.kafka_read import read_batch
 
     run_ = run(broker, history, include_schema)
     ranges = {run_.topic: {0: (0, len(run_.records))}}

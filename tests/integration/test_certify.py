@@ -16,7 +16,7 @@ from cdc_conformance.harness.reports import run_facts
 from cdc_conformance.harness.roundtrip import RoundTrip
 from cdc_conformance.harness.runner import Runner, load_known_failures
 from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER, NormalizerUnderTest
-from cdc_conformance.normalizer.model import event_to_json
+from cdc_conformance.model import event_to_json
 
 pytestmark = pytest.mark.integration
 LABEL = "debezium-json@3.2"

@@ -11,9 +11,9 @@ import pytest
 
 from cdc_conformance.generators import ces, ces_avro
 from cdc_conformance.generators.records import KafkaRecord
+from cdc_conformance.harness.kafka_read import read_stream
 from cdc_conformance.harness.property import session_seed
 from cdc_conformance.harness.streaming import batch_rows, rendered, run_until_caught_up, stream_once
-from cdc_conformance.normalizer.kafka_source import read_stream
 from cdc_conformance.normalizer.pipeline import normalize_stream, split
 from tests.integration.ces_events import split_events as _split_events
 

@@ -14,9 +14,9 @@ from cdc_conformance.generators import dataworks
 from cdc_conformance.generators.history import histories, tables
 from cdc_conformance.generators.records import KafkaRecord, with_coordinates
 from cdc_conformance.generators.values import KEY_TYPES
+from cdc_conformance.harness.kafka_read import read_stream
 from cdc_conformance.harness.property import draw_examples, session_seed
 from cdc_conformance.harness.streaming import batch_rows, rendered, run_until_caught_up, stream_once
-from cdc_conformance.normalizer.kafka_source import read_stream
 from cdc_conformance.normalizer.pipeline import normalize_stream, split
 
 pytestmark = pytest.mark.integration

@@ -18,9 +18,9 @@ from cdc_conformance.generators import ces
 from cdc_conformance.generators.records import KafkaRecord
 from cdc_conformance.harness import accounting
 from cdc_conformance.harness.broker import BrokerError, EmbeddedKafka, TestcontainersKafka
+from cdc_conformance.harness.kafka_read import read_stream
 from cdc_conformance.harness.property import session_seed
 from cdc_conformance.harness.streaming import batch_rows, end_offsets, rendered, run_until_caught_up, stream_once
-from cdc_conformance.normalizer.kafka_source import read_stream
 from cdc_conformance.normalizer.pipeline import normalize_stream
 from tests.integration.ces_events import split_events
 

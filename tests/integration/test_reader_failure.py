@@ -7,7 +7,7 @@ import pytest
 from cdc_conformance.generators.plugin import VALID_NEIGHBOUR
 from cdc_conformance.generators.records import KafkaRecord
 from cdc_conformance.harness.registry import Registry
-from cdc_conformance.normalizer.model import Code
+from cdc_conformance.model import Code
 
 pytestmark = pytest.mark.integration
 REGISTRY = Registry.load()

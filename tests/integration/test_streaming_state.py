@@ -6,9 +6,9 @@ import os
 
 import pytest
 
+from cdc_conformance.harness.kafka_read import read_stream
 from cdc_conformance.harness.registry import Registry
 from cdc_conformance.harness.streaming import run_until_caught_up
-from cdc_conformance.normalizer.kafka_source import read_stream
 from cdc_conformance.normalizer.pipeline import normalize_stream
 
 pytestmark = [pytest.mark.integration, pytest.mark.long]

@@ -7,11 +7,11 @@ through the plug-in interface without touching any module of the project.
 """
 from pyspark.sql import DataFrame
 
+from cdc_conformance.model import Code
 from cdc_conformance.normalizer import canonical_text as ct
 from cdc_conformance.normalizer import events
 from cdc_conformance.normalizer.json_text import json_record_rules, parse_json, with_corrupt_record
 from cdc_conformance.normalizer.kafka_source import kafka_columns
-from cdc_conformance.normalizer.model import Code
 from cdc_conformance.normalizer.plugin import FormatDecoder, register
 from cdc_conformance.normalizer.verdicts import QuarantineRule, verdict
 

@@ -8,7 +8,7 @@ from cdc_conformance.generators.history import histories, tables
 from cdc_conformance.generators.plugin import FormatGenerator, Hostile, record_mutator
 from cdc_conformance.generators.records import Expected, KafkaRecord, default_partition
 from cdc_conformance.generators.values import KEY_TYPES, LogicalType, canonical_text
-from cdc_conformance.normalizer.model import CODE_PHASE, CanonicalEvent, Code
+from cdc_conformance.model import CODE_PHASE, CanonicalEvent, Code
 
 FORMAT = "toy-json"
 TYPES = (LogicalType("INT32"), LogicalType("STRING"))

@@ -119,7 +119,7 @@ def test_canonical_model_doc_lists_every_code_under_its_phase():
     import re
     from pathlib import Path
 
-    from cdc_conformance.normalizer.model import CODE_PHASE
+    from cdc_conformance.model import CODE_PHASE
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "canonical-model.md").read_text()
     listed = {(code, phase) for phase, codes in re.findall(r"^\| (DECODE|VALIDATE|ASSEMBLE|CONVERT) \| (.+?) \|", doc, re.M)
@@ -131,7 +131,7 @@ def test_readme_lists_every_code_under_its_phase():
     import re
     from pathlib import Path
 
-    from cdc_conformance.normalizer.model import CODE_PHASE
+    from cdc_conformance.model import CODE_PHASE
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     paragraph = readme[readme.index("- **Quarantine**"):].split("\n- ", 1)[0]

@@ -2,7 +2,7 @@
 from pyspark.sql.types import ArrayType, IntegerType, StringType, StructField, StructType
 
 from cdc_conformance.harness.contract import problems
-from cdc_conformance.normalizer.model import EVENT_SCHEMA, QUARANTINE_SCHEMA
+from cdc_conformance.model import EVENT_SCHEMA, QUARANTINE_SCHEMA
 
 
 def _replace(schema: StructType, name: str, field: StructField) -> StructType:

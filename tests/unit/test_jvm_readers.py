@@ -3,8 +3,8 @@ sources: the unit tier has no JVM, and a mismatch here would otherwise surface a
 import re
 from pathlib import Path
 
+from cdc_conformance.model import CODE_PHASE, EVENT_SCHEMA, Code
 from cdc_conformance.normalizer import jvm_functions, plugin
-from cdc_conformance.normalizer.model import CODE_PHASE, EVENT_SCHEMA, Code
 
 JAVA = Path(__file__).resolve().parents[2] / "normalizer" / "java" / "src" / "main" / "java" / "io" / "cdcconformance"
 

@@ -66,7 +66,7 @@ def test_the_closed_lists_are_the_models_and_the_docs():
     import re
     from pathlib import Path
 
-    from cdc_conformance.normalizer.model import Kind, Op
+    from cdc_conformance.model import Kind, Op
 
     lists = model_grammar.enumerations()
     assert lists["kind"] == [k.value for k in Kind] and lists["op"] == [o.value for o in Op]

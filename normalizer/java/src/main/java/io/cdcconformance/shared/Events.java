@@ -8,7 +8,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 
 /**
- * Canonical events (model v1, normalizer/model.py) built on the JVM, as Spark rows in the model's field order.
+ * Canonical events (model v1, cdc_conformance/model.py) built on the JVM, as Spark rows in the model's field order.
  * The decoders' UDFs are registered with the model's schema (normalizer/jvm_functions.py), so a field out of
  * place fails the job at once; {@link #FIELDS} is checked against {@code EVENT_SCHEMA} by a test.
  */

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The key rules for decoders read on the JVM (they were SQL in normalizer/keys.py, which keeps the oracle's
+ * The key rules for decoders read on the JVM (they were SQL in cdc_conformance/keys.py, which keeps the oracle's
  * Python {@code group}): the {@code pk_change.group} of a key change
  * (the same digest as {@code keys.group_sql} and the oracle's {@code keys.group}), whether an update changed its
  * key, and whether a before image names the row it changed. Images are maps of column name to text (null for
