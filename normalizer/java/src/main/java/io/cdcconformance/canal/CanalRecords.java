@@ -17,6 +17,7 @@ import scala.collection.Seq;
  * JDBC code, where a column has no type text). docs/formats/canal-json.md gives every decision and its source.
  */
 public class CanalRecords extends RowsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> {
+    private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
     public static final String FORMAT_VERSION = "1.1";  // canal writes no version; the FlatMessage layout is canal 1.1's
     private static final Shape ROWS = Shape.arrayOf(Shape.MAP);
     private static final Shape SHAPE = Shape.struct("data", ROWS, "old", ROWS, "database", Shape.TEXT, "table", Shape.TEXT,

@@ -17,6 +17,7 @@ import org.apache.spark.sql.api.java.UDF1;
  * JSON mode. The datum becomes the same tree as JSON mode's (numbers as text), and {@link CesChanges} does the rest.
  */
 public class CesAvroChanges extends CesChanges implements UDF1<Row, Row> {
+    private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
     public static final Schema DATA_SCHEMA = CesAvroRecords.schema("ces-data");
 
     @Override

@@ -18,6 +18,7 @@ import scala.collection.Seq;
  * it. Only the envelope's encoding differs from {@link CesRecords}.
  */
 public class CesAvroRecords extends CesRecords implements UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> {
+    private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
     public static final Schema CHANGE_EVENT = schema("ces-change-event");
 
     public static Schema schema(String name) {

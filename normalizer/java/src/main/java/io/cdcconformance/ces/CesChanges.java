@@ -28,6 +28,7 @@ import scala.collection.Seq;
  * becomes DELETE + INSERT). {@link CesAvroChanges} reads an Avro {@code Data} datum instead. docs/formats/ces.md.
  */
 public class CesChanges implements UDF1<Row, Row> {
+    private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
     public static final Map<String, String> OPERATIONS = Map.of("INS", "INSERT", "UPD", "UPDATE", "DEL", "DELETE");
     private static final Shape COLUMN = Shape.struct("name", Shape.TEXT, "type", Shape.TEXT, "index", Shape.TEXT);
     public static final Shape DATA = Shape.struct(

@@ -19,6 +19,7 @@ import scala.collection.Seq;
  * a split event concatenate.
  */
 public class CesRecords implements UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> {
+    private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
     public static final String TYPE_PREFIX = "com.microsoft.SQL.CES.DML.V";
     public static final Shape ENVELOPE = Shape.struct("specversion", Shape.TEXT, "type", Shape.TEXT, "source", Shape.TEXT,
             "id", Shape.TEXT, "logicalid", Shape.TEXT, "time", Shape.TEXT, "datacontenttype", Shape.TEXT, "operation", Shape.TEXT,

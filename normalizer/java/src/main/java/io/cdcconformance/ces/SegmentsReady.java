@@ -17,6 +17,7 @@ import org.apache.spark.sql.Row;
  * verdicts as the SQL that assembles it; copies (the same source and id, or the same index and data) count once.
  */
 public final class SegmentsReady implements GroupAssembly.ReleaseRule {
+    private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
     private static final Comparator<Row> ORDER = Comparator
             .comparing((Row s) -> s.<Integer>getAs("seg_index"), Comparator.nullsFirst(Comparator.naturalOrder()))
             .thenComparing(s -> s.<String>getAs("topic"), Comparator.nullsFirst(Comparator.naturalOrder()))

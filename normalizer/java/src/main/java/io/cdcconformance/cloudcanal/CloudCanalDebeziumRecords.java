@@ -16,6 +16,8 @@ import scala.collection.Seq;
  */
 public class CloudCanalDebeziumRecords extends DebeziumRecords
         implements UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> {  // Spark looks for the interface on the class itself
+    private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
+
     @Override
     protected String formatId() {
         return "cloudcanal-debezium";

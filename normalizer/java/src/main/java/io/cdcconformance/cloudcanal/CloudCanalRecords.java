@@ -18,6 +18,7 @@ import scala.collection.Seq;
  * revision, {@code ddl}. docs/formats/cloudcanal-json.md.
  */
 public class CloudCanalRecords extends RowsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> {
+    private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
     public static final String FORMAT_VERSION = "1";  // CloudCanal writes no version
     /** action -> kind, op for row changes (for DDL, action is the DDL's kind) */
     public static final Map<String, String[]> ACTIONS = Map.of("INSERT", new String[] {"ROW", "INSERT"},

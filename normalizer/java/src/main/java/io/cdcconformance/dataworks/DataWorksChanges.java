@@ -22,6 +22,7 @@ import scala.collection.Seq;
  * (the BEFORE half first, then by partition and offset) with the fields of normalizer.assembly. docs/formats/dataworks-json.md.
  */
 public class DataWorksChanges implements UDF1<Seq<Row>, Row> {
+    private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
     /** op -> kind, canonical op, ddl.change: canal's EventType with UPDATE split in two halves and the transaction marks */
     public static final Map<String, String[]> OPERATIONS = operations();
     /** Where primaryKey is null, the row id the source adds identifies the row (RDS MySQL, Oracle). */

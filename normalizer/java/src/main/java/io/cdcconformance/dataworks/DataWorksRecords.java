@@ -20,6 +20,7 @@ import scala.collection.Seq;
  * rules. {@link DataWorksChanges} reads each group once it is assembled. docs/formats/dataworks-json.md.
  */
 public class DataWorksRecords implements UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> {
+    private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
     public static final Set<String> BEFORE_HALF = Set.of("UPDATE_BEFOR", "UPDATE_BEFORE");  // the doc's spelling, and a fix's
     public static final Set<String> UNMAPPED = RowsRecords.UNMAPPED_EVENT_TYPES;
     private static final Shape IMAGE = Shape.struct("dataColumn", Shape.MAP);

@@ -12,6 +12,7 @@ import org.apache.spark.sql.Row;
  * own; halves wait until both sides have arrived.
  */
 public final class PairsReady implements GroupAssembly.ReleaseRule {
+    private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
     @Override
     public boolean ready(List<Row> members) {
         Set<String> halves = new HashSet<>();

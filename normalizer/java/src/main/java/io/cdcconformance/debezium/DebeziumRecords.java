@@ -32,6 +32,7 @@ import scala.collection.Seq;
  * as read ({@link #payload}); everything after that is this class's.
  */
 public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> {
+    private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
     public static final String UNAVAILABLE_PLACEHOLDER = "__debezium_unavailable_value";
     public static final List<String> ROW_OPS = List.of("c", "r", "u", "d");
     public static final Set<String> SNAPSHOT_MARKERS =

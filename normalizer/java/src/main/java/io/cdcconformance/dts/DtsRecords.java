@@ -35,6 +35,7 @@ import scala.collection.Seq;
  * every decision; the schemas are the decoder's transcription beside this file ({@code dts-record-*.avsc}).
  */
 public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> {
+    private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
     public static final Schema SCHEMA_2019 = schema(2019);
     public static final Schema SCHEMA_2020 = schema(2020);
     /** operation -> kind, canonical op, snapshot */

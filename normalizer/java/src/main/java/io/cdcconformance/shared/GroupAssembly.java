@@ -63,6 +63,7 @@ public final class GroupAssembly {
     }
 
     static final class Assembler implements FlatMapGroupsWithStateFunction<Row, Row, Row, Row> {
+        private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
         private final String ruleClass;
         private final String[] fingerprintFields;
         private final String copyCode;
