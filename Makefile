@@ -20,7 +20,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 JVM_READY := .cache/jvm/.ready
 
-.PHONY: bootstrap system-packages browser run dist test test-unit test-integration test-user test-java test-long fuzz lint bench soak producers docker-engine docker-engine-stop clean
+.PHONY: bootstrap system-packages browser run dist typecheck test test-unit test-integration test-user test-java test-long fuzz lint bench soak producers docker-engine docker-engine-stop clean
 
 bootstrap: $(INSTALLED) $(JVM_READY)
 
@@ -117,6 +117,10 @@ docker-engine-stop:
 dist: bootstrap
 	rm -rf dist && $(BIN)/uv build -q -o dist .
 	$(BIN)/twine check --strict dist/cdc_conformance-*
+
+# mypy over the package as it is imported (scripts/typecheck.sh); not yet clean, so not yet part of make test
+typecheck: bootstrap
+	scripts/typecheck.sh
 
 test-user: bootstrap
 	$(BIN)/python -m pytest tests/user -o addopts="-ra --strict-markers -p no:cacheprovider --durations=5"

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from cdc_conformance import keys
 from cdc_conformance.generators import mariadb_ddl
 from cdc_conformance.generators.bench import history_bench
+from cdc_conformance.generators.drawn_texts import exponent_of
 from cdc_conformance.generators.history import Change, History, Row, Table, Transaction, histories, tables
 from cdc_conformance.generators.jsontext import dumps_bytes
 from cdc_conformance.generators.plugin import FormatGenerator, Hostile, Mutator, record_mutator
@@ -532,7 +533,7 @@ _POSTGRES_SOURCE_TYPES = {"UUID": ("UUID", _UNBOUNDED, 0), "PG_JSON": ("JSON", _
 
 def unscaled_base64(value) -> str:
     """Connect Decimal: big-endian two's complement of the unscaled value, minimal length."""
-    sign, digits, exponent = value.as_tuple()
+    sign, digits, _ = value.as_tuple()
     unscaled = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
     length = (unscaled if unscaled >= 0 else ~unscaled).bit_length() // 8 + 1
     return base64.b64encode(unscaled.to_bytes(length, "big", signed=True)).decode()
@@ -558,7 +559,7 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
         return value  # NanoTime / NanoTimestamp: the count of nanoseconds it is held as
     if kind == "NUMERIC":  # VariableScaleDecimal: the value's scale without its fraction's last zeros, unscaled bytes
         trimmed = without_trailing_zeros(value)
-        return {"scale": -trimmed.as_tuple().exponent, "value": unscaled_base64(trimmed)}
+        return {"scale": -exponent_of(trimmed), "value": unscaled_base64(trimmed)}
     if kind in ("INT_ARRAY", "TEXT_ARRAY", "HSTORE_MAP"):
         return value
     if kind == "INTERVAL":

@@ -17,17 +17,18 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Context, Decimal, localcontext
+from typing import Any
 
 from hypothesis import strategies as st
 
-from cdc_conformance.generators.drawn_texts import JSON_DOCUMENTS, SHORT_TEXTS, exact_decimal
+from cdc_conformance.generators.drawn_texts import JSON_DOCUMENTS, SHORT_TEXTS, exact_decimal, exponent_of
 
 
 @dataclass(frozen=True)
 class PostgresKind:
     name: str                                   # the canonical model's type
     values: Callable[[], st.SearchStrategy]
-    text: Callable[[object], str]               # a value's canonical text
+    text: Callable[[Any], str]                  # a value's canonical text
     drawn: bool = True                          # False: a type a connector setting writes instead (generators.debezium)
 
 
@@ -67,7 +68,7 @@ def jackson_json_text(value) -> str:
 
 
 _RANGE = re.compile(r'([\[(])"?([^",]*)"?,"?([^",]*)"?([\])])')
-def range_text(text: str, printed: Callable[[str], str], order: Callable[[str], object],
+def range_text(text: str, printed: Callable[[str], str], order: Callable[[str], Any],
                step: Callable[[str], str | None] | None = None) -> str:
     """A range as PostgreSQL prints it (range_in, then range_out): `empty` when its bounds are equal and not both
     inclusive, an unbounded side exclusive, each bound its type's own text, double-quoted when it holds a space. A
@@ -75,7 +76,10 @@ def range_text(text: str, printed: Callable[[str], str], order: Callable[[str], 
     bound and an inclusive upper one move up by one step (int4range, int8range, daterange's canonical functions)."""
     if text == "empty":
         return text
-    lower_bracket, lower, upper, upper_bracket = _RANGE.fullmatch(text).groups()
+    match = _RANGE.fullmatch(text)
+    if match is None:
+        raise ValueError(f"not a range text: {text!r}")
+    lower_bracket, lower, upper, upper_bracket = match.groups()
     lower_inclusive, upper_inclusive = lower_bracket == "[" and lower != "", upper_bracket == "]" and upper != ""
 
     def empty() -> bool:
@@ -245,7 +249,7 @@ _INT4 = st.integers(-(2 ** 31) + 1, 2 ** 31 - 2).map(str)
 _INT8 = st.one_of(st.sampled_from([-(2 ** 63) + 1, 2 ** 63 - 2]), st.integers(-(2 ** 63) + 1, 2 ** 63 - 2)).map(str)
 
 
-def _ranges(bounds: st.SearchStrategy, order: Callable[[str], object]):
+def _ranges(bounds: st.SearchStrategy, order: Callable[[str], Any]):
     """A range as an application writes it: bounds in order (equal ones too), either side unbounded, inclusive or
     not (the brackets written on an unbounded side too), or `empty`; a bound holding a space double-quoted."""
     def written(pair, lower_inclusive, upper_inclusive):
@@ -321,7 +325,7 @@ def without_trailing_zeros(value: Decimal) -> Decimal:
         trimmed = value.normalize()
         if trimmed.is_zero():
             return Decimal(0)
-        return trimmed.quantize(Decimal(1)) if trimmed.as_tuple().exponent > 0 else trimmed
+        return trimmed.quantize(Decimal(1)) if exponent_of(trimmed) > 0 else trimmed
 
 
 # ------------------------------------------------------------------------------------------------
@@ -364,7 +368,7 @@ def interval_iso_text(value: tuple[int, int, int]) -> str:
     the real 3.3.2 writes `10.920758S` where the double's exact decimal is 10.920757999...)."""
     years, months, days, hours, minutes, seconds = interval_fields(value)
     exact = Decimal(repr(seconds))  # BigDecimal.valueOf(double): the double's shortest digits (seen on 3.3.2)
-    if exact.as_tuple().exponent < -9:
+    if exponent_of(exact) < -9:
         exact = exact.quantize(Decimal("1E-9"), rounding=ROUND_DOWN)
     text = "0" if exact.is_zero() else f"{exact.normalize():f}"
     return f"P{years}Y{months}M{days}DT{hours}H{minutes}M{text}S"

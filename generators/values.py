@@ -15,7 +15,7 @@ from decimal import ROUND_HALF_EVEN, Context, Decimal, localcontext
 
 from hypothesis import strategies as st
 
-from cdc_conformance.generators.drawn_texts import JSON_DOCUMENTS, TEXTS, exact_decimal
+from cdc_conformance.generators.drawn_texts import JSON_DOCUMENTS, TEXTS, exact_decimal, exponent_of
 
 # PostgreSQL's own types: uuid, json, jsonb, xml, inet, cidr, ltree, int4range, tsrange, timetz, numeric, arrays
 from cdc_conformance.generators.postgres_values import KINDS as POSTGRES_KINDS
@@ -40,6 +40,20 @@ class LogicalType:
     precision: int | None = None
     scale: int | None = None
     labels: tuple[str, ...] = ()
+
+    @property
+    def digits(self) -> int:
+        """The precision of a type that declares one (DECIMAL, BITS, VARBIT)."""
+        if self.precision is None:
+            raise ValueError(f"{self.kind} declares no precision")
+        return self.precision
+
+    @property
+    def places(self) -> int:
+        """The scale of a type that declares one (DECIMAL, MONEY)."""
+        if self.scale is None:
+            raise ValueError(f"{self.kind} declares no scale")
+        return self.scale
 
     @property
     def name(self) -> str:
@@ -98,9 +112,9 @@ def java_bigdecimal_text(value: Decimal) -> str:
     digits while the adjusted exponent is -6 or more and the scale is not negative, otherwise exponent form with as
     many digits as the unscaled value has (`0E-30`, `1.82005358175E-19` at scale 30). Kafka's JsonConverter writes a Decimal so
     under decimal.format=NUMERIC (its Jackson node serializes a BigDecimal with toString; run here on connect-json 4.1.1)."""
-    sign, digit_tuple, exponent = value.as_tuple()
+    sign, digit_tuple, _ = value.as_tuple()
     coefficient = str(int("".join(map(str, digit_tuple)) or "0"))
-    scale = -exponent
+    scale = -exponent_of(value)
     adjusted = len(coefficient) - 1 - scale
     minus = "-" if sign and int(coefficient) else ""
     if scale == 0:
@@ -115,8 +129,9 @@ def java_bigdecimal_text(value: Decimal) -> str:
 
 def _shortest_digits(value: float) -> tuple[str, int]:
     """('12345', e) such that value == 1.2345 * 10**e, with Python's shortest round-trip digits."""
-    _, digits, exponent = Decimal(repr(value)).as_tuple()
-    scientific_exponent = len(digits) - 1 + exponent
+    exact = Decimal(repr(value))
+    digits = exact.as_tuple().digits
+    scientific_exponent = len(digits) - 1 + exponent_of(exact)
     return "".join(map(str, digits)).rstrip("0") or "0", scientific_exponent
 
 
@@ -134,7 +149,7 @@ def canonical_text(logical: LogicalType, value) -> str | None:
     if kind == "BOOLEAN":
         return "true" if value else "false"
     if kind in ("DECIMAL", "MONEY"):
-        return f"{rescale(value, logical.scale):f}"
+        return f"{rescale(value, logical.places):f}"
     if kind == "FLOAT64":
         return java_double_text(value)
     if kind == "DATE":
@@ -272,18 +287,18 @@ def value_strategy(logical: LogicalType):
         return st.sets(st.sampled_from(range(len(logical.labels)))).map(
             lambda members: ",".join(logical.labels[i] for i in sorted(members)))
     if kind == "DECIMAL":
-        return _decimals(logical.precision, logical.scale)
+        return _decimals(logical.digits, logical.places)
     if kind == "MONEY":  # 15 digits: a snapshot reads money through a double (docs/producers.md, losses), exact to here
-        return _decimals(15, logical.scale)
+        return _decimals(15, logical.places)
     if kind == "UINT32":
         return st.integers(0, 2 ** 32 - 1)
     if kind == "UINT64":  # to 2^64 - 1 in the database; past 2^63 - 1 Debezium's default `long` mode writes it negative
         return st.integers(0, 2 ** 64 - 1)
     if kind == "BITS":  # every bit pattern of BIT(n), all ones and the top bit alone among them
-        top = 2 ** logical.precision - 1
-        return st.one_of(st.sampled_from([0, top, 2 ** (logical.precision - 1), 1]), st.integers(0, top))
+        top = 2 ** logical.digits - 1
+        return st.one_of(st.sampled_from([0, top, 2 ** (logical.digits - 1), 1]), st.integers(0, top))
     if kind == "VARBIT":  # empty, all zeros (the connector writes no bytes), all ones, a leading one alone, any
-        n = logical.precision
+        n = logical.digits
         return st.one_of(st.sampled_from(["", "0" * n, "1" * n, "1" + "0" * (n - 1), "00101"[:n]]),
                          st.text("01", max_size=n))
     if kind == "GEOMETRY":
