@@ -14,7 +14,7 @@ PARTS = ("system", "server", "database", "schema", "table", "commit", "event")
 # Where a source gives both halves one position (CES: one record; PostgreSQL, MySQL: one log position),
 # `position.seq` orders them: the DELETE of the old key strictly before the INSERT of the new key
 # (invariant 4, docs/invariants.md). Fixed width like every numeric position part.
-HALF_SEQ = {"OLD": f"{0:020d}", "NEW": f"{1:020d}"}
+HALF_SEQ: dict[str | None, str] = {"OLD": f"{0:020d}", "NEW": f"{1:020d}"}  # a key (None: no half) -> seq
 # ... and every other event of such a source has `seq` 0 too: fixed width within a source, so that ordering
 # never relies on where NULLs sort
 PLAIN_SEQ = HALF_SEQ["OLD"]

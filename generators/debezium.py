@@ -13,6 +13,7 @@ import datetime as dt
 import json
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -238,7 +239,7 @@ def _setting_view(profile: Profile, logical: LogicalType, value):
     if logical.kind == "BYTES" and profile.binary_handling != "bytes":
         return LogicalType("STRING"), None if value is None else _binary_text(profile.binary_handling, value)
     if logical.kind in ("DECIMAL", "NUMERIC") and profile.decimal_handling == "string":  # numeric: its own scale
-        return LogicalType("STRING"), None if value is None else f"{value if logical.kind == 'NUMERIC' else rescale(value, logical.scale):f}"
+        return LogicalType("STRING"), None if value is None else f"{value if logical.kind == 'NUMERIC' else rescale(value, logical.places):f}"
     if logical.kind == "MONEY" and profile.decimal_handling == "string":  # streamed: its digits at scale 2 (`12.30`);
         # a snapshot's is the double's text (`snapshot_money_text`, as_written), both seen on 3.3.2 (issue 49)
         return LogicalType("STRING"), None if value is None else f"{rescale(value, 2):f}"
@@ -306,7 +307,7 @@ def _snapshot_view(table: Table, profile: Profile, tx, written: Row | None, row:
     if written is None or not tx.snapshot or profile.decimal_handling != "string" or profile.connector != "postgresql":
         return written
     return {**written, **{c.name: java_double_text(float(row[c.name])) for c in table.columns
-                          if c.logical.kind == "MONEY" and row[c.name] is not None}}
+                          if row is not None and c.logical.kind == "MONEY" and row[c.name] is not None}}
 
 
 def profiles(prefix: str = "dbserver1", fixed: dict | None = None):
@@ -397,7 +398,7 @@ def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
         # PostgreSQL's time, 24:00:00 as 86,400,000,000 (milliseconds under time.precision.mode=connect)
         "TIME_24": ("int32", "io.debezium.time.Time") if (logical.precision or 6) <= 3 else ("int64", "io.debezium.time.MicroTime"),
         "TIMESTAMP": ("int64", {3: "io.debezium.time.Timestamp", 9: "io.debezium.time.NanoTimestamp"}.get(
-            logical.precision, "io.debezium.time.MicroTimestamp")),
+            logical.precision or 6, "io.debezium.time.MicroTimestamp")),
         "PG_TIMESTAMP": ("int64", "io.debezium.time.Timestamp" if logical.precision == 3 else "io.debezium.time.MicroTimestamp"),
         "PG_TIMESTAMP_TZ": ("string", "io.debezium.time.ZonedTimestamp"),  # an infinity as its name
         "TIMESTAMP_TZ": ("string", "io.debezium.time.ZonedTimestamp"),
@@ -478,11 +479,12 @@ def postgres_column_type(logical: LogicalType, in_snapshot: bool = False) -> tup
     if kind in fixed:
         return fixed[kind]
     if kind == "DECIMAL":
-        return "NUMERIC", p, s
+        return "NUMERIC", logical.digits, s
     if kind in ("BITS", "VARBIT"):
-        return ("BIT" if kind == "BITS" else "VARBIT"), p, 0
+        return ("BIT" if kind == "BITS" else "VARBIT"), logical.digits, 0
     if kind in _POSTGRES_SOURCE_TYPES:
         return _POSTGRES_SOURCE_TYPES[kind]
+    p = 6 if p is None else p  # the temporal types' default fraction digits
     if kind == "TIME_24":
         return "TIME", 9 + p, p
     if kind == "TIME" and p <= 6:  # the length: hh:mm:ss, the point and the digits
@@ -565,12 +567,12 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
     if kind == "INTERVAL":
         return micro_duration(value)
     if kind == "TIME_TZ":  # ZonedTime: in UTC, ISO_OFFSET_TIME's fraction as short as it can be (seen on 3.3.2)
-        clock, fraction = canonical_text(logical, value).rstrip("Z").split(".")
+        clock, fraction = (canonical_text(logical, value) or "").rstrip("Z").split(".")
         return clock + ("." + fraction.rstrip("0") if fraction.rstrip("0") else "") + "Z"
     if kind in POSTGRES_KINDS:  # PostgreSQL's own text of the value, as the connector reads it from the server
         return canonical_text(logical, value)
     if kind in ("DECIMAL", "MONEY"):
-        exact = rescale(value, logical.scale)
+        exact = rescale(value, logical.places)
         return exact if decimal_format == "numeric" else unscaled_base64(exact)
     if kind == "DATE":
         return (value - EPOCH.date()).days
@@ -601,7 +603,7 @@ def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_f
         return {"wkb": base64.b64encode(wkb).decode(), "srid": srid or None}
     if kind == "BITS":  # a BitSet's bytes, bit 0 first (BitSet.toByteArray: none for 0); JdbcValueConverters.convertBits
         #                pads them to ceil(n / 8), PostgreSQL's connector does not (seen on 3.3.2, docs/producers.md)
-        size = (logical.precision + 7) // 8 if padded_bits else (value.bit_length() + 7) // 8
+        size = (logical.digits + 7) // 8 if padded_bits else (value.bit_length() + 7) // 8
         return base64.b64encode(value.to_bytes(size, "little")).decode()
     if kind == "VARBIT":  # PostgresValueConverter.convertBits: a BitSet of the bit string, as few bytes as it needs
         bits = int(value or "0", 2)
@@ -763,7 +765,7 @@ class DebeziumEncoder:
     def _time_named(self, field_schema: dict) -> dict:
         """Under time.precision.mode=connect a date, a time and a timestamp are Kafka Connect's own logical types
         (their values in milliseconds: `_setting_view` made them TIME(3), TIMESTAMP(3))."""
-        connect_name = _CONNECT_TIME_NAMES.get(field_schema.get("name")) if self.profile.time_precision == "connect" else None
+        connect_name = _CONNECT_TIME_NAMES.get(field_schema.get("name", "")) if self.profile.time_precision == "connect" else None
         return field_schema if connect_name is None else {**field_schema, "name": connect_name}
 
     def _propagated(self, field_schema: dict, column) -> dict:
@@ -980,7 +982,7 @@ class DebeziumEncoder:
         emit_us = epoch_ms(tx.commit_time) * 1000 + tx.emit_lag_us
         if not p.has_sub_millis:
             emit_us -= emit_us % 1000
-        base = dict(event_id="", format=FORMAT, kind=kind, origin=[])
+        base: dict[str, Any] = dict(event_id="", format=FORMAT, kind=kind, origin=[])
         if kind == "TOMBSTONE":
             return CanonicalEvent(**base, **fields)
         if p.flink_cdc:  # no Kafka key: the events' key, and which columns are the key's, are unknown
