@@ -57,10 +57,12 @@ run: bootstrap
 
 lint: bootstrap
 	$(BIN)/ruff check .
+	scripts/typecheck.sh
 	$(BIN)/cdc-conformance lint
 
 test: system-packages bootstrap browser
 	$(BIN)/ruff check .
+	scripts/typecheck.sh
 	$(MAKE) --no-print-directory test-java
 	scripts/docker-engine.sh run -- $(BIN)/python -m pytest -m "not long"
 
@@ -118,7 +120,7 @@ dist: bootstrap
 	rm -rf dist && $(BIN)/uv build -q -o dist .
 	$(BIN)/twine check --strict dist/cdc_conformance-*
 
-# mypy over the package as it is imported (scripts/typecheck.sh); not yet clean, so not yet part of make test
+# mypy over the package as it is imported (scripts/typecheck.sh; make test runs it)
 typecheck: bootstrap
 	scripts/typecheck.sh
 

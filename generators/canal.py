@@ -221,12 +221,12 @@ class CanalEncoder:
         columns = self.table.columns
         ddl = rows is None
         message = {
-            "data": None if ddl else [self._row(c.before if type_ == "DELETE" else c.after) for c in rows],
+            "data": None if rows is None else [self._row(c.old if type_ == "DELETE" else c.new) for c in rows],
             "database": self.profile.database, "es": self._es(tx), "id": self.batches, "isDdl": ddl,
             "mysqlType": None if ddl else {c.name: self._type(c)[0] for c in columns},
-            "old": self._old(rows) if type_ == "UPDATE" else None,
+            "old": self._old(rows) if rows is not None and type_ == "UPDATE" else None,
             "pkNames": None if ddl else self._key_names(), "sql": sql,
-            "sqlType": None if ddl else self._sql_types(rows, type_),
+            "sqlType": None if rows is None else self._sql_types(rows, type_),
             "table": self.table.name, "ts": self._es(tx) + tx.emit_lag_us // 1000, "type": type_}
         if self.profile.gtid:
             message["gtid"] = f"3e11fa47-71ca-11e1-9e33-c80aa9429562:{self.index * 1000 + self.batches}"
@@ -236,7 +236,7 @@ class CanalEncoder:
         """sqlType: MQMessageUtils puts each row's codes into one map, so the last row's stand; and a NULL's code is
         RowsLogBuffer.mysqlToJavaType's, which differs from a value's for two kinds (seen on 1.1.4): a text or blob
         column is LONGVARBINARY (a value: CLOB or BLOB, set by LogEventConvert), a SET is BINARY (a value: BIT)."""
-        last = rows[-1].before if type_ == "DELETE" else rows[-1].after
+        last = rows[-1].old if type_ == "DELETE" else rows[-1].new
 
         def code(column) -> int:
             value_code = self._type(column)[1]
@@ -260,7 +260,7 @@ class CanalEncoder:
         if value is None and self._quirks and zlib.crc32(column.name.encode()) % 2 == 0:
             return {"DATE": "0000-00-00", "TIMESTAMP": "0000-00-00 00:00:00"}.get(column.logical.kind)
         if value is not None and column.logical.kind == "DECIMAL" and self.binlog_decimals:
-            return binlog_decimal_text(canonical_text(column.logical, value))
+            return binlog_decimal_text(canonical_text(column.logical, value) or "")
         return value_text(column.logical, value)
 
     @property
@@ -282,9 +282,9 @@ class CanalEncoder:
         changed: set[str] = set()
         out = []
         for change in rows:
-            changed |= {c.name for c in self.table.columns if change.before[c.name] != change.after[c.name]}
+            changed |= {c.name for c in self.table.columns if change.old[c.name] != change.new[c.name]}
             names = [c.name for c in self.table.columns if self.profile.old_columns == "all" or c.name in changed]
-            out.append({n: self._text(self._column(n), change.before[n]) for n in names})
+            out.append({n: self._text(self._column(n), change.old[n]) for n in names})
         return out
 
     def _column(self, name: str):
@@ -304,7 +304,7 @@ class CanalEncoder:
         # one message per partition, each with its rows (canal's messagePartition), in partition order
         by_partition: dict[int, list[Change]] = {}
         for change in changes:
-            row = change.before if kind == "DELETE" else change.after
+            row = change.old if kind == "DELETE" else change.new
             key = "|".join(str(row[c.name]) for c in self.table.key_columns)
             by_partition.setdefault(_partition(key, self.profile.partitions), []).append(change)
         return [item for p, rows in sorted(by_partition.items()) for item in self._rows_message(rows, tx, p)]

@@ -12,6 +12,7 @@ import io
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import fastavro
 from hypothesis import strategies as st
@@ -43,7 +44,7 @@ def write(schema, datum: dict) -> bytes:
     return buffer.getvalue()
 
 
-def read(schema, payload: bytes) -> dict:
+def read(schema, payload: bytes) -> Any:
     return fastavro.schemaless_reader(io.BytesIO(payload), schema)
 
 
@@ -63,7 +64,7 @@ class CesAvroEncoder(ces.CesEncoder):
     def _data(self, record: dict) -> bytes:
         return write(DATA, record)
 
-    def _envelopes(self, operation: str, tx: Transaction, data: bytes, logical_id: str) -> list[bytes]:
+    def _envelopes(self, operation: str, tx: Transaction, data: Any, logical_id: str) -> list[bytes]:
         fragments = self._split(data)  # `segment_chars` counts bytes here
         return [write(CHANGE_EVENT, {**self._attributes(operation, tx, logical_id, index),
                                      "segmentindex": index + 1, "finalsegment": index == len(fragments) - 1,

@@ -51,6 +51,7 @@ class CloudCanalEncoder(canal.CanalEncoder):
     format_id = FORMAT
     format_version = "1"
     binlog_decimals = False  # CloudCanal's own reader: decimals at their scale
+    profile: Profile  # type: ignore[assignment]  # its own (the fields canal's encoder reads, and CloudCanal's)
 
     def _source(self) -> dict:
         return {"system": None, "server": None, "database": self.profile.database, "schema": self.profile.database,
@@ -70,7 +71,7 @@ class CloudCanalEncoder(canal.CanalEncoder):
 
     def _transaction_end(self, tx: Transaction) -> Expected:
         """The end's shape is not published: the message fields without rows or types."""
-        message = {"action": None, "before": [], "bid": 0, "data": [], "db": self.profile.database,
+        message: dict[str, object] = {"action": None, "before": [], "bid": 0, "data": [], "db": self.profile.database,
                    "schema": self.profile.database, "table": self.table.name, "dbValType": {}, "jdbcType": {},
                    "entryType": "TRANSACTIONEND", self.profile.ddl_flag: False, "pks": [], "execTs": self._es(tx),
                    "sendTs": self._es(tx) + tx.emit_lag_us // 1000, "sql": ""}
@@ -79,8 +80,8 @@ class CloudCanalEncoder(canal.CanalEncoder):
     def _message(self, tx: Transaction, type_: str, rows: list[Change] | None, sql: str = "") -> dict:
         columns = self.table.columns
         ddl = rows is None
-        data = [] if ddl else [self._row(c.before if type_ == "DELETE" else c.after) for c in rows]
-        before = [self._row(c.before) for c in rows] if type_ == "UPDATE" else []
+        data = [] if rows is None else [self._row(c.old if type_ == "DELETE" else c.new) for c in rows]
+        before = [self._row(c.old) for c in rows] if rows is not None and type_ == "UPDATE" else []
         return {"action": type_, "before": before, "bid": 0, "data": data, "db": self.profile.database,
                 "schema": self.profile.database, "table": self.table.name,
                 "dbValType": {c.name: canal.mysql_type(c.logical, c.name)[0] for c in columns},

@@ -12,6 +12,7 @@ import datetime as dt
 import json
 import math
 from dataclasses import dataclass, replace
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -167,7 +168,7 @@ class DataWorksEncoder:
         table, p = self.table, self.profile
         source = {"system": p.db_type.lower(), "server": None, "database": p.database, "schema": None,
                   "table": table.name}
-        base = dict(event_id="", format=FORMAT, format_version=p.version, origin=[], source=source,
+        base: dict[str, Any] = dict(event_id="", format=FORMAT, format_version=p.version, origin=[], source=source,
                     position=_position(sequence), commit_ts=_ms(tx.commit_time), emit_ts=self._emit(tx))
         if change.kind == "TRUNCATE":
             return [CanonicalEvent(kind="TRUNCATE", ddl={"statement": f"TRUNCATE TABLE `{table.name}`",
@@ -222,7 +223,7 @@ def resend(items: list[Expected], index: int) -> list[Expected]:
     """At-least-once delivery: the same record again, right after it. Identical records are one event
     whose origin lists both (invariant 3, docs/invariants.md)."""
     target = items[index]
-    logical = target.logical or f"copy|{index}|{target.record.value[:64]!r}"
+    logical = target.logical or f"copy|{index}|{target.record.written_value[:64]!r}"
     original = replace(target, logical=logical)
     return items[:index] + [original, replace(original, events=[])] + items[index + 1:]
 
@@ -232,7 +233,7 @@ def late_records(members: list[Expected]) -> list[tuple[KafkaRecord, Code]]:
     half captured again with another `systemTime`, which is no copy (UNPAIRED_UPDATE_HALF): the update cannot
     be retracted, so only the late record is quarantined (docs/formats/dataworks-json.md, Streaming)."""
     first, last = members[0].record, members[-1].record
-    document = json.loads(last.value)
+    document = json.loads(last.written_value)
     document["payload"]["timestamp"]["systemTime"] += 1
     return [(first, Code.DUPLICATE_AFTER_EMIT), (replace(last, value=_dumps(document)), Code.UNPAIRED_UPDATE_HALF)]
 
@@ -244,7 +245,7 @@ def _column_value_mutator(kind: str, bad):
         target = items[index]
         if target.logical is not None or target.record.value is None:
             return None
-        document = json.loads(target.record.value)
+        document = json.loads(target.record.written_value)
         image = (document["payload"].get("after") or document["payload"].get("before") or {}).get("dataColumn")
         columns = [c["name"] for c in document["schema"].get("dataColumn") or [] if c["type"] == kind]
         if not image or not columns:
@@ -261,7 +262,7 @@ def _old_key_null(items: list[Expected], index: int) -> list[Expected] | None:
     target = items[index]
     if target.logical is not None or target.record.value is None or target.quarantine:
         return None
-    document = json.loads(target.record.value)
+    document = json.loads(target.record.written_value)
     payload, key_names = document["payload"], document["schema"].get("primaryKey") or []
     before = (payload.get("before") or {}).get("dataColumn")
     if payload.get("op") not in ("UPDATE_AFTER", "DELETE") or not before or not key_names or key_names[0] not in before:
@@ -287,11 +288,11 @@ MUTATORS = {
 # Hostile records: each changes one thing in an otherwise valid record
 # ------------------------------------------------------------------------------------------------
 
-def hostile_record(n: int, op: str = "INSERT", columns=None, primary_key=("id",), before=None, after="default",
+def hostile_record(n: int, op: str | None = "INSERT", columns=None, primary_key=("id",), before=None, after="default",
                    table: str = "t", ddl=None, source="default", **payload) -> bytes:
     columns = columns if columns is not None else [{"name": "id", "type": "LONG"}, {"name": "v", "type": "STRING"}]
     after = {"id": n, "v": "x"} if after == "default" else after
-    document = {"schema": {"dataColumn": columns, "primaryKey": None if primary_key is None else list(primary_key),
+    document: dict[str, Any] = {"schema": {"dataColumn": columns, "primaryKey": None if primary_key is None else list(primary_key),
                            "source": {"dbType": "MySQL", "dbName": "shop", "tableName": table}
                            if source == "default" else source},
                 "payload": {"before": None if before is None else {"dataColumn": before},

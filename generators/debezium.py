@@ -13,7 +13,7 @@ import datetime as dt
 import json
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from typing import Any
+from typing import Any, overload
 
 from hypothesis import strategies as st
 
@@ -270,6 +270,14 @@ def written_table(table: Table, profile: Profile) -> Table:
     """`table` with each column's type as the profile's connector settings write it (`_setting_view`)."""
     return replace(table, columns=tuple(replace(c, logical=_setting_view(profile, c.logical, None)[0])
                                         for c in table.columns))
+
+
+@overload
+def written_row(table: Table, profile: Profile, row: Row) -> Row: ...
+
+
+@overload
+def written_row(table: Table, profile: Profile, row: None) -> None: ...
 
 
 def written_row(table: Table, profile: Profile, row: Row | None) -> Row | None:
@@ -867,6 +875,12 @@ class DebeziumEncoder:
         """`schemaless_text` with this profile's encodings."""
         return schemaless_text(logical, value, zoned_fixed, self.profile.decimal_format, self.profile.padded_bits)
 
+    @overload
+    def row_json(self, row: Row, columns=None) -> dict: ...
+
+    @overload
+    def row_json(self, row: None, columns=None) -> None: ...
+
     def row_json(self, row: Row | None, columns=None) -> dict | None:
         if row is None:
             return None
@@ -943,6 +957,12 @@ class DebeziumEncoder:
         return {"id": f"{transaction}:{source['lsn']}", **order}
 
     # -- the oracle's view of one record ----------------------------------------------------------
+    @overload
+    def canonical_image(self, row: Row, columns=None) -> dict: ...
+
+    @overload
+    def canonical_image(self, row: None, columns=None) -> None: ...
+
     def canonical_image(self, row: Row | None, columns=None) -> dict | None:
         if row is None:
             return None
@@ -985,6 +1005,8 @@ class DebeziumEncoder:
         base: dict[str, Any] = dict(event_id="", format=FORMAT, kind=kind, origin=[])
         if kind == "TOMBSTONE":
             return CanonicalEvent(**base, **fields)
+        if position is None:
+            raise ValueError(f"a {kind} event has a source position; only a tombstone has none")
         if p.flink_cdc:  # no Kafka key: the events' key, and which columns are the key's, are unknown
             columns = [replace(c, pk_position=None) for c in fields.get("columns") or []] or fields.get("columns")
             fields = {**fields, "key": None, **({"columns": columns} if "columns" in fields else {})}
@@ -1111,7 +1133,7 @@ class DebeziumEncoder:
         database, name = self.profile.database_of(self.table), self.table.name
         both = f"{mariadb_ddl.quoted(database)}.{mariadb_ddl.quoted(name)}"
         table_id = f'"{database}"."{name}"'  # TableId.toDoubleQuotedString: no escaping
-        statements = [
+        statements: list[tuple[str, str | None, str, str, list]] = [
             ("", None, f"SET character_set_server={mariadb_ddl.CHARSET}, collation_server={mariadb_ddl.SERVER_COLLATION}",
              "OTHER", []),
             # the table change of a DROP: 3.3.0 writes it, 1.9.7 an empty list
@@ -1159,10 +1181,13 @@ class DebeziumEncoder:
     def _table_description(self) -> dict:
         """The table as the connector's DDL parser describes it (its columns as `mariadb_column_type`'s, seen on
         3.3.0 and 1.9.7; 1.9 had no default value or ENUM members in it)."""
-        description = {"defaultCharsetName": mariadb_ddl.CHARSET,
+        description: dict[str, Any] = {"defaultCharsetName": mariadb_ddl.CHARSET,
                        "primaryKeyColumnNames": [c.name for c in self.table.key_columns], "columns": [], "comment": None}
         for position, column in enumerate(self.table.columns, 1):
-            type_name, length, scale = mariadb_column_type(column.logical, key=bool(column.pk_position))
+            typed = mariadb_column_type(column.logical, key=bool(column.pk_position))
+            if typed is None:
+                raise ValueError(f"{column.logical} is no type of MariaDB's tier")
+            type_name, length, scale = typed
             described = {"name": column.name, "jdbcType": _JDBC_TYPES[type_name], "nativeType": None, "typeName": type_name,
                          "typeExpression": type_name,
                          "charsetName": mariadb_ddl.CHARSET if type_name in _CHARACTER_TYPES else None,
@@ -1213,7 +1238,7 @@ class DebeziumEncoder:
         table in its clustered index's order, the key's; an UPDATE that leaves its row as it was writes no row event
         (handler::ha_update_row logs only rows whose image changed, compare_record)."""
         if tx.snapshot:
-            return tuple(sorted(tx.changes, key=lambda change: self.table.key_of(change.after)))
+            return tuple(sorted(tx.changes, key=lambda change: self.table.key_of(change.new)))
         return tuple(c for c in tx.changes if c.binlogged)
 
     def _encode_change(self, change: Change, tx: Transaction, position: dict, last: bool, first: bool = False) -> list[Expected]:
@@ -1224,29 +1249,29 @@ class DebeziumEncoder:
             return [Expected(self._record(None, value), [self._event("TRUNCATE", tx, position)])]
         if change.kind in ("READ", "INSERT"):
             op = "r" if change.kind == "READ" else "c"
-            value = self._value(op, None, self.row_json(change.after), source, tx)
+            value = self._value(op, None, self.row_json(change.new), source, tx)
             event = self._event("ROW", tx, position, op="INSERT", snapshot=tx.snapshot, columns=columns,
-                                key=self._canonical_key(change.after), after=self.canonical_image(change.after))
-            return [Expected(self._record(self.key_bytes(change.after), value), [event])]
+                                key=self._canonical_key(change.new), after=self.canonical_image(change.new))
+            return [Expected(self._record(self.key_bytes(change.new), value), [event])]
         if change.kind == "DELETE":
-            return self._delete(change.before, tx, position, source, columns)
-        if self.table.key_of(change.before) != self.table.key_of(change.after):
+            return self._delete(change.old, tx, position, source, columns)
+        if self.table.key_of(change.old) != self.table.key_of(change.new):
             return self._key_change(change, tx, position, columns)
         before_columns = (self.table.columns if not (self.profile.connector == "postgresql"
                                                     and self.profile.replica_identity == "DEFAULT") else None)
         if self.profile.connector == "sqlserver":
             position = {**position, "serial": 2}  # CDC's old-values row is serial 1 and is dropped
             source = self._source(tx, position, last)
-        before_json = self.row_json(change.before, before_columns) if before_columns else None
+        before_json = self.row_json(change.old, before_columns) if before_columns else None
         toasted = self._toasted(change)
-        after_json = {**self.row_json(change.after), **{c.name: _placeholder(c.logical) for c in toasted}}
+        after_json = {**self.row_json(change.new), **{c.name: _placeholder(c.logical) for c in toasted}}
         value = self._value("u", before_json, after_json, source, tx)
         kept = [c for c in self.table.columns if c not in toasted]
         event = self._event("ROW", tx, position, op="UPDATE", snapshot=False, columns=columns,
-                            key=self._canonical_key(change.after),
-                            before=self.canonical_image(change.before, before_columns) if before_columns else None,
-                            after=self.canonical_image(change.after, kept))
-        return [Expected(self._record(self.key_bytes(change.after), value), [event])]
+                            key=self._canonical_key(change.new),
+                            before=self.canonical_image(change.old, before_columns) if before_columns else None,
+                            after=self.canonical_image(change.new, kept))
+        return [Expected(self._record(self.key_bytes(change.new), value), [event])]
 
     def _toasted(self, change: Change) -> list:
         """Columns whose unchanged values PostgreSQL does not send (TOASTed, REPLICA IDENTITY DEFAULT): the
@@ -1255,7 +1280,7 @@ class DebeziumEncoder:
         if not (p.toasted and p.connector == "postgresql" and p.replica_identity == "DEFAULT"):
             return []
         return [c for c in self.table.columns if not c.pk_position and c.logical.kind in ("STRING", "BYTES")
-                and change.before[c.name] is not None and change.before[c.name] == change.after[c.name]]
+                and change.old[c.name] is not None and change.old[c.name] == change.new[c.name]]
 
     def _delete(self, row: Row, tx, position, source, columns, headers=(), pk_change=None) -> list[Expected]:
         before_json, before = self._deleted_image(row)
@@ -1270,21 +1295,21 @@ class DebeziumEncoder:
         return out
 
     def _key_change(self, change: Change, tx, position, columns) -> list[Expected]:
-        old_key, new_key = self.key_payload(change.before), self.key_payload(change.after)
+        old_key, new_key = self.key_payload(change.old), self.key_payload(change.new)
         canonical_position = self._canonical_position(position)
         group = pk_change_group(self.profile, self.table, canonical_position, old_key, new_key)
         if self.profile.connector == "sqlserver":  # CDC's serial numbers order the halves
             delete_position, insert_position = position, {**position, "serial": 2}
         else:  # one log position for both: the normalizer orders them by seq (keys.HALF_SEQ)
             delete_position, insert_position = ({**position, "key_change_half": role} for role in ("OLD", "NEW"))
-        out = self._delete(change.before, tx, delete_position, self._source(tx, delete_position, False), columns,
+        out = self._delete(change.old, tx, delete_position, self._source(tx, delete_position, False), columns,
                            headers=[("__debezium.newkey", connect_header_text(new_key))],
                            pk_change={"group": group, "role": "OLD"})
-        value = self._value("c", None, self.row_json(change.after), self._source(tx, insert_position, False), tx)
+        value = self._value("c", None, self.row_json(change.new), self._source(tx, insert_position, False), tx)
         event = self._event("ROW", tx, insert_position, op="INSERT", snapshot=False, columns=columns,
-                            key=self._canonical_key(change.after), after=self.canonical_image(change.after),
+                            key=self._canonical_key(change.new), after=self.canonical_image(change.new),
                             pk_change={"group": group, "role": "NEW"})
-        out.append(Expected(self._record(self.key_bytes(change.after), value,
+        out.append(Expected(self._record(self.key_bytes(change.new), value,
                                          [("__debezium.oldkey", connect_header_text(old_key))]), [event]))
         return out
 
@@ -1338,9 +1363,10 @@ def _quoted(value) -> str:
     return "null" if value is None else f'"{value}"'
 
 
-def pk_change_group(profile: Profile, table: Table, position: dict, old_key: dict, new_key: dict) -> str:
+def pk_change_group(profile: Profile, table: Table, position: dict | None, old_key: dict, new_key: dict) -> str:
     """The group id both halves of a key change compute (cdc_conformance.keys, the decoder's own definition)."""
-    return keys.group({**profile.canonical_source(table), "commit": position["commit"], "event": position["event"]},
+    at = position or {}  # Flink CDC's snapshot phase has no position: the group is the table's and keys' alone
+    return keys.group({**profile.canonical_source(table), "commit": at.get("commit"), "event": at.get("event")},
                       old_key, new_key)
 
 
@@ -1363,13 +1389,13 @@ def _payload(document: dict) -> dict:
 def _mutate_json(item: Expected, change) -> bytes | None:
     # fractions parsed as Decimal: a NUMERIC decimal of 65 digits read as a float would be rewritten as 1e+35,
     # and the record would be undecodable for that reason instead of the mutation's
-    document = json.loads(item.record.value, parse_float=Decimal)
+    document = json.loads(item.record.written_value, parse_float=Decimal)
     if change(document) is False:
         return None
     return dumps_bytes(document)
 
 
-def _set_first_value(kinds: tuple[str, ...], text: str, semantics: tuple[str | None, ...] = (None,)):
+def _set_first_value(kinds: tuple[str, ...], text: str | Decimal, semantics: tuple[str | None, ...] = (None,)):
     """Replace the first non-null after/before value of a column of one of `kinds` whose semantic name is one of
     `semantics` (none, by default) with `text`."""
     def change(document):
@@ -1795,7 +1821,7 @@ def value_types(profile: Profile) -> list[LogicalType]:
         # money under decimal.handling.mode=string too: streamed as its digits, in a snapshot as Double.toString
         # (`1.0E7`; seen on 3.3.2: _setting_view, _snapshot_view)
         return ALL_TYPES + BITS_TYPES + VARBIT_TYPES + [TIME_24_TYPE] + PG_TIMESTAMP_TYPES + POSTGRES_TYPES + [MONEY_TYPE]
-    return ALL_TYPES + [t for t in BITS_TYPES if t.precision <= 64] + [LogicalType("GEOMETRY"), DURATION_TYPE]
+    return ALL_TYPES + [t for t in BITS_TYPES if t.digits <= 64] + [LogicalType("GEOMETRY"), DURATION_TYPE]
 
 
 def render(example, topic: str, index: int) -> list[Expected]:

@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import fastavro
 from hypothesis import strategies as st
@@ -70,7 +71,7 @@ def write(generation: int, record: dict) -> bytes:
     return out.getvalue()
 
 
-def read(value: bytes) -> tuple[int, dict]:
+def read(value: bytes) -> tuple[int, Any]:
     """The generation and datum, found as the decoder finds them: the 2020 schema first."""
     for generation in (2020, 2019):
         try:
@@ -314,7 +315,7 @@ def encode(history: History, profile: Profile, index: int = 0) -> list[Expected]
 def _rewrite(change, code: Code):
     """A record mutator from `change(datum) -> bool` (False: does not apply to this record)."""
     def mutate(item: Expected) -> Expected | None:
-        generation, datum = read(item.record.value)
+        generation, datum = read(item.record.written_value)
         if not change(datum):
             return None
         return item.now_quarantined(code, record=replace(item.record, value=write(generation, datum)))
@@ -382,7 +383,7 @@ def _number_under_a_blob_code(datum: dict) -> bool:
 
 def _truncate(item: Expected) -> Expected:
     """A datum cut in half: neither generation reads it (cutting only the 2020 tail would leave a 2019 datum)."""
-    value = item.record.value
+    value = item.record.written_value
     return item.now_quarantined(Code.MALFORMED_AVRO, record=replace(item.record, value=value[: len(value) // 2]))
 
 
@@ -424,7 +425,7 @@ def _out_of_range_union() -> bytes:
         if field["name"] == "afterImages":
             field["type"][2]["items"].append({"type": "record", "name": "Extra", "fields": [{"name": "x", "type": "int"}]})
     out = io.BytesIO()
-    datum = fastavro.schemaless_reader(io.BytesIO(hostile_record(1)), schema(2020))
+    datum: Any = fastavro.schemaless_reader(io.BytesIO(hostile_record(1)), schema(2020))
     datum["afterImages"] = [(f"{NS}.Integer", {"precision": 11, "value": "1"}), (f"{NS}.Extra", {"x": 1})]
     fastavro.schemaless_writer(out, fastavro.parse_schema(wider), datum)
     return out.getvalue()

@@ -32,7 +32,7 @@ class Table:
 
     @property
     def key_columns(self) -> list[ColumnSpec]:
-        return sorted((c for c in self.columns if c.pk_position), key=lambda c: c.pk_position)
+        return sorted((c for c in self.columns if c.pk_position), key=lambda c: c.pk_position or 0)
 
     def key_of(self, row: Row) -> tuple:
         return tuple(row[c.name] for c in self.key_columns)
@@ -58,16 +58,30 @@ class Change:
     # None: every column whose value changed
     set_columns: frozenset[str] | None = None
 
+    @property
+    def old(self) -> Row:
+        """The before image of a change that has one (UPDATE, DELETE)."""
+        if self.before is None:
+            raise ValueError(f"a {self.kind} has no before image")
+        return self.before
+
+    @property
+    def new(self) -> Row:
+        """The after image of a change that has one (READ, INSERT, UPDATE)."""
+        if self.after is None:
+            raise ValueError(f"a {self.kind} has no after image")
+        return self.after
+
     def columns_set(self, table: Table) -> frozenset[str]:
         if self.set_columns is not None:
             return self.set_columns
-        return frozenset(c.name for c in table.columns if self.before[c.name] != self.after[c.name])
+        return frozenset(c.name for c in table.columns if self.old[c.name] != self.new[c.name])
 
     @property
     def binlogged(self) -> bool:
         """Whether MySQL or MariaDB logs a row for it: an UPDATE that leaves its row as it was writes no row event
         (handler::ha_update_row logs only rows whose image changed, compare_record; seen with Debezium and canal)."""
-        return not (self.kind == "UPDATE" and _stored_alike(self.before, self.after))
+        return not (self.kind == "UPDATE" and _stored_alike(self.old, self.new))
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,13 @@ def change_events(change: Change, row: dict, key: Callable[[dict], list | None],
     """The canonical events of one row change: an INSERT (of an insert or a snapshot read), a DELETE, or what
     update_events makes of an update. `key`/`image` render a row's key and image; `update_images` (before, after)
     render an update's images where they differ from `image` (a minimal row image names fewer columns)."""
-    old, new = change.before, change.after
     if change.kind in ("INSERT", "READ"):
-        return [CanonicalEvent(op="INSERT", key=key(new), after=image(new), **row)]
+        return [CanonicalEvent(op="INSERT", key=key(change.new), after=image(change.new), **row)]
     if change.kind == "DELETE":
-        return [CanonicalEvent(op="DELETE", key=key(old), before=image(old), **row)]
+        return [CanonicalEvent(op="DELETE", key=key(change.old), before=image(change.old), **row)]
     before_image, after_image = update_images or (image, image)
-    return update_events(row, key(old), key(new), before_image(old), after_image(new), group_parts, half_seq)
+    return update_events(row, key(change.old), key(change.new), before_image(change.old), after_image(change.new),
+                         group_parts, half_seq)
 
 
 def update_events(row: dict, old_key: list | None, new_key: list | None, before: dict | None, after: dict | None,

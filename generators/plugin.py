@@ -31,7 +31,7 @@ class Mutator:
     code: Code | None
 
 
-def record_mutator(change: Callable[[Expected], Expected | None], code: Code) -> Mutator:
+def record_mutator(change: Callable[[Expected], Expected | None], code: Code | None) -> Mutator:
     """A Mutator from a change of one record (the record at `index`)."""
     def apply(items: list[Expected], index: int) -> list[Expected] | None:
         changed = change(items[index])
@@ -47,7 +47,7 @@ def json_mutator(change: Callable[[dict], bool], code: Code) -> Mutator:
         target = items[index]
         if target.record.value is None:
             return None
-        document = json.loads(target.record.value)
+        document = json.loads(target.record.written_value)
         if not change(document):
             return None
         changed = target.now_quarantined(code, record=replace(target.record, value=dumps(document)))
@@ -62,7 +62,7 @@ def absorbed_json_mutator(change: Callable[[dict], bool]) -> Mutator:
         target = items[index]
         if target.record.value is None:
             return None
-        document = json.loads(target.record.value, parse_int=Number, parse_float=Number)
+        document = json.loads(target.record.written_value, parse_int=Number, parse_float=Number)
         if not change(document):
             return None
         changed = replace(target, record=replace(target.record, value=dumps(document)))
@@ -172,26 +172,42 @@ class FormatGenerator:
         micro-batch boundaries matter): exactly the formats that declare late records."""
         return self.late_records is not None
 
+    def late_of(self, members: list[Expected]) -> list[tuple[KafkaRecord, Code]]:
+        """The late records of an emitted group (a stateful format's `late_records`; none for the others)."""
+        return self.late_records(members) if self.late_records is not None else []
+
+    def benchmark(self) -> Bench:
+        """The format's benchmark data (every decoded format declares it: tests/unit/test_bench_data.py)."""
+        if self.bench is None:
+            raise ValueError(f"{self.format_id} declares no benchmark data")
+        return self.bench
+
     def extreme_records(self) -> list[tuple[str, bytes]]:
         """(label, value): the valid neighbour with one integer at a time at an extreme (generators.extremes)."""
         from cdc_conformance.generators.extremes import json_variants
 
-        neighbour = self.hostile[VALID_NEIGHBOUR].value
-        return (self.extremes or json_variants)(neighbour)
+        return (self.extremes or json_variants)(self._neighbour())
 
     def lone_surrogate_records(self) -> list[tuple[str, bytes]]:
         """(label, value): the valid neighbour of a JSON format with one text at a time holding a lone
         surrogate escape (generators.extremes); none for Avro formats (their strings are UTF-8 bytes)."""
         from cdc_conformance.generators.extremes import lone_surrogate_variants
 
-        return lone_surrogate_variants(self.hostile[VALID_NEIGHBOUR].value) if self.encoding == "json" else []
+        return lone_surrogate_variants(self._neighbour()) if self.encoding == "json" else []
 
     def duplicate_member_records(self) -> list[tuple[str, bytes]]:
         """(label, value): the valid neighbour of a JSON format with one object at a time naming a member
         twice (generators.extremes); none for Avro formats (a record's fields are its schema's)."""
         from cdc_conformance.generators.extremes import duplicate_member_variants
 
-        return duplicate_member_variants(self.hostile[VALID_NEIGHBOUR].value) if self.encoding == "json" else []
+        return duplicate_member_variants(self._neighbour()) if self.encoding == "json" else []
+
+    def _neighbour(self) -> bytes:
+        """The valid neighbour's value (a record, never a tombstone: the variants edit its value)."""
+        value = self.hostile[VALID_NEIGHBOUR].value
+        if value is None:
+            raise ValueError(f"{self.format_id}: the valid neighbour is a tombstone")
+        return value
 
     def for_version(self, version: str) -> FormatGenerator:
         """This generator drawing only what `version`'s producer writes (certify runs a version under it); a

@@ -17,6 +17,13 @@ class KafkaRecord:
     value: bytes | None
     headers: tuple[tuple[str, bytes | None], ...] = ()
 
+    @property
+    def written_value(self) -> bytes:
+        """The value of a record that has one: every record but a tombstone."""
+        if self.value is None:
+            raise ValueError(f"a tombstone on {self.topic} has no value")
+        return self.value
+
 
 def murmur2(data: bytes) -> int:
     """Kafka's `Utils.murmur2` (seed 0x9747b28c), as a signed 32-bit int."""
@@ -83,6 +90,13 @@ class Expected:
     # with_coordinates once the offset is known; a mutator that quarantines the record clears it
     events_at: Callable[[int], list[CanonicalEvent]] | None = None
 
+    @property
+    def placed_at(self) -> tuple[str, int, int]:
+        """(topic, partition, offset) of a record with_coordinates has placed."""
+        if self.coordinates is None:
+            raise ValueError("a record not placed yet (with_coordinates) has no coordinates")
+        return self.coordinates
+
     @classmethod
     def quarantined(cls, record: KafkaRecord, code: Code, **fields) -> Expected:
         """A record that must be quarantined with `code` (its phase from the model)."""
@@ -109,7 +123,7 @@ def with_coordinates(expected: list[Expected], start: dict | None = None) -> lis
         if not item.events:
             continue
         members = parts.get(item.logical, [item]) if item.logical is not None else [item]
-        origin = [Origin(*m.coordinates) for m in sorted(members, key=lambda m: (m.segment, *m.coordinates))]
+        origin = [Origin(*m.placed_at) for m in sorted(members, key=lambda m: (m.segment, *m.placed_at))]
         first = origin[0]
         placed[index] = replace(item, events=[replace(event, event_id=f"{first.topic}/{first.partition}/{first.offset}#{n}",
                                                       origin=origin) for n, event in enumerate(item.events)])

@@ -51,10 +51,14 @@ def _plain(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-SPELLINGS: dict[str, Callable[[Any], str]] = {
+def _reversed(document: Any, ordered: frozenset[str]) -> str:
+    return _render(document, _plain, _plain, True, ordered=ordered)
+
+
+SPELLINGS: dict[str, Callable[..., str]] = {  # a document (and, for the reverse order, the members kept in order)
     "pretty-printed": lambda doc: _render(doc, _plain, _plain, False, ",\n  ", ": "),
     "spaces around every token": lambda doc: "  " + _render(doc, _plain, _plain, False, " , ", " : ") + "\n",
-    "members in reverse order": lambda doc, ordered=frozenset(): _render(doc, _plain, _plain, True, ordered=ordered),
+    "members in reverse order": lambda doc, ordered=frozenset(): _reversed(doc, ordered),
     "ASCII only (\\u escapes for the rest)": lambda doc: _render(doc, _ascii, _ascii, False),
     "every character of names and strings escaped": lambda doc: _render(doc, _escaped, _escaped, False),
 }

@@ -41,7 +41,7 @@ def run(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerat
         partitions: int = 2) -> list[Measurement]:
     from cdc_conformance.harness.kafka_read import read_batch
 
-    bench = generator.bench
+    bench = generator.benchmark()
     topic = f"bench-{generator.format_id}-{uuid.uuid4().hex[:8]}"
     broker.create_topics({topic: partitions})
     broker.produce(bench.records(topic, messages, partitions))
@@ -86,7 +86,7 @@ def format_row(spark, broker, under_test: NormalizerUnderTest, generator: Format
     return row
 
 
-def _best(results: list[Measurement], prefix: str) -> float:
+def _best(results: list[Measurement] | list[StreamPass], prefix: str) -> float:
     return max(r.rate for r in results if r.name.startswith(prefix))
 
 
@@ -194,7 +194,7 @@ def run_stream(spark, broker, under_test: NormalizerUnderTest, generator: Format
     offset."""
     from cdc_conformance.harness.kafka_read import read_stream
 
-    bench = generator.bench
+    bench = generator.benchmark()
     topic = f"bench-stream-{generator.format_id}-{uuid.uuid4().hex[:8]}"
     broker.create_topics({topic: partitions})
     broker.produce(bench.records(topic, messages, partitions))

@@ -267,7 +267,7 @@ def _with_late_records(generator: FormatGenerator, count: int, seed: int, draws:
     one-record mode, say: seed 1154590801 at 8 examples), and the property would have nothing to check."""
     for attempt in range(draws):
         examples = placed(_examples(generator, draw_examples(generator.examples(), count, seed + attempt), "late"))
-        if any(generator.late_records(members) for members in _emitted_groups(examples)):
+        if any(generator.late_of(members) for members in _emitted_groups(examples)):
             return seed + attempt, examples
     return seed, examples
 
@@ -300,7 +300,7 @@ def check_late_arrivals(spark, broker, generator: FormatGenerator, workdir: Path
     out, checkpoint = workdir / "out", workdir / "checkpoint"
     streaming.stream_once(spark, broker, generator.format_id, list(partitions), out, checkpoint, max(2, len(records) // 3), under_test)
 
-    late = [(record, code) for members in _emitted_groups(examples) for record, code in generator.late_records(members)]
+    late = [(record, code) for members in _emitted_groups(examples) for record, code in generator.late_of(members)]
     if not late:
         return [f"no group was emitted (seed {seed}): nothing arrived late"]
     ends = {(topic, p): end for topic in partitions for p, end in broker.end_offsets(topic).items()}
@@ -342,7 +342,8 @@ def check_cross_format(roundtrip: RoundTrip, generators: dict[str, FormatGenerat
     """One generated history, rendered by every format that can express it, normalizes to the same
     canonical events in every format (modulo what some format cannot carry: columns, positions, ids)."""
     seed = session_seed() if seed is None else seed
-    chosen = {f: g for f, g in sorted(generators.items()) if g.shared_history is not None}
+    shared = {f: g.shared_history for f, g in sorted(generators.items()) if g.shared_history is not None}
+    chosen = {f: generators[f] for f in shared}
     value_types = [t for t in next(iter(chosen.values())).value_types if all(t in g.value_types for g in chosen.values())]
     features = frozenset.intersection(*(g.history_features for g in chosen.values()))
     strategy = histories(table_strategy=tables(key_types=KEY_TYPES, value_types=value_types),
@@ -352,7 +353,7 @@ def check_cross_format(roundtrip: RoundTrip, generators: dict[str, FormatGenerat
     failures = []
     for format_id, generator in chosen.items():
         topic = _topic("cross", format_id, 1)
-        examples = [Example(f"#{i}", generator.shared_history(history, topic, i), {topic: 1})
+        examples = [Example(f"#{i}", shared[format_id](history, topic, i), {topic: 1})
                     for i, history in enumerate(drawn)]
         result = run_batch(roundtrip, format_id, examples, seed, generator.ordered_within_partition)
         failures += [f"{format_id}: {failure}" for failure in result.failures[:3]]

@@ -67,7 +67,7 @@ def _typed(logical_type: str | None) -> _Typed:
                 if value is None:
                     return _Typed(None)  # a width the producer left out
                 pattern = pattern.replace("{" + placeholder + "}", "{" + str(value) + "}")
-        bounds = tuple(int(b) for b in template["range"]) if "range" in template else None
+        bounds = (int(template["range"][0]), int(template["range"][1])) if "range" in template else None
         return _Typed(re.compile(pattern), tuple(template["rules"]), tuple(parameters.items()), bounds)
     return _Typed(None)
 

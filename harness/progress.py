@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 
 class Progress:
@@ -20,7 +21,7 @@ class Progress:
         self.terminal = self.stream.isatty() if terminal is None else terminal
         self.enabled = enabled
         self.started = time.monotonic()
-        self._bar = None  # the live rich display while a phase runs on a terminal
+        self._bar: Any = None  # the live rich display (rich.progress.Progress) while a phase runs on a terminal
         self._depth = 0
 
     def note(self, text: str) -> None:
@@ -64,15 +65,16 @@ class Progress:
             self._bar = Bar(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                             TimeElapsedColumn(), console=Console(file=self.stream))
             self._bar.start()
+        bar = self._bar
         self._depth += 1
-        task = self._bar.add_task(("  " * (self._depth - 1)) + name, total=total)
+        task = bar.add_task(("  " * (self._depth - 1)) + name, total=total)
         try:
-            yield lambda advance=1: self._bar.advance(task, advance)
+            yield lambda advance=1: bar.advance(task, advance)
         finally:
-            self._bar.update(task, completed=total or 1, total=total or 1)
+            bar.update(task, completed=total or 1, total=total or 1)
             self._depth -= 1
             if self._depth == 0:
-                self._bar.stop()
+                bar.stop()
                 self._bar = None
 
     def _elapsed(self) -> str:

@@ -139,11 +139,11 @@ def run_batch(roundtrip: RoundTrip, format_id: str, examples: list[Example], see
     failures = []
     for example in examples:
         expected_events = [event_to_json(ev) for item in example.expected for ev in item.events]
-        own = {item.coordinates for item in example.expected}
+        own = {item.placed_at for item in example.expected}
         actual = [e for key in own for e in events_at.get(key, [])]
         problems = diff_events(expected_events, actual) + ordering_problems(expected_events, ordered_within_partition)
         for item in example.expected:
-            got = quarantine_at.get(item.coordinates)
+            got = quarantine_at.get(item.placed_at)
             if got != item.quarantine:
                 problems.append(f"record {item.coordinates}: expected quarantine {item.quarantine}, got {got}")
         if problems:

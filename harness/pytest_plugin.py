@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,7 +80,7 @@ class PluginRun:
     """What the options ask for, checked once; the whole selection runs once, in one broker and Spark session, the
     first time an item asks."""
 
-    under_test: object
+    under_test: Any  # harness.under_test.NormalizerUnderTest, imported where the run starts
     cases: list
     selected: list
     known_failures: dict
@@ -89,7 +90,7 @@ class PluginRun:
     reports_dir: Path | None
     check_orphans: bool
     known_failures_file: str | None = None
-    result: object = None
+    result: Any = None  # the run's SuiteResult, once it ran
 
     @classmethod
     def of(cls, config) -> PluginRun:
@@ -108,7 +109,8 @@ class PluginRun:
         given = {name: (here / option(name) if option(name) else None)
                  for name in ("--cdc-cases", "--cdc-golden", "--cdc-known-failures", "--cdc-obtained", "--cdc-reports")}
         for name in ("--cdc-cases", "--cdc-known-failures"):
-            if given[name] is not None and not given[name].exists():
+            path = given[name]
+            if path is not None and not path.exists():
                 raise pytest.UsageError(f"{name} {option(name)}: no such {'directory' if name == '--cdc-cases' else 'file'}")
         try:
             under_test = NormalizerUnderTest.load(option("--cdc-normalizer"))
@@ -148,7 +150,8 @@ class PluginRun:
 
         facts = run_facts({"normalizer": self.under_test.spec, "normalizer_version": self.under_test.version,
                            "runner": "pytest plugin"})
-        write_all(Report.of(self.result, facts), self.reports_dir)
+        if self.reports_dir is not None:
+            write_all(Report.of(self.result, facts), self.reports_dir)
 
 
 class ConformanceSuite(pytest.Collector):

@@ -61,7 +61,8 @@ def rows(result: SuiteResult) -> list[dict]:
     """One row per case x format@version x mode."""
     out = []
     for r in result.results:
-        for fv in r.format_versions or [None]:
+        versions: list = r.format_versions or [None]  # a case of no registered version: one row, its format's
+        for fv in versions:
             out.append({
                 "type": "case", "case": r.case.id, "format": r.case.format,
                 "version": fv.version if fv else None, "format_version": fv.label if fv else r.case.format,

@@ -7,6 +7,7 @@ streaming checks.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from cdc_conformance.generators.records import KafkaRecord
 from cdc_conformance.harness import accounting
@@ -28,7 +29,7 @@ class RunOutput:
 
 @dataclass
 class RoundTrip:
-    spark: object
+    spark: Any  # a classic or a Spark Connect session
     broker: Broker
     normalizer: NormalizerUnderTest = None  # type: ignore[assignment]  # a bare batch function is taken as one
     # the records read are coalesced into at most this many Spark partitions (None: one per Kafka partition, as

@@ -59,7 +59,7 @@ class NormalizerUnderTest:
     @classmethod
     def of(cls, normalizer: NormalizerUnderTest | Callable) -> NormalizerUnderTest:
         """`normalizer` itself, or a bare batch function (a test's own normalizer) as one without streaming."""
-        if isinstance(normalizer, cls):
+        if isinstance(normalizer, NormalizerUnderTest):
             return normalizer
         return cls(f"{normalizer.__module__}:{normalizer.__qualname__}", normalizer)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
@@ -94,7 +95,7 @@ def group_stream(records: DataFrame, grouping: Grouping, timeout_seconds: float 
     if is_connect(records.sparkSession):
         return _group_stream_in_python(records, grouping, timeout_ms, window_ms)
     keyed = grouping._keyed(records, grouping._member())
-    jvm = records.sparkSession._jvm
+    jvm: Any = records.sparkSession._jvm  # py4j's view of the JVM: untyped
     released = type(records)(jvm.io.cdcconformance.shared.GroupAssembly.groupStream(
         keyed._jdf, grouping.release_rule, ",".join(grouping.fingerprint), Code.DUPLICATE_AFTER_EMIT.value,
         grouping.late_conflict.value, timeout_ms, window_ms), records.sparkSession)

@@ -62,7 +62,7 @@ class TestcontainersKafka(Broker):
         container = DockerContainer(image).with_envs(
             CLUSTER_ID=base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=").replace("-", "A"),
             **kafka_env(kafka_node_settings(host_port)))
-        container.ports["9092/tcp"] = ("127.0.0.1", host_port)  # docker's (ip, port) form: loopback only
+        container.ports["9092/tcp"] = ("127.0.0.1", host_port)  # type: ignore[assignment]  # docker's (ip, port) form: loopback only; testcontainers types only a port
         return container.waiting_for(LogMessageWaitStrategy(STARTED_LINE).with_startup_timeout(int(self.start_timeout)))
 
     def start(self) -> TestcontainersKafka:

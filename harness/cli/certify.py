@@ -158,7 +158,7 @@ def _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, director
                                                  golden_root, facts, progress, **real)
     except ContractViolation as error:  # the generic checks run the normalizer outside the runner, which reports it
         record, problems = None, [str(error)]
-    if problems:
+    if problems or record is None:
         click.echo("\n".join([f"{fv.label} is not certified (seed {seed}):", *problems[:10]]))
         return False
     paths = certification.write(record, directory)

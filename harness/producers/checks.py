@@ -111,7 +111,7 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
         oracle=compare.oracle_problems(generated, events) if generated is not None else [],
         state=compare.state_problems(run, events),
         differences=[d for d in compare.fidelity(run, generated) + _side_fidelity(broker, run, encoded)
-                     if not fidelity.accepted(d)] if generated is not None else [],
+                     if not fidelity.accepted(d)] if generated is not None and encoded is not None else [],
         quarantined=[f"{q['origin'][0]['topic']}@{q['origin'][0]['offset']}: {q['code']} {q['detail']}"
                      for q in quarantine + side_quarantine],
         versions=run.versions, setting=setting.name, side_events=side_events)

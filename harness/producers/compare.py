@@ -175,7 +175,7 @@ def record_differences(generator_record, connector_record, run_values: re.Patter
         for path, change in items:
             if kind in ("values_changed", "type_changes"):
                 found.add(Difference(_pattern(path), "value" if kind == "values_changed" else "type",
-                                     _short(change["old_value"]), _short(change["new_value"])))
+                                     _short((change or {})["old_value"]), _short((change or {})["new_value"])))
             elif kind.endswith("_added"):
                 found.add(Difference(_pattern(path), "only the connector", "", _short(change)))
             elif kind.endswith("_removed"):

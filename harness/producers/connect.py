@@ -86,8 +86,9 @@ class ConnectWorker:
     def _wait_running(self) -> None:
         deadline = time.monotonic() + self.start_timeout
         while time.monotonic() < deadline:
-            if self._process.poll() is not None:
-                raise ProducerUnavailable(f"Kafka Connect exited with {self._process.returncode}:\n{self.log_tail()}")
+            process = self._process
+            if process is None or process.poll() is not None:
+                raise ProducerUnavailable(f"Kafka Connect exited with {process and process.returncode}:\n{self.log_tail()}")
             status = self.status()
             tasks = (status or {}).get("tasks", [])
             if any(task.get("state") == "FAILED" for task in tasks):

@@ -42,7 +42,7 @@ def connector_settings(run_id: str, server: MariaDbServer, history: History, pre
         "topic.prefix": prefix,
         # the schema history in a file beside the server's data (removed with it), not in a topic of its own
         "schema.history.internal": "io.debezium.storage.file.history.FileSchemaHistory",
-        "schema.history.internal.file.filename": str(server.workdir / "schema-history.dat"),
+        "schema.history.internal.file.filename": str(server.directory / "schema-history.dat"),
         "snapshot.mode": "initial" if snapshot else "no_data",
         **CONNECTOR_SETTINGS,
     }
@@ -78,7 +78,7 @@ def _mysql_connector_settings(run_id: str, server: MariaDbServer, history: Histo
         "database.ssl.mode": "disabled",
         "database.server.name": prefix,
         "database.history": "io.debezium.relational.history.FileDatabaseHistory",
-        "database.history.file.filename": str(server.workdir / "schema-history.dat"),
+        "database.history.file.filename": str(server.directory / "schema-history.dat"),
         "snapshot.mode": "initial" if snapshot else "schema_only",
         **CONNECTOR_SETTINGS,
         "truncate.handling.mode": "include",

@@ -43,15 +43,21 @@ class MariaDbServer:
         return out.split()[2].split("-")[0]  # "mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu ..."
 
     @property
+    def directory(self) -> Path:
+        """The running server's directory (its data, socket, logs)."""
+        if self.workdir is None:
+            raise ProducerUnavailable("the MariaDB server is not started")
+        return self.workdir
+
+    @property
     def socket(self) -> Path:
-        assert self.workdir is not None
-        return self.workdir / "socket"
+        return self.directory / "socket"
 
     def _settings(self, user: str | None) -> str:
         lines = {
-            "datadir": self.workdir / "data", "socket": self.socket, "port": self.port, "bind-address": "127.0.0.1",
-            "pid-file": self.workdir / "server.pid", "log-error": self.workdir / "server.log",
-            "log-bin": self.workdir / "data" / "binlog", "binlog-format": "ROW", "binlog-row-image": self.row_image,
+            "datadir": self.directory / "data", "socket": self.socket, "port": self.port, "bind-address": "127.0.0.1",
+            "pid-file": self.directory / "server.pid", "log-error": self.directory / "server.log",
+            "log-bin": self.directory / "data" / "binlog", "binlog-format": "ROW", "binlog-row-image": self.row_image,
             # a multi-row INSERT stays one Rows event (generators.history.Transaction.multi_row_inserts): past the
             # default 8 KiB the server starts another, at another position
             "binlog-row-event-max-size": 64 * 1024 * 1024,
@@ -99,8 +105,9 @@ class MariaDbServer:
 
         deadline = time.monotonic() + self.start_timeout
         while time.monotonic() < deadline:
-            if self._process.poll() is not None:
-                raise ProducerUnavailable(f"MariaDB exited with {self._process.returncode}:\n{self.log_tail()}")
+            process = self._process
+            if process is None or process.poll() is not None:
+                raise ProducerUnavailable(f"MariaDB exited with {process and process.returncode}:\n{self.log_tail()}")
             try:
                 self.connect(database=None, user="root").close()
                 return

@@ -93,8 +93,8 @@ def read_topic(bootstrap_servers: str, topic: str) -> list[KafkaRecord]:
                     raise RuntimeError(f"{topic}[{partition}]: no record within 10 s before offset {end}")
                 if message.error():
                     raise RuntimeError(f"{topic}[{partition}]: {message.error()}")
-                offset = message.offset()
-                records.append(KafkaRecord(topic, partition, message.key(), message.value(), tuple(message.headers() or ())))
+                offset = message.offset() or 0  # a consumed record always has its offset
+                records.append(KafkaRecord(topic, partition, message.key(), message.value(), tuple(message.headers() or ())))  # type: ignore[arg-type]  # confluent_kafka types headers loosely
         return records
     finally:
         consumer.close()

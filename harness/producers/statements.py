@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from cdc_conformance.generators.history import Change, History, Table
 from cdc_conformance.generators.mariadb_ddl import KEY_CHARS as MARIADB_KEY_CHARS
@@ -74,9 +75,9 @@ class Dialect:
 
     def _values(self, table: Table, row: dict, names: list[str]) -> tuple:
         kinds = {c.name: c.logical for c in table.columns}
-        values = []
+        values: list = []
         for name in names:
-            value = self.parameter(kinds[name], row[name])
+            value: Any = self.parameter(kinds[name], row[name])  # a placeholder of several %s takes a sequence
             values += value if self.placeholder(kinds[name]).count("%s") > 1 else [value]
         return tuple(values)
 
@@ -96,11 +97,11 @@ class Dialect:
             assigned = [c.name for c in table.columns if c.name in change.columns_set(table)]
             if not assigned:  # a statement sets at least one column: the key, to the value it has
                 assigned = [table.key_columns[0].name]
-            where, key = self._where_key(table, change.before)
+            where, key = self._where_key(table, change.old)
             sets = ", ".join(f"{self.quoted(n)} = {p}" for n, p in zip(assigned, self._placeholders(table, assigned)))
-            return Statement(f"UPDATE {name} SET {sets} WHERE {where}", self._values(table, change.after, assigned) + key)
+            return Statement(f"UPDATE {name} SET {sets} WHERE {where}", self._values(table, change.new, assigned) + key)
         if change.kind == "DELETE":
-            where, key = self._where_key(table, change.before)
+            where, key = self._where_key(table, change.old)
             return Statement(f"DELETE FROM {name} WHERE {where}", key)
         if change.kind == "TRUNCATE":
             return Statement(f"TRUNCATE {name}")
@@ -112,7 +113,7 @@ class Dialect:
         row = f"({', '.join(self._placeholders(table, names))})"
         return Statement(f"INSERT INTO {self.table_name(table)} ({', '.join(map(self.quoted, names))}) "
                          f"VALUES {', '.join([row] * len(changes))}",
-                         sum((self._values(table, change.after, names) for change in changes), ()))
+                         sum((self._values(table, change.new, names) for change in changes), ()))
 
     def transactions(self, history: History, snapshot: bool) -> Iterator[list[Statement]]:
         """The statements of each transaction, the snapshot's (`snapshot`) or the streamed ones."""
@@ -180,9 +181,9 @@ def _mariadb_holds(logical: LogicalType) -> bool:
     if logical.kind in ("TIME", "TIMESTAMP") and logical.precision == 9:
         return False
     if logical.kind == "DECIMAL":
-        return logical.precision <= 65 and logical.scale <= 30
+        return logical.digits <= 65 and logical.places <= 30
     if logical.kind == "BITS":
-        return logical.precision <= 64
+        return logical.digits <= 64
     return logical.kind in _MARIADB
 
 

@@ -33,7 +33,9 @@ class Reproducer:
     def outcomes(self, variants: list[list[dict]]) -> list[Outcome]:
         """Each variant (a list of capture records) on topics of its own; one produce and one Spark job per normalizer."""
         run = uuid.uuid4().hex[:8]
-        records, partitions, owner = [], {}, {}
+        records: list = []
+        partitions: dict = {}
+        owner: dict = {}
         for index, items in enumerate(variants):
             prefix = f"repro.{run}.{index}."
             for item in items:
