@@ -1,6 +1,6 @@
 """The model's value grammar (model-grammar.json) as the harness applies it to any normalizer's output: every
 fixture of the file, and the check's paths. The JVM readers' validator is tested against the same fixtures
-(normalizer/java/src/test/java/io/cdcconformance/ModelGrammarTest.java)."""
+(normalizer/java/src/test/java/io/cdcconformance/shared/ModelGrammarTest.java)."""
 import pytest
 
 from cdc_conformance.harness import contract, model_grammar

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * MySQL column types as MySQL writes them (canal's {@code mysqlType}, CloudCanal's {@code dbValType}: {@code int(11)},
  * {@code bigint(20) unsigned}, {@code decimal(10,2)}, {@code datetime(6)}), and JDBC codes where a column has no type
  * text: the logical type of each, and ENUM and SET values as canal's binlog decoder writes them. The tables and rules
- * of the SQL decoders these replaced (normalizer/types.py: {@code MYSQL_TEXT}, {@code JDBC}, {@code mysql_logical_type}, {@code mysql_enum_text},
+ * of the SQL decoders these replaced (their Python module, gone since issue 20: {@code MYSQL_TEXT}, {@code JDBC}, {@code mysql_logical_type}, {@code mysql_enum_text},
  * {@code mysql_set_text}), which the SQL decoders share; the reasons are there and in docs/formats/canal-json.md.
  *
  * <p>A table's type texts repeat in every message of it, so each text's logical type is worked out once per JVM.

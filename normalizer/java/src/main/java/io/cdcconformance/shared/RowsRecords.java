@@ -17,7 +17,7 @@ import scala.collection.Seq;
 /**
  * Row-list messages: one message holds many rows of one table, as lists of row maps (canal's FlatMessage,
  * CloudCanal's JSON). The formats differ in field names and in how they give the before rows ({@link #read}); from
- * the {@link Message} on they are one thing, written here once, as normalizer/rows.py wrote it in Spark SQL before (issue 20):
+ * the {@link Message} on they are one thing, written here once, as a Spark SQL module of the normalizer wrote it before (issue 20):
  *
  * <ul>
  * <li>columns from the type texts (their member order is the column order), JDBC codes where a column has none;</li>

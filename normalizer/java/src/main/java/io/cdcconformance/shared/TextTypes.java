@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 /**
  * Values written as their database's own text (SQL Server CES, MySQL via canal, CloudCanal, DataWorks' text):
  * '12.30', '2025-03-14 16:45:01.000', '1' for a bit. {@code types.convert(raw, logical, TEXT)} in
- * normalizer/types.py was the same converter in SQL before the decoders moved to the JVM.
+ * The same converter was Spark SQL before the decoders moved to the JVM (issue 20).
  */
 public final class TextTypes {
     private TextTypes() {
