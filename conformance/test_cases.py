@@ -6,9 +6,10 @@
 import pytest
 
 from cdc_conformance.harness.cases import load_cases
+from cdc_conformance.harness.known_failures import load_known_failures
 from cdc_conformance.harness.lint import lint
 from cdc_conformance.harness.registry import Registry
-from cdc_conformance.harness.runner import ERROR, FAIL, PASS, XFAIL, XPASS, Runner, load_known_failures
+from cdc_conformance.harness.runner import ERROR, FAIL, PASS, XFAIL, XPASS, Runner
 
 CASES = load_cases()
 REGISTRY = Registry.load()

@@ -96,8 +96,9 @@ class PluginRun:
     def of(cls, config) -> PluginRun:
         from cdc_conformance.harness import golden, suite_files
         from cdc_conformance.harness.cases import CASES_DIR, CaseError, EmptySelection, load_cases, select
+        from cdc_conformance.harness.known_failures import known_failures_for
         from cdc_conformance.harness.registry import Registry
-        from cdc_conformance.harness.runner import known_failures_for, replay_options
+        from cdc_conformance.harness.runner import replay_options
         from cdc_conformance.harness.under_test import NormalizerNotLoadable, NormalizerUnderTest
 
         option = config.getoption

@@ -14,15 +14,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
-from cdc_conformance.harness import accounting, golden, suite_files
-from cdc_conformance.harness.cases import CONFORMANCE_DIR, Case
-from cdc_conformance.harness.diff import deep_diff, describe
+from cdc_conformance.harness import accounting, golden, known_failures, suite_files
+from cdc_conformance.harness.cases import Case
 from cdc_conformance.harness.registry import FormatVersion, Registry
 from cdc_conformance.harness.roundtrip import RoundTrip, RunOutput
 
-KNOWN_FAILURES_FILE = CONFORMANCE_DIR / "known_failures.yaml"
 PASS, FAIL, XFAIL, XPASS, ERROR, SKIP = "PASS", "FAIL", "XFAIL", "XPASS", "ERROR", "SKIP"
 FAILING_STATUSES = {FAIL, XPASS, ERROR}
 
@@ -60,22 +56,6 @@ class SuiteResult:
         return bool(self.suite_problems) or any(r.status in FAILING_STATUSES for r in self.results)
 
 
-def load_known_failures(path: Path = KNOWN_FAILURES_FILE) -> dict[str, str]:
-    """case id -> why it fails today (with its bug's link when the entry has one); a file not made yet lists none."""
-    if not path.is_file():
-        return {}
-    entries = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("known_failures") or []
-    return {entry["case"]: entry["reason"] + (f" (bug: {entry['bug']})" if entry.get("bug") else "") for entry in entries}
-
-
-def known_failures_for(cases_dir: Path | None, known_failures_file: Path | None) -> dict[str, str]:
-    """The known failures a run uses: the file given; else the suite's own list for the suite's own cases, and none
-    for a user's cases (the suite's entries name none of them). The CLI's `run` and the pytest plugin alike."""
-    if known_failures_file is not None:
-        return load_known_failures(known_failures_file)
-    return load_known_failures() if cases_dir is None else {}
-
-
 def replay_options(normalizer_spec: str | None = None, cases_dir=None, golden_dir=None, known_failures_file=None,
                    broker: str | None = None, bootstrap_servers=None, kafka_image=None, remote=None) -> str:
     """The options a replay command needs to run a case exactly as this run did (the defaults left out), for the
@@ -89,23 +69,6 @@ def replay_options(normalizer_spec: str | None = None, cases_dir=None, golden_di
              ("--broker", None if broker in (None, "embedded") else broker), ("--bootstrap-servers", bootstrap_servers),
              ("--kafka-image", kafka_image), ("--remote", remote)]
     return "".join(f" {option} {shlex.quote(str(value))}" for option, value in given if value is not None)
-
-
-def add_known_failure(case_id: str, reason: str, bug: str | None, path: Path = KNOWN_FAILURES_FILE) -> None:
-    _edit_known_failures(path, lambda entries: [*entries, {"case": case_id, "reason": reason, **({"bug": bug} if bug else {})}])
-
-
-def remove_known_failure(case_id: str, path: Path = KNOWN_FAILURES_FILE) -> None:
-    _edit_known_failures(path, lambda entries: [e for e in entries if e["case"] != case_id])
-
-
-def _edit_known_failures(path: Path, change) -> None:
-    """Rewrite the entries, keeping the file's leading comment."""
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    header = "".join(line for line in text.splitlines(keepends=True) if line.startswith("#"))
-    entries = change(((yaml.safe_load(text) if text else None) or {}).get("known_failures") or [])
-    path.write_text(header + yaml.safe_dump({"known_failures": entries}, sort_keys=False, allow_unicode=True, width=1000),
-                    encoding="utf-8")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -162,53 +125,6 @@ def check_expectation(case: Case, output: dict) -> list[str]:
 
 def check_accounting(case: Case, output: dict) -> list[str]:
     return accounting.problems(case.coordinates(), output["events"], output["quarantine"])
-
-
-def check_golden(case: Case, output: dict, update: bool, root: Path = golden.GOLDEN_DIR,
-                 tally: golden.Tally | None = None, obtained_root: Path | None = None, replay: str | None = None) -> list[str]:
-    """Compare with the golden file; a mismatch writes the obtained output beside it, or under `obtained_root`
-    (a user's directory, when the golden files are the installed suite's own)."""
-    tally = tally if tally is not None else golden.Tally()
-    path = golden.golden_path(case.format, case.id, root)
-    obtained = golden.obtained_path(golden.golden_path(case.format, case.id, obtained_root) if obtained_root else path)
-    rendered = golden.render(output)
-    approved = golden.read(path)
-    if approved == json.loads(rendered):
-        obtained.unlink(missing_ok=True)
-        tally.matched += 1
-        return []
-    if update:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(rendered, encoding="utf-8")
-        obtained.unlink(missing_ok=True)
-        tally.written += 1
-        return []
-    obtained.parent.mkdir(parents=True, exist_ok=True)
-    obtained.write_text(rendered, encoding="utf-8")
-    if approved is None:
-        return [f"no golden file {_shown(path)}; obtained output written to {_shown(obtained)} "
-                f"(approve with: {approve_command(case, root, replay)})"]
-    lines = describe(deep_diff(approved, json.loads(rendered)))
-    return [f"differs from {_shown(path)} (obtained: {_shown(obtained)}):",
-            *[f"  {line}" for line in lines]]
-
-
-def approve_command(case: Case, root: Path, replay: str | None = None) -> str:
-    """The command that approves a case's output: the run's own replay command, into the user's golden files when
-    the run's are the suite's own and read-only here."""
-    command = f"{replay or f'cdc-conformance run --case {case.id}'} --update-golden"
-    if suite_files.read_only(root):
-        command += f" --golden-dir {suite_files.USER_GOLDEN}"
-    return command
-
-
-def _shown(path: Path) -> str:
-    return suite_files.shown(path)
-
-
-def orphan_golden_files(cases: list[Case], root: Path = golden.GOLDEN_DIR) -> list[Path]:
-    expected = {golden.golden_path(c.format, c.id, root) for c in cases}
-    return [p for p in golden.all_golden_files(root) if p not in expected]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -269,13 +185,13 @@ class Runner:
         """Golden files of no case: only a run of the full selection can tell (syrupy's rule)."""
         if len(cases) != len(all_cases) or not self.check_orphans:
             return []
-        orphans = orphan_golden_files(all_cases, self.golden_root)
+        orphans = golden.orphans(all_cases, self.golden_root)
         if self.update_golden and not self.keep_orphans:
             for path in orphans:
                 path.unlink()
             tally.removed += len(orphans)
             return []
-        return [f"golden file {_shown(p)} belongs to no case" for p in orphans]
+        return [f"golden file {suite_files.shown(p)} belongs to no case" for p in orphans]
 
     def _round_trip(self, format_id: str, cases: list[Case], run_id: str) -> _Trip:
         """Every case of one format through the broker and the normalizer, in one job."""
@@ -309,7 +225,7 @@ class Runner:
             problems = check_expectation(case, rendered) + check_accounting(case, rendered)
             # a failing case is never approved: --update-golden only writes what meets the expectation
             unmet = bool(problems)
-            problems += check_golden(case, rendered, self.update_golden and not problems, self.golden_root, tally,
+            problems += golden.check(case, rendered, self.update_golden and not problems, self.golden_root, tally,
                                      self.obtained_root, f"cdc-conformance run --case {case.id}{self.replay_options}")
             if not unmet and self.expected_failure(case) and not golden.golden_path(case.format, case.id, self.golden_root).exists():
                 # a known failure never had a golden file (none is written for a failing case): meeting its
@@ -331,11 +247,8 @@ class Runner:
         if reason is not None:
             status = XFAIL if problems else XPASS
             if status == XPASS:
-                approve = f"cdc-conformance run --case {case.id}{self.replay_options} --update-golden"
-                listed_in = self.known_failures_file or "the suite's conformance/known_failures.yaml"
-                where = (f"give format {case.format}'s version a decoded status in the registry (conformance/registry.yaml)"
-                         if not self.registry.decoded(case.format) else f"remove it from {listed_in}")
-                problems = [f"expected to fail ({reason}) but passes: {where}, then approve its golden file: {approve}"]
+                problems = [known_failures.passing_advice(case, reason, self.registry.decoded(case.format),
+                                                          self.known_failures_file, self.replay_options)]
         else:
             status = (ERROR if error else FAIL) if problems else PASS
         return CaseResult(case, status, self.mode, versions, problems, output, seconds, reason, self.replay_options)

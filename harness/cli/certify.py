@@ -41,9 +41,9 @@ def certify(target, every_version, check_records, examples, seed, producer, hist
     from cdc_conformance.harness import golden
     from cdc_conformance.harness.broker import EmbeddedKafka
     from cdc_conformance.harness.cases import load_cases
+    from cdc_conformance.harness.known_failures import load_known_failures
     from cdc_conformance.harness.reports import run_facts
     from cdc_conformance.harness.roundtrip import RoundTrip
-    from cdc_conformance.harness.runner import load_known_failures
     from cdc_conformance.harness.spark import spark_session
 
     if [bool(target), every_version, check_records].count(True) != 1:
@@ -139,8 +139,8 @@ def _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, director
     from cdc_conformance.harness import certify as certification
     from cdc_conformance.harness import suite_files
     from cdc_conformance.harness.contract import ContractViolation
+    from cdc_conformance.harness.known_failures import load_known_failures
     from cdc_conformance.harness.property import session_seed
-    from cdc_conformance.harness.runner import load_known_failures
 
     seed = session_seed() if seed is None else seed
     real = {}

@@ -153,8 +153,8 @@ def promote(capture_file, case_id, features, title, versions, cases_dir, golden_
     from cdc_conformance.harness import golden, reproduce, suite_files
     from cdc_conformance.harness.broker import EmbeddedKafka
     from cdc_conformance.harness.cases import CASES_DIR
+    from cdc_conformance.harness.known_failures import KNOWN_FAILURES_FILE
     from cdc_conformance.harness.roundtrip import RoundTrip
-    from cdc_conformance.harness.runner import KNOWN_FAILURES_FILE
     from cdc_conformance.harness.spark import spark_session
 
     if (reason is None) != (expect_file is None) or (bug and reason is None):

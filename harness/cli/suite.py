@@ -53,8 +53,9 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
     """Run conformance cases through a real broker and Spark; print the summary; write reports."""
     from cdc_conformance.harness import golden, suite_files
     from cdc_conformance.harness.cases import CASES_DIR, CaseError, load_cases, parse_shard, shard_cases
+    from cdc_conformance.harness.known_failures import known_failures_for
     from cdc_conformance.harness.lint import lint
-    from cdc_conformance.harness.runner import known_failures_for, replay_options
+    from cdc_conformance.harness.runner import replay_options
 
     if broker == "external" and not bootstrap_servers:
         raise Misuse("--broker external needs --bootstrap-servers")
@@ -230,8 +231,8 @@ def gate(results, baseline, allow_gone) -> None:
 def lint_command(cases_dir, known_failures_file) -> None:
     """Check case files, the registry and the known failures (rules: harness/lint.py): the suite's, or your own."""
     from cdc_conformance.harness.cases import CASES_DIR, CaseError, load_cases
+    from cdc_conformance.harness.known_failures import known_failures_for
     from cdc_conformance.harness.lint import lint
-    from cdc_conformance.harness.runner import known_failures_for
 
     try:
         cases = load_cases(cases_dir or CASES_DIR)
@@ -257,8 +258,8 @@ def formats(markdown, summary) -> None:
         return
     if summary:
         from cdc_conformance.harness.cases import load_cases
+        from cdc_conformance.harness.known_failures import load_known_failures
         from cdc_conformance.harness.reports import expected_summary
-        from cdc_conformance.harness.runner import load_known_failures
 
         click.echo(expected_summary(load_cases(), load_known_failures()))
         return

@@ -59,9 +59,10 @@ def promote(roundtrip: RoundTrip, document: dict, case_id: str, features: list[s
     entry in known_failures.yaml, and the case must fail with the normalizer that has the bug (`failing`: a user's
     own; the reference by default). Any problem removes what was written and raises ReproduceError."""
     from cdc_conformance.harness.cases import CaseError, load_case, load_cases
+    from cdc_conformance.harness.known_failures import KNOWN_FAILURES_FILE, add_known_failure, load_known_failures, remove_known_failure
     from cdc_conformance.harness.lint import lint
     from cdc_conformance.harness.registry import Registry
-    from cdc_conformance.harness.runner import KNOWN_FAILURES_FILE, PASS, XFAIL, Runner, add_known_failure, load_known_failures, remove_known_failure
+    from cdc_conformance.harness.runner import PASS, XFAIL, Runner
 
     known_failures_file = known_failures_file or KNOWN_FAILURES_FILE
     if known_failure is None:

@@ -10,11 +10,12 @@ from cdc_conformance.harness import certify
 from cdc_conformance.harness.cases import load_cases
 from cdc_conformance.harness.generic import mutated_examples
 from cdc_conformance.harness.golden import GOLDEN_DIR
+from cdc_conformance.harness.known_failures import load_known_failures
 from cdc_conformance.harness.property import draw_examples, session_seed
 from cdc_conformance.harness.registry import Registry
 from cdc_conformance.harness.reports import run_facts
 from cdc_conformance.harness.roundtrip import RoundTrip
-from cdc_conformance.harness.runner import Runner, load_known_failures
+from cdc_conformance.harness.runner import Runner
 from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER, NormalizerUnderTest
 from cdc_conformance.model import event_to_json
 

@@ -15,9 +15,10 @@ import yaml
 from cdc_conformance.generators.records import KafkaRecord
 from cdc_conformance.harness import reproduce
 from cdc_conformance.harness.cases import load_case, load_cases
+from cdc_conformance.harness.known_failures import load_known_failures
 from cdc_conformance.harness.registry import Registry
 from cdc_conformance.harness.roundtrip import RoundTrip
-from cdc_conformance.harness.runner import XFAIL, XPASS, Runner, load_known_failures
+from cdc_conformance.harness.runner import XFAIL, XPASS, Runner
 from cdc_conformance.harness.under_test import NormalizerUnderTest
 
 pytestmark = pytest.mark.integration

@@ -6,9 +6,10 @@ import sys
 import pytest
 
 from cdc_conformance.harness.cases import load_cases, shard_cases
+from cdc_conformance.harness.known_failures import load_known_failures
 from cdc_conformance.harness.registry import Registry
 from cdc_conformance.harness.reports import Report, merge, run_facts, write_all
-from cdc_conformance.harness.runner import Runner, load_known_failures
+from cdc_conformance.harness.runner import Runner
 
 pytestmark = pytest.mark.integration
 FORMAT = "cloudcanal-json"

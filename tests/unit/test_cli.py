@@ -107,8 +107,8 @@ def test_readme_run_summary_is_the_cases_and_golden_files():
     from pathlib import Path
 
     from cdc_conformance.harness.cases import load_cases
+    from cdc_conformance.harness.known_failures import load_known_failures
     from cdc_conformance.harness.reports import expected_summary
-    from cdc_conformance.harness.runner import load_known_failures
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     block = readme.split("<!-- summary:begin -->\n```\n", 1)[1].split("\n```\n<!-- summary:end -->", 1)[0]

@@ -58,7 +58,7 @@ def test_cases_of_a_planned_format_are_expected_failures_by_themselves():
 
 
 def test_known_failures_are_added_and_removed_keeping_the_files_comment(tmp_path):
-    from cdc_conformance.harness.runner import KNOWN_FAILURES_FILE, add_known_failure, load_known_failures, remove_known_failure
+    from cdc_conformance.harness.known_failures import KNOWN_FAILURES_FILE, add_known_failure, load_known_failures, remove_known_failure
 
     path = tmp_path / "known_failures.yaml"
     path.write_text(KNOWN_FAILURES_FILE.read_text())

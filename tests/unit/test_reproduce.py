@@ -63,7 +63,7 @@ def test_member_removal_paths_and_combined_removals():
 def test_an_output_that_differs_goes_to_the_obtained_directory_never_into_the_suites_golden_files(tmp_path):
     from cdc_conformance.harness.cases import load_cases
     from cdc_conformance.harness.golden import GOLDEN_DIR
-    from cdc_conformance.harness.runner import check_golden
+    from cdc_conformance.harness.golden import check as check_golden
 
     case = load_cases()[0]
     problems = check_golden(case, {"events": [], "quarantine": []}, False, GOLDEN_DIR, obtained_root=tmp_path)

@@ -10,9 +10,10 @@ def main() -> int:
     from cdc_conformance.harness.broker import EmbeddedKafka
     from cdc_conformance.harness.cases import load_cases
     from cdc_conformance.harness.generic import check_streaming
+    from cdc_conformance.harness.known_failures import load_known_failures
     from cdc_conformance.harness.registry import Registry
     from cdc_conformance.harness.roundtrip import RoundTrip
-    from cdc_conformance.harness.runner import PASS, Runner, load_known_failures
+    from cdc_conformance.harness.runner import PASS, Runner
     from cdc_conformance.harness.spark import spark_session
 
     spark, registry, problems = spark_session(), Registry.load(), []
