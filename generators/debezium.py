@@ -1,4 +1,6 @@
-"""Debezium (SQL Server, PostgreSQL, MariaDB) through Kafka Connect's JsonConverter: encoder, profiles, oracle, mutators.
+"""Debezium (SQL Server, PostgreSQL, MariaDB) through Kafka Connect's JsonConverter: profiles, encoder, oracle, and the
+plug-in declaration. Its Connect types and positions are generators.debezium_connect; its adversarial records (mutators
+and hostile records) generators.debezium_hostile.
 
 Records are rendered as the connector would write them (docs: debezium `sqlserver.adoc`, `postgresql.adoc`,
 `mariadb.adoc`; code: `Envelope`, `RelationalChangeRecordEmitter`; the real connectors, docs/producers.md;
@@ -10,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
-import json
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, overload
@@ -20,11 +21,31 @@ from hypothesis import strategies as st
 from cdc_conformance import keys
 from cdc_conformance.generators import mariadb_ddl
 from cdc_conformance.generators.bench import history_bench
-from cdc_conformance.generators.drawn_texts import exponent_of
+from cdc_conformance.generators.debezium_connect import (
+    BINLOG_SOURCE,
+    CHARACTER_TYPES,
+    CONNECT_TIME_NAMES,
+    JDBC_TYPES,
+    RUN_ID,
+    SCHEMA_CHANGE_COLUMN,
+    SCHEMA_CHANGE_COLUMN_SINCE_2,
+    SourceClock,
+    binlog_file,
+    connect_field,
+    encode_value,
+    epoch_ms,
+    fixed_digits,
+    from_epoch_ms,
+    hex_lsn,
+    mariadb_column_type,
+    postgres_column_type,
+    schemaless_text,
+)
+from cdc_conformance.generators.debezium_hostile import HOSTILE, MUTATORS
 from cdc_conformance.generators.history import Change, History, Row, Table, Transaction, histories, tables
 from cdc_conformance.generators.jsontext import dumps_bytes
-from cdc_conformance.generators.plugin import FormatGenerator, Hostile, Mutator, record_mutator
-from cdc_conformance.generators.postgres_values import interval_iso_text, jackson_json_text, micro_duration, without_trailing_zeros
+from cdc_conformance.generators.plugin import FormatGenerator
+from cdc_conformance.generators.postgres_values import interval_iso_text
 from cdc_conformance.generators.records import Expected, KafkaRecord, default_partition
 from cdc_conformance.generators.values import (
     ALL_TYPES,
@@ -33,18 +54,15 @@ from cdc_conformance.generators.values import (
     EPOCH,
     MONEY_TYPE,
     PG_TIMESTAMP_TYPES,
-    POSTGRES_KINDS,
     POSTGRES_TYPES,
     TIME_24_TYPE,
     VARBIT_TYPES,
     LogicalType,
     canonical_text,
-    finite_type,
-    java_bigdecimal_text,
     java_double_text,
     rescale,
 )
-from cdc_conformance.model import CanonicalEvent, Code, Column
+from cdc_conformance.model import CanonicalEvent, Column
 
 FORMAT = "debezium-json"
 
@@ -392,353 +410,6 @@ _HEARTBEAT = {"type": "struct", "fields": [{"type": "int64", "optional": False, 
 
 
 # ------------------------------------------------------------------------------------------------
-# Connect schemas and value encodings
-# ------------------------------------------------------------------------------------------------
-
-def connect_field(name: str, logical: LogicalType, optional: bool) -> dict:
-    kind = logical.kind
-    semantic = {
-        "DATE": ("int32", "io.debezium.time.Date"),
-        # time.precision.mode=adaptive: milliseconds up to TIME(3) (int32), micro- and nanoseconds past it
-        "TIME": ("int32", "io.debezium.time.Time") if (logical.precision or 6) <= 3 else
-                ("int64", "io.debezium.time.NanoTime" if logical.precision == 9 else "io.debezium.time.MicroTime"),
-        "DURATION": ("int64", "io.debezium.time.MicroTime"),  # the binlog connectors: a Duration's microseconds
-        # PostgreSQL's time, 24:00:00 as 86,400,000,000 (milliseconds under time.precision.mode=connect)
-        "TIME_24": ("int32", "io.debezium.time.Time") if (logical.precision or 6) <= 3 else ("int64", "io.debezium.time.MicroTime"),
-        "TIMESTAMP": ("int64", {3: "io.debezium.time.Timestamp", 9: "io.debezium.time.NanoTimestamp"}.get(
-            logical.precision or 6, "io.debezium.time.MicroTimestamp")),
-        "PG_TIMESTAMP": ("int64", "io.debezium.time.Timestamp" if logical.precision == 3 else "io.debezium.time.MicroTimestamp"),
-        "PG_TIMESTAMP_TZ": ("string", "io.debezium.time.ZonedTimestamp"),  # an infinity as its name
-        "TIMESTAMP_TZ": ("string", "io.debezium.time.ZonedTimestamp"),
-        "YEAR": ("int32", "io.debezium.time.Year"),
-    }
-    plain = {"INT16": "int16", "INT32": "int32", "INT64": "int64", "BOOLEAN": "boolean", "STRING": "string",
-             "FLOAT64": "double", "BYTES": "bytes", "JSON": "string",  # JSON: MariaDB's, a LONGTEXT
-             "UINT32": "int64", "UINT64": "int64"}  # unsigned INT and BIGINT (bigint.unsigned.handling.mode=long)
-    if kind in _POSTGRES_FIELDS:
-        return {**_POSTGRES_FIELDS[kind], "optional": optional, "field": name}
-    if kind in ("ENUM", "SET"):  # MySQL's and MariaDB's, with the declared labels (the binlog connectors' converters)
-        return {"type": "string", "optional": optional,
-                "name": "io.debezium.data.Enum" if kind == "ENUM" else "io.debezium.data.EnumSet", "version": 1,
-                "parameters": {"allowed": ",".join(logical.labels)}, "field": name}
-    if kind == "GEOMETRY":  # io.debezium.data.geometry.Geometry.builder(): a struct of the WKB and the SRID, optional
-        #                    even for a NOT NULL column (seen on the real MariaDB 3.3.0 connector)
-        return {"type": "struct", "fields": [{"type": "bytes", "optional": False, "field": "wkb"},
-                                             {"type": "int32", "optional": True, "field": "srid"}],
-                "optional": True, "name": "io.debezium.data.geometry.Geometry", "version": 1, "doc": "Geometry",
-                "field": name}
-    if kind in ("BITS", "VARBIT"):  # BIT(n), n > 1, and bit varying(n) (JdbcValueConverters.schemaBuilder:
-        #                             Bits.builder(length), the declared maximum for a bit varying)
-        return {"type": "bytes", "optional": optional, "name": "io.debezium.data.Bits", "version": 1,
-                "parameters": {"length": str(logical.precision)}, "field": name}
-    if kind == "DECIMAL":
-        return {"type": "bytes", "optional": optional, "name": "org.apache.kafka.connect.data.Decimal", "version": 1,
-                "parameters": {"scale": str(logical.scale), "connect.decimal.precision": str(logical.precision)},
-                "field": name}
-    if kind == "MONEY":  # PostgresValueConverter: Decimal.builder(2), no precision (seen on 3.3.2)
-        return {"type": "bytes", "optional": optional, "name": "org.apache.kafka.connect.data.Decimal", "version": 1,
-                "parameters": {"scale": str(logical.scale)}, "field": name}
-    if kind in semantic:
-        type_, semantic_name = semantic[kind]
-        return {"type": type_, "optional": optional, "name": semantic_name, "version": 1, "field": name}
-    return {"type": plain[kind], "optional": optional, "field": name}
-
-
-def _named_string(name: str) -> dict:
-    return {"type": "string", "name": name, "version": 1}
-
-
-# PostgreSQL's own types as its connector's schemas have them (PostgresValueConverter.schemaBuilder): strings, most of
-# them with a semantic name, a variable-scale numeric's struct, arrays of their element's schema (optional items)
-_POSTGRES_FIELDS = {
-    "UUID": _named_string("io.debezium.data.Uuid"), "PG_JSON": _named_string("io.debezium.data.Json"),
-    "PG_JSONB": _named_string("io.debezium.data.Json"), "XML": _named_string("io.debezium.data.Xml"),
-    "LTREE": _named_string("io.debezium.data.Ltree"), "TIME_TZ": _named_string("io.debezium.time.ZonedTime"),
-    "INTERVAL": {"type": "int64", "name": "io.debezium.time.MicroDuration", "version": 1},
-    "INTERVAL_ISO": _named_string("io.debezium.time.Interval"),  # interval.handling.mode=string
-    "HSTORE": _named_string("io.debezium.data.Json"),
-    "HSTORE_MAP": {"type": "map", "keys": {"type": "string", "optional": False},  # hstore.handling.mode=map
-                   "values": {"type": "string", "optional": True}},
-    **dict.fromkeys(["INET", "CIDR", "INT_RANGE", "INT8_RANGE", "NUM_RANGE", "DATE_RANGE", "TS_RANGE", "TSTZ_RANGE"],
-                    {"type": "string"}),
-    "NUMERIC": {"type": "struct", "fields": [{"type": "int32", "optional": False, "field": "scale"},
-                                             {"type": "bytes", "optional": False, "field": "value"}],
-                "name": "io.debezium.data.VariableScaleDecimal", "version": 1, "doc": "Variable scaled decimal"},
-    "INT_ARRAY": {"type": "array", "items": {"type": "int32", "optional": True}},
-    "TEXT_ARRAY": {"type": "array", "items": {"type": "string", "optional": True}},
-}
-
-_CONNECT_TIME_NAMES = {"io.debezium.time.Date": "org.apache.kafka.connect.data.Date",
-                       "io.debezium.time.Time": "org.apache.kafka.connect.data.Time",
-                       "io.debezium.time.Timestamp": "org.apache.kafka.connect.data.Timestamp"}
-
-
-def postgres_column_type(logical: LogicalType, in_snapshot: bool = False) -> tuple[str, int, int | None] | None:
-    """(type, length, scale) as the PostgreSQL connector propagates a column of the real-producer tier's type
-    (`column.propagate.source.type`: seen on 1.9.7, 2.7.3, 3.3.2); None for a type PostgreSQL does not hold. A numeric
-    without precision is length 0 and no scale in a snapshot's records (the table as JDBC describes it), 131089 and 0
-    in streamed ones (as the replication stream's relation message does; seen on 3.3.2)."""
-    kind, p, s = logical.kind, logical.precision, logical.scale
-    if kind == "NUMERIC" and in_snapshot:
-        return "NUMERIC", 0, None
-    fixed = {"INT16": ("INT2", 5, 0), "INT32": ("INT4", 10, 0), "INT64": ("INT8", 19, 0), "BOOLEAN": ("BOOL", 1, 0),
-             "STRING": ("TEXT", 2 ** 31 - 1, 0), "BYTES": ("BYTEA", 2 ** 31 - 1, 0), "FLOAT64": ("FLOAT8", 17, 17),
-             "DATE": ("DATE", 13, 0), "TIMESTAMP_TZ": ("TIMESTAMPTZ", 35, 6), "PG_TIMESTAMP_TZ": ("TIMESTAMPTZ", 35, 6)}
-    if kind in fixed:
-        return fixed[kind]
-    if kind == "DECIMAL":
-        return "NUMERIC", logical.digits, s
-    if kind in ("BITS", "VARBIT"):
-        return ("BIT" if kind == "BITS" else "VARBIT"), logical.digits, 0
-    if kind in _POSTGRES_SOURCE_TYPES:
-        return _POSTGRES_SOURCE_TYPES[kind]
-    p = 6 if p is None else p  # the temporal types' default fraction digits
-    if kind == "TIME_24":
-        return "TIME", 9 + p, p
-    if kind == "TIME" and p <= 6:  # the length: hh:mm:ss, the point and the digits
-        return "TIME", 9 + p, p
-    if kind in ("TIMESTAMP", "PG_TIMESTAMP") and p <= 6:
-        return "TIMESTAMP", 23 + p, p
-    return None
-
-
-# (type, length, scale) as the MariaDB connector's DDL parser describes a column: None is a parameter it leaves out
-_MARIADB_SOURCE_TYPES = {"INT16": ("SMALLINT", 6, None), "INT32": ("INT", 11, None), "INT64": ("BIGINT", 20, None),
-                         "BOOLEAN": ("BIT", 1, None), "STRING": ("LONGTEXT", None, None), "FLOAT64": ("DOUBLE", None, None),
-                         "DATE": ("DATE", None, None), "BYTES": ("LONGBLOB", None, None), "YEAR": ("YEAR", 4, None),
-                         "GEOMETRY": ("GEOMETRY", None, None), "JSON": ("LONGTEXT", None, None),  # MariaDB's JSON is LONGTEXT
-                         "UINT32": ("INT UNSIGNED", 10, None), "UINT64": ("BIGINT UNSIGNED", 20, None),
-                         "TIMESTAMP_TZ": ("TIMESTAMP", 6, None), "ENUM": ("ENUM", 1, None)}
-# ... and the types whose length is their declared precision (fraction digits, bits)
-_MARIADB_PRECISION_TYPES = {"TIME": "TIME", "DURATION": "TIME", "TIMESTAMP": "DATETIME", "BITS": "BIT"}
-
-
-def mariadb_column_type(logical: LogicalType, key: bool = False) -> tuple[str, int | None, int | None] | None:
-    """(type, length, scale) as the MariaDB connector propagates a column of the real-producer tier's type (seen on
-    3.3.0, the same in a snapshot and streamed): its DDL parser's reading of the column, where an ENUM's length is 1 and
-    a SET's its members and the commas between them (ColumnDefinitionParserListener, DBZ-132)."""
-    kind, p, s = logical.kind, logical.precision, logical.scale
-    if key and kind == "STRING":
-        return "VARCHAR", mariadb_ddl.KEY_CHARS, None
-    if kind == "SET":
-        return "SET", max(0, 2 * len(logical.labels) - 1), None
-    if kind == "DECIMAL":
-        return "DECIMAL", p, s
-    if kind in _MARIADB_PRECISION_TYPES:
-        return _MARIADB_PRECISION_TYPES[kind], p, None
-    return _MARIADB_SOURCE_TYPES.get(kind)
-
-
-_UNBOUNDED = 2 ** 31 - 1
-_POSTGRES_SOURCE_TYPES = {"UUID": ("UUID", _UNBOUNDED, 0), "PG_JSON": ("JSON", _UNBOUNDED, 0),
-                          "PG_JSONB": ("JSONB", _UNBOUNDED, 0), "XML": ("XML", _UNBOUNDED, 0),
-                          "INET": ("INET", _UNBOUNDED, 0), "LTREE": ("LTREE", _UNBOUNDED, 0),
-                          "INT_RANGE": ("INT4RANGE", _UNBOUNDED, 0), "TIME_TZ": ("TIMETZ", 21, 6),
-                          "CIDR": ("CIDR", _UNBOUNDED, 0), "TS_RANGE": ("TSRANGE", _UNBOUNDED, 0),
-                          "INT8_RANGE": ("INT8RANGE", _UNBOUNDED, 0), "NUM_RANGE": ("NUMRANGE", _UNBOUNDED, 0),
-                          "DATE_RANGE": ("DATERANGE", _UNBOUNDED, 0), "TSTZ_RANGE": ("TSTZRANGE", _UNBOUNDED, 0),
-                          "NUMERIC": ("NUMERIC", 131089, 0), "MONEY": ("MONEY", _UNBOUNDED, 0), "INTERVAL": ("INTERVAL", 49, 6),
-                          "HSTORE": ("HSTORE", _UNBOUNDED, 0), "INT_ARRAY": ("_INT4", 10, 0), "TEXT_ARRAY": ("_TEXT", _UNBOUNDED, 0)}
-
-
-def unscaled_base64(value) -> str:
-    """Connect Decimal: big-endian two's complement of the unscaled value, minimal length."""
-    sign, digits, _ = value.as_tuple()
-    unscaled = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
-    length = (unscaled if unscaled >= 0 else ~unscaled).bit_length() // 8 + 1
-    return base64.b64encode(unscaled.to_bytes(length, "big", signed=True)).decode()
-
-
-def _micros(delta: dt.timedelta) -> int:
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-
-# PostgreSQL's timestamp infinity as the connector writes it (PostgresValueConverter.POSITIVE_INFINITY_INSTANT: pgjdbc's
-# sentinel taken as microseconds; in milliseconds for a timestamp(3) and under time.precision.mode=connect: seen on 3.3.2)
-POSTGRES_INFINITY_MICROS = {"infinity": 9_223_372_036_825_200_000, "-infinity": -9_223_372_036_832_400_000}
-
-
-def encode_value(logical: LogicalType, value, zoned_fixed_width: bool, decimal_format: str = "base64",
-                 padded_bits: bool = True):
-    """A Python value as the JSON value Debezium + JsonConverter writes for it. `padded_bits`: BIT(n) bytes padded to
-    ceil(n / 8) (MySQL's and MariaDB's connectors) or as few as the value needs (PostgreSQL's)."""
-    if value is None:
-        return None
-    kind = logical.kind
-    if kind in ("TIME", "TIMESTAMP") and logical.precision == 9:
-        return value  # NanoTime / NanoTimestamp: the count of nanoseconds it is held as
-    if kind == "NUMERIC":  # VariableScaleDecimal: the value's scale without its fraction's last zeros, unscaled bytes
-        trimmed = without_trailing_zeros(value)
-        return {"scale": -exponent_of(trimmed), "value": unscaled_base64(trimmed)}
-    if kind in ("INT_ARRAY", "TEXT_ARRAY", "HSTORE_MAP"):
-        return value
-    if kind == "INTERVAL":
-        return micro_duration(value)
-    if kind == "TIME_TZ":  # ZonedTime: in UTC, ISO_OFFSET_TIME's fraction as short as it can be (seen on 3.3.2)
-        clock, fraction = (canonical_text(logical, value) or "").rstrip("Z").split(".")
-        return clock + ("." + fraction.rstrip("0") if fraction.rstrip("0") else "") + "Z"
-    if kind in POSTGRES_KINDS:  # PostgreSQL's own text of the value, as the connector reads it from the server
-        return canonical_text(logical, value)
-    if kind in ("DECIMAL", "MONEY"):
-        exact = rescale(value, logical.places)
-        return exact if decimal_format == "numeric" else unscaled_base64(exact)
-    if kind == "DATE":
-        return (value - EPOCH.date()).days
-    if kind in ("DURATION", "TIME_24"):  # negative, or past a day: MySQL's TIME; PostgreSQL's 24:00 (issue 40)
-        return _micros(value) // (1000 if (logical.precision or 6) <= 3 else 1)
-    if kind == "TIME":
-        micros = ((value.hour * 60 + value.minute) * 60 + value.second) * 1_000_000 + value.microsecond
-        return micros // 1000 if (logical.precision or 6) <= 3 else micros
-    if kind == "PG_TIMESTAMP" and isinstance(value, str):  # pgjdbc's DATE_(POSITIVE|NEGATIVE)_INFINITY as microseconds
-        micros = POSTGRES_INFINITY_MICROS[value]
-        return micros // 1000 if logical.precision == 3 else micros
-    if kind == "PG_TIMESTAMP_TZ":  # ZonedTimestamp: `infinity` by name (PostgresValueConverter), else as any instant
-        return value if isinstance(value, str) else encode_value(finite_type(logical), value, zoned_fixed_width)
-    if kind in ("TIMESTAMP", "PG_TIMESTAMP"):
-        micros = _micros(value - EPOCH)
-        return micros // 1000 if logical.precision == 3 else micros
-    if kind == "TIMESTAMP_TZ":
-        utc = value.astimezone(dt.UTC)
-        if zoned_fixed_width:  # 2.2+ keeps the column's fraction width (DBZ-5996)
-            return utc.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-        fraction = f"{utc.microsecond:06d}".rstrip("0")  # ISO_OFFSET_DATE_TIME: as many digits as needed
-        return utc.strftime("%Y-%m-%dT%H:%M:%S") + (f".{fraction}" if fraction else "") + "Z"
-    if kind == "BYTES":
-        return base64.b64encode(value).decode()
-    if kind == "GEOMETRY":  # Geometry.createValue(schema, wkb, srid): the struct's members in the schema's order; the
-        #                    binlog connectors write SRID 0 as null (seen on the real MariaDB 3.3.0 and 3.5.0)
-        srid, wkb = value
-        return {"wkb": base64.b64encode(wkb).decode(), "srid": srid or None}
-    if kind == "BITS":  # a BitSet's bytes, bit 0 first (BitSet.toByteArray: none for 0); JdbcValueConverters.convertBits
-        #                pads them to ceil(n / 8), PostgreSQL's connector does not (seen on 3.3.2, docs/producers.md)
-        size = (logical.digits + 7) // 8 if padded_bits else (value.bit_length() + 7) // 8
-        return base64.b64encode(value.to_bytes(size, "little")).decode()
-    if kind == "VARBIT":  # PostgresValueConverter.convertBits: a BitSet of the bit string, as few bytes as it needs
-        bits = int(value or "0", 2)
-        return base64.b64encode(bits.to_bytes((bits.bit_length() + 7) // 8, "little")).decode()
-    return value
-
-
-def schemaless_text(logical: LogicalType, value, zoned_fixed_width: bool, decimal_format: str = "base64",
-                    padded_bits: bool = True) -> str | None:
-    """Without a schema the normalizer can only keep each value's JSON text (see the format doc)."""
-    encoded = encode_value(logical, value, zoned_fixed_width, decimal_format, padded_bits)
-    if encoded is None:
-        return None
-    if isinstance(encoded, bool):
-        return "true" if encoded else "false"
-    if isinstance(encoded, float):
-        return canonical_text(logical, encoded)
-    if isinstance(encoded, Decimal):  # a NUMERIC decimal: its JSON token, exactly as written
-        return java_bigdecimal_text(encoded)
-    if isinstance(encoded, (dict, list)):  # a struct or an array: its JSON text, members in name order (no spelling
-        #                                     changes it), as the normalizer keeps it
-        return jackson_json_text(encoded)
-    return str(encoded)
-
-
-# ------------------------------------------------------------------------------------------------
-# Positions: what each connector writes, and what the canonical `position` makes of it
-# ------------------------------------------------------------------------------------------------
-
-@dataclass
-class _SourceClock:
-    """Log positions and transaction ids as the database hands them out, in commit order (PostgreSQL LSNs and
-    binlog offsets alike; SQL Server's LSNs count on their own)."""
-
-    counter: int = 0x758
-    log_position: int = 24_023_128
-    tx_count: int = 555
-    pg_last_commit: int | None = None
-    binlog_index: int = 1
-    statements_per_file: int | None = None  # None: one file (the profile's binlog_rotation says otherwise)
-    statements_in_file: int = 0
-
-    def sqlserver_lsn(self) -> str:
-        self.counter += 1
-        return f"{0x27:08x}:{self.counter:08x}:{self.counter % 0x10000:04x}"
-
-    def next_log_position(self) -> int:
-        self.log_position += 40
-        return self.log_position
-
-    @staticmethod
-    def snapshot_coordinates() -> dict:
-        """Where a snapshot's records say it started reading: server id 0, no GTID (its schema records' too)."""
-        return {"server_id": 0, "gtid": None, "file": "binlog.000001", "pos": 2481, "row": 0, "thread": None,
-                "query": None, "tx_id": None}
-
-    def binlog(self, tx: Transaction) -> list[dict]:
-        """A transaction's row events' coordinates: a Rows event per statement, its rows numbered from 0 (a
-        multi-row INSERT's share the event's position). The snapshot's rows carry the binlog position it started
-        at, server id 0 and no GTID; streamed ones the server's id and the transaction's GTID (domain-server-sequence).
-        TRUNCATE commits the transaction before it and is a transaction of its own; the application (autocommit on, as
-        PyMySQL's connection is) then runs each later statement as one too (seen on MariaDB 10.11 with 3.3.0)."""
-        if tx.snapshot:
-            return [self.snapshot_coordinates() for _ in tx.changes]
-        self.tx_count += 1
-        coordinates, truncated = [], False
-        for index, statement in enumerate(tx.statements()):
-            truncated = truncated or statement[0].kind == "TRUNCATE"
-            if truncated and index > 0:
-                self.tx_count += 1
-            position = self.next_log_position()
-            if self.statements_in_file == self.statements_per_file:  # rotate, as max_binlog_size or FLUSH LOGS does
-                self.binlog_index, self.statements_in_file = self.binlog_index + 1, 0
-            self.statements_in_file += 1
-            coordinates += [{"server_id": 1, "gtid": f"0-1-{self.tx_count}", "file": f"binlog.{self.binlog_index:06d}", "pos": position,
-                             "row": row, "thread": None, "query": None, "tx_id": None} for row in range(len(statement))]
-        return coordinates
-
-
-_RUN_ID = b"01a215e6-7182-7ae7-9b24-5f47f03d00d6"  # a UUID (version 7) as the connector writes one per run
-
-_BINLOG_SOURCE = ("server_id", "gtid", "file", "pos", "row", "thread", "query")
-# a column's JDBC type as the binlog connectors' DDL parser gives it, by its type name (seen on 3.3.0 and 1.9.7:
-# a SET and an ENUM are CHAR, a YEAR an INTEGER, a MariaDB TIMESTAMP TIMESTAMP_WITH_TIMEZONE)
-_JDBC_TYPES = {"SMALLINT": 5, "INT": 4, "BIGINT": -5, "BIT": -7, "LONGTEXT": 12, "VARCHAR": 12, "DECIMAL": 3, "DOUBLE": 8,
-               "DATE": 91, "TIME": 92, "DATETIME": 93, "TIMESTAMP": 2014, "LONGBLOB": 2004, "ENUM": 1, "SET": 1,
-               "YEAR": 4, "INT UNSIGNED": 4, "BIGINT UNSIGNED": -5, "GEOMETRY": 1111}
-_CHARACTER_TYPES = ("LONGTEXT", "VARCHAR", "ENUM", "SET")  # the ones the parser gives the table's character set
-_SCHEMA_CHANGE_COLUMN = [
-    {"type": "string", "optional": False, "field": "name"}, {"type": "int32", "optional": False, "field": "jdbcType"},
-    {"type": "int32", "optional": True, "field": "nativeType"}, {"type": "string", "optional": False, "field": "typeName"},
-    {"type": "string", "optional": True, "field": "typeExpression"},
-    {"type": "string", "optional": True, "field": "charsetName"}, {"type": "int32", "optional": True, "field": "length"},
-    {"type": "int32", "optional": True, "field": "scale"}, {"type": "int32", "optional": False, "field": "position"},
-    {"type": "boolean", "optional": True, "field": "optional"},
-    {"type": "boolean", "optional": True, "field": "autoIncremented"},
-    {"type": "boolean", "optional": True, "field": "generated"}, {"type": "string", "optional": True, "field": "comment"}]
-_SCHEMA_CHANGE_COLUMN_SINCE_2 = [
-    {"type": "string", "optional": True, "field": "defaultValueExpression"},
-    {"type": "array", "items": {"type": "string", "optional": False}, "optional": True, "field": "enumValues"}]
-
-
-def epoch_ms(instant: dt.datetime) -> int:
-    """Integer milliseconds since the epoch (float timestamps lose a millisecond now and then)."""
-    return (instant - EPOCH.replace(tzinfo=dt.UTC)) // dt.timedelta(milliseconds=1)
-
-
-def _from_epoch_ms(ms: int) -> dt.datetime:
-    return EPOCH.replace(tzinfo=dt.UTC) + dt.timedelta(milliseconds=ms)
-
-
-def _fixed(value) -> str | None:
-    return None if value is None else str(value).zfill(20)
-
-
-def binlog_file(name: str) -> str:
-    """The binlog file's index at ten digits (2^31-1 at most), so that positions compare as the files follow each
-    other: as written, `binlog.1000000` sorts before `binlog.999999`."""
-    base, dot, index = name.rpartition(".")
-    return f"{base}.{int(index):010d}" if dot and index.isdigit() else name
-
-
-def _hex_lsn(lsn: str | None) -> str | None:
-    return None if lsn is None else lsn.replace(":", "").upper()
-
-
-# ------------------------------------------------------------------------------------------------
 # The encoder
 # ------------------------------------------------------------------------------------------------
 
@@ -746,7 +417,7 @@ def _hex_lsn(lsn: str | None) -> str | None:
 class DebeziumEncoder:
     profile: Profile
     table: Table
-    clock: _SourceClock = field(default_factory=_SourceClock)
+    clock: SourceClock = field(default_factory=SourceClock)
     _in_snapshot: bool = False  # the transaction being encoded is a snapshot's (_zoned_fixed)
     # the transaction id of the last streamed change and how many of its changes came so far (_transaction_block)
     _tx_events: tuple[str | None, int] = (None, 0)
@@ -773,7 +444,7 @@ class DebeziumEncoder:
     def _time_named(self, field_schema: dict) -> dict:
         """Under time.precision.mode=connect a date, a time and a timestamp are Kafka Connect's own logical types
         (their values in milliseconds: `_setting_view` made them TIME(3), TIMESTAMP(3))."""
-        connect_name = _CONNECT_TIME_NAMES.get(field_schema.get("name", "")) if self.profile.time_precision == "connect" else None
+        connect_name = CONNECT_TIME_NAMES.get(field_schema.get("name", "")) if self.profile.time_precision == "connect" else None
         return field_schema if connect_name is None else {**field_schema, "name": connect_name}
 
     def _propagated(self, field_schema: dict, column) -> dict:
@@ -919,7 +590,7 @@ class DebeziumEncoder:
         if p.has_sub_millis:
             source.update(ts_us=commit_ms * 1000, ts_ns=commit_ms * 1_000_000)
         if p.binlog:
-            return {**source, "table": self.table.name, **{k: position[k] for k in _BINLOG_SOURCE}}
+            return {**source, "table": self.table.name, **{k: position[k] for k in BINLOG_SOURCE}}
         source.update(schema=self.table.schema, table=self.table.name)
         if p.connector == "sqlserver":
             source.update(change_lsn=position["change_lsn"], commit_lsn=position["commit_lsn"],
@@ -987,14 +658,14 @@ class DebeziumEncoder:
         if self.profile.binlog and position["file"] == "":  # Flink CDC's snapshot phase: no binlog coordinates
             return None
         if self.profile.binlog:
-            return {"commit": f"{binlog_file(position['file'])}:{_fixed(position['pos'])}", "event": str(position["row"]).zfill(10),
+            return {"commit": f"{binlog_file(position['file'])}:{fixed_digits(position['pos'])}", "event": str(position["row"]).zfill(10),
                     "seq": keys.HALF_SEQ.get(position.get("key_change_half"), keys.PLAIN_SEQ)}
         if self.profile.connector == "sqlserver":
-            return {"commit": _hex_lsn(position["commit_lsn"]), "event": _hex_lsn(position["change_lsn"]),
-                    "seq": _fixed(position["serial"])}
+            return {"commit": hex_lsn(position["commit_lsn"]), "event": hex_lsn(position["change_lsn"]),
+                    "seq": fixed_digits(position["serial"])}
         # `sequence` [null, lsn] before the connector's first COMMIT: a commit part of zeros, before every later one
         # however a consumer sorts NULLs (issue 39 A10)
-        return {"commit": _fixed(position["last_commit"] or 0), "event": _fixed(position["lsn"]),
+        return {"commit": fixed_digits(position["last_commit"] or 0), "event": fixed_digits(position["lsn"]),
                 "seq": keys.HALF_SEQ.get(position.get("key_change_half"), keys.PLAIN_SEQ)}
 
     def _event(self, kind: str, tx: Transaction, position: dict | None, **fields) -> CanonicalEvent:
@@ -1038,7 +709,7 @@ class DebeziumEncoder:
                        ("__debezium.context.taskId", b"0"),
                        ("__debezium.context.connectorName", self.profile.connector.encode()))
             if self.profile.has_run_id_header:
-                headers = (*headers, ("__debezium.context.runId", _RUN_ID))
+                headers = (*headers, ("__debezium.context.runId", RUN_ID))
         return KafkaRecord(topic or self.profile.topic(self.table), partition, key,
                            None if value is None else dumps_bytes(value), tuple(headers))
 
@@ -1120,7 +791,7 @@ class DebeziumEncoder:
                              key_bytes, dumps_bytes(value))
         source = {"system": None, "server": self.profile.prefix, "database": None, "schema": None, "table": None}
         return Expected(record, [CanonicalEvent(event_id="", format=FORMAT, kind="HEARTBEAT", origin=[], source=source,
-                                                emit_ts=_from_epoch_ms(sent_ms))])
+                                                emit_ts=from_epoch_ms(sent_ms))])
 
     # -- schema changes (include.schema.changes) ---------------------------------------------------
     def _schema_snapshot(self, history: History) -> list[Expected]:
@@ -1162,7 +833,7 @@ class DebeziumEncoder:
                   "snapshot": self._snapshot_marker(True, last), "db": database, "sequence": None}
         if p.has_sub_millis:
             source.update(ts_us=made_ms * 1000, ts_ns=made_ms * 1_000_000)
-        source.update(table=table_name, **{k: coordinates[k] for k in _BINLOG_SOURCE})
+        source.update(table=table_name, **{k: coordinates[k] for k in BINLOG_SOURCE})
         versioned = {"version": 1} if p.has_schema_factory else {}
         sent_ms = made_ms + 1
         value = {"source": source, **({"ts_ms": sent_ms} if p.has_schema_factory else {}), "databaseName": database,
@@ -1174,8 +845,8 @@ class DebeziumEncoder:
         event = CanonicalEvent(
             event_id="", format=FORMAT, kind="DDL", origin=[], format_version=p.format_version, snapshot=True,
             source={"system": p.connector, "server": p.prefix, "database": database, "schema": None, "table": table_name},
-            position=self._canonical_position(coordinates), commit_ts=_from_epoch_ms(made_ms),
-            emit_ts=_from_epoch_ms(sent_ms) if p.has_schema_factory else None, ddl={"statement": ddl, "change": change})
+            position=self._canonical_position(coordinates), commit_ts=from_epoch_ms(made_ms),
+            emit_ts=from_epoch_ms(sent_ms) if p.has_schema_factory else None, ddl={"statement": ddl, "change": change})
         return Expected(record, [event])
 
     def _table_description(self) -> dict:
@@ -1188,9 +859,9 @@ class DebeziumEncoder:
             if typed is None:
                 raise ValueError(f"{column.logical} is no type of MariaDB's tier")
             type_name, length, scale = typed
-            described = {"name": column.name, "jdbcType": _JDBC_TYPES[type_name], "nativeType": None, "typeName": type_name,
+            described = {"name": column.name, "jdbcType": JDBC_TYPES[type_name], "nativeType": None, "typeName": type_name,
                          "typeExpression": type_name,
-                         "charsetName": mariadb_ddl.CHARSET if type_name in _CHARACTER_TYPES else None,
+                         "charsetName": mariadb_ddl.CHARSET if type_name in CHARACTER_TYPES else None,
                          "length": length, "scale": scale, "position": position, "optional": column.nullable,
                          "autoIncremented": False, "generated": False, "comment": None}
             if self.profile.has_schema_factory:
@@ -1204,7 +875,7 @@ class DebeziumEncoder:
         """SchemaChangeValue's schema (the connector's own: the same for every record)."""
         p = self.profile
         versioned = {"version": 1} if p.has_schema_factory else {}
-        columns = _SCHEMA_CHANGE_COLUMN + (_SCHEMA_CHANGE_COLUMN_SINCE_2 if p.has_schema_factory else [])
+        columns = SCHEMA_CHANGE_COLUMN + (SCHEMA_CHANGE_COLUMN_SINCE_2 if p.has_schema_factory else [])
         column = {"type": "struct", "fields": columns, "optional": False, "name": "io.debezium.connector.schema.Column",
                   **versioned}
         table = {"type": "struct", "fields": [
@@ -1376,425 +1047,6 @@ def encode(history: History, profile: Profile) -> list[Expected]:
     database_types = {c.name: c.logical for c in history.table.columns}
     history = as_written(history, profile)
     return DebeziumEncoder(profile, history.table, fallbacks=fallbacks, database_types=database_types).encode(history)
-
-
-# ------------------------------------------------------------------------------------------------
-# Mutators: adversarial records derived from valid ones, each with the quarantine it must produce
-# ------------------------------------------------------------------------------------------------
-
-def _payload(document: dict) -> dict:
-    return document["payload"] if "schema" in document and "payload" in document else document
-
-
-def _mutate_json(item: Expected, change) -> bytes | None:
-    # fractions parsed as Decimal: a NUMERIC decimal of 65 digits read as a float would be rewritten as 1e+35,
-    # and the record would be undecodable for that reason instead of the mutation's
-    document = json.loads(item.record.written_value, parse_float=Decimal)
-    if change(document) is False:
-        return None
-    return dumps_bytes(document)
-
-
-def _set_first_value(kinds: tuple[str, ...], text: str | Decimal, semantics: tuple[str | None, ...] = (None,)):
-    """Replace the first non-null after/before value of a column of one of `kinds` whose semantic name is one of
-    `semantics` (none, by default) with `text`."""
-    def change(document):
-        payload = _payload(document)
-        fields = {f["field"]: f for f in document.get("schema", {}).get("fields", [{}])[0].get("fields", [])} \
-            if "schema" in document else {}
-        for image in ("after", "before"):
-            row = payload.get(image) or {}
-            for name, value in row.items():
-                if value is not None and fields.get(name, {}).get("type") in kinds and fields[name].get("name") in semantics:
-                    row[name] = text
-                    return True
-        return False
-    return change
-
-
-def _add_column(document):
-    payload = _payload(document)
-    if "schema" not in document or not (payload.get("after") or payload.get("before")):
-        return False
-    (payload.get("after") or payload.get("before"))["zz_undeclared"] = 1
-    return True
-
-
-# names that are none of Kafka Connect's schema types (Schema.Type), some spelled like one of the model's types: a
-# `bytes(` was once BYTES with its value unchecked (found by fuzzing the reader)
-_NOT_CONNECT_TYPES = ("bytes(", "decimal(10,2)", "int128", "TIME(6)")
-
-
-def _unknown_connect_type(document):
-    """A row column's type, in each image's schema, as a name JsonConverter never writes: UNKNOWN_COLUMN_TYPE."""
-    payload = _payload(document)
-    if "schema" not in document or payload.get("op") not in ("c", "r", "u", "d"):
-        return False
-    images = [f for f in document["schema"].get("fields", []) if f.get("field") in ("before", "after") and f.get("fields")]
-    if not images:
-        return False
-    name = images[0]["fields"][-1]["field"]
-    for image in images:
-        for column in image["fields"]:
-            if column["field"] == name:
-                column["type"] = _NOT_CONNECT_TYPES[len(name) % len(_NOT_CONNECT_TYPES)]
-    return True
-
-
-def _replace_op(document):
-    _payload(document)["op"] = "x"
-
-
-def _drop_source(document):
-    _payload(document).pop("source")
-
-
-def _drop_op(document):
-    _payload(document).pop("op")
-
-
-def _as_commit_status(document):
-    """The payload as a transaction record of a status Debezium does not write (BEGIN and END are its
-    statuses): no heartbeat (that holds only ts_ms) and no change, a shape the format does not define."""
-    payload = _payload(document)
-    kept = {"status": "COMMIT", "id": str((payload.get("source") or {}).get("txId", "1")), "ts_ms": payload.get("ts_ms")}
-    payload.clear()
-    payload.update(kept)
-
-
-def _table_changes_object(document):
-    """The payload as a schema change whose tableChanges is one object where Debezium writes an array."""
-    payload = _payload(document)
-    source = payload.get("source")
-    payload.clear()
-    payload.update(source=source, ts_ms=1, databaseName="db", ddl="ALTER TABLE t ADD c int",
-                   tableChanges={"type": "ALTER", "id": '"db"."t"'})
-
-
-def _table_changes_text(document):
-    """... whose tableChanges is a string holding the array's text: no array JsonConverter wrote (issue 49: read as
-    the array, a CREATE came out as the DROP its text named)."""
-    _table_changes_object(document)
-    payload = _payload(document)
-    payload["tableChanges"] = json.dumps([{"type": "DROP", "id": '"db"."t"'}])
-
-
-def _table_change_type_unknown(document):
-    """... whose table change names a type that is none of Debezium's TableChangeType (issue 49: passed through)."""
-    _table_changes_object(document)
-    _payload(document)["tableChanges"] = [{"type": "EXPLODE", "id": '"db"."t"'}]
-
-
-# the semantic names the reader checks against their one Connect type (ConnectTypes.WRITTEN_AS), and for each type
-# written another: a field keeps its name and takes the other type
-_SEMANTIC_NAMES = frozenset({
-    "io.debezium.data.Bits", "org.apache.kafka.connect.data.Decimal", "io.debezium.time.Date", "io.debezium.time.Time",
-    "io.debezium.time.MicroTime", "io.debezium.time.NanoTime", "io.debezium.time.Timestamp", "io.debezium.time.MicroTimestamp",
-    "io.debezium.time.NanoTimestamp", "io.debezium.time.ZonedTimestamp", "io.debezium.time.ZonedTime",
-    "io.debezium.time.MicroDuration", "io.debezium.data.Json", "io.debezium.data.Uuid", "io.debezium.data.Xml",
-    "io.debezium.data.Enum", "io.debezium.data.VariableScaleDecimal", "io.debezium.data.geometry.Geometry",
-    "org.apache.kafka.connect.data.Date", "org.apache.kafka.connect.data.Time", "org.apache.kafka.connect.data.Timestamp"})
-_OTHER_TYPE = {"bytes": "int64", "int32": "string", "int64": "string", "string": "int64", "struct": "bytes"}
-
-
-def _semantic_name_on_another_type(document):
-    """A row column with a semantic name given another Connect type than the name is written with (a Bits on an
-    int64, a Decimal on a string): its digits were decoded as base64 (issue 49). UNKNOWN_COLUMN_TYPE."""
-    payload = _payload(document)
-    if "schema" not in document or payload.get("op") not in ("c", "r", "u", "d"):
-        return False
-    images = [f for f in document["schema"].get("fields", []) if f.get("field") in ("before", "after") and f.get("fields")]
-    named = [c["field"] for c in (images[0]["fields"] if images else []) if c.get("name") in _SEMANTIC_NAMES]
-    if not named:
-        return False
-    for image in images:
-        for column in image["fields"]:
-            if column["field"] == named[0]:
-                column["type"] = _OTHER_TYPE[column["type"]]
-    return True
-
-
-# a position part of each connector as no unsigned integer: negative, hex, a fraction (issue 49: the part was null)
-_POSITION_PARTS = {"postgresql": "lsn", "mysql": "pos", "mariadb": "pos", "sqlserver": "event_serial_no"}
-_NOT_DIGITS = (-5, "0x1F", Decimal("1.5"))
-
-
-def _position_not_digits(document):
-    source = _payload(document).get("source") or {}
-    part = _POSITION_PARTS.get(source.get("connector"))
-    if part is None or source.get(part) is None:
-        return False
-    source[part] = _NOT_DIGITS[len(str(source[part])) % len(_NOT_DIGITS)]
-    return True
-
-
-def _old_key_null(item: Expected) -> bytes | None:
-    """An update or delete whose before image holds NULL for the first column of its Kafka key: which row
-    changed is unknown (MISSING_OLD_KEY), never a DELETE of key NULL (issue 19 A)."""
-    if item.record.key is None:
-        return None
-    key = json.loads(item.record.key)
-    names = list((key.get("payload") if "schema" in key else key) or {})
-
-    def change(document):
-        payload = _payload(document)
-        before = payload.get("before")
-        if payload.get("op") not in ("u", "d") or not before or not names or before.get(names[0]) is None:
-            return False
-        before[names[0]] = None
-        return True
-    return _mutate_json(item, change)
-
-
-_INTEGERS = ("int16", "int32", "int64")
-# a plain integer, or a PostgreSQL interval's MicroDuration, an int64 too (text in one passed through: issue 40)
-_PLAIN_OR_INTERVAL = (None, "io.debezium.time.MicroDuration")
-_STRINGS = (None, "io.debezium.data.Uuid", "io.debezium.data.Json", "io.debezium.data.Xml", "io.debezium.data.Ltree")
-
-
-def _first_half(value: bytes) -> bytes:
-    """About the first half of a UTF-8 text, cut between characters: a cut inside a multi-byte character is no
-    longer UTF-8, and NOT_UTF8 is checked before the JSON (found by certify: a drawn emoji at the middle byte)."""
-    cut = len(value) // 2
-    while 0 < cut < len(value) and value[cut] & 0xC0 == 0x80:  # a continuation byte: still inside a character
-        cut -= 1
-    return value[:cut]
-
-
-_VALUE_CHANGES = {
-    # name: (new value bytes from the record, or None where it does not apply; the code it must get)
-    "truncated-json": (lambda item: _first_half(item.record.value), Code.MALFORMED_JSON),
-    "comment-prefix": (lambda item: b"// change event\n" + item.record.value, Code.MALFORMED_JSON),
-    "json-array": (lambda item: b"[" + item.record.value + b"]", Code.MALFORMED_JSON),
-    "not-utf8": (lambda item: item.record.value.replace(b'"op"', b'"\xff\xfeop"', 1), Code.NOT_UTF8),
-    "unknown-op": (lambda item: _mutate_json(item, _replace_op), Code.UNKNOWN_OPERATION),
-    "no-source": (lambda item: _mutate_json(item, _drop_source), Code.MISSING_FIELD),
-    "no-op": (lambda item: _mutate_json(item, _drop_op), Code.MISSING_FIELD),
-    "undeclared-column": (lambda item: _mutate_json(item, _add_column), Code.SCHEMA_MISMATCH),
-    "unknown-connect-type": (lambda item: _mutate_json(item, _unknown_connect_type), Code.UNKNOWN_COLUMN_TYPE),
-    "int-as-text": (lambda item: _mutate_json(item, _set_first_value(_INTEGERS, "12abc", _PLAIN_OR_INTERVAL)),
-                    Code.UNDECODABLE_VALUE),
-    # beyond every integer width (a smallint holding 10^23 was once emitted)
-    "int-overflow": (lambda item: _mutate_json(item, _set_first_value(_INTEGERS, "99999999999999999999999",
-                                                                      _PLAIN_OR_INTERVAL)), Code.UNDECODABLE_VALUE),
-    # a string of any kind holding a number: it came out as the number's text (issue 40)
-    "string-as-number": (lambda item: _mutate_json(item, _set_first_value(("string",), Decimal(5), _STRINGS)),
-                         Code.UNDECODABLE_VALUE),
-    "old-key-null": (_old_key_null, Code.MISSING_OLD_KEY),
-    # shapes that are valid JSON but no Debezium record (issue 19 C): never a HEARTBEAT, never MALFORMED_JSON
-    "status-commit": (lambda item: _mutate_json(item, _as_commit_status), Code.UNKNOWN_MESSAGE_SHAPE),
-    "table-changes-object": (lambda item: _mutate_json(item, _table_changes_object), Code.UNKNOWN_MESSAGE_SHAPE),
-    "table-changes-text": (lambda item: _mutate_json(item, _table_changes_text), Code.UNKNOWN_MESSAGE_SHAPE),
-    "table-change-type-unknown": (lambda item: _mutate_json(item, _table_change_type_unknown), Code.UNKNOWN_EVENT_TYPE),
-    "semantic-name-on-another-type": (lambda item: _mutate_json(item, _semantic_name_on_another_type), Code.UNKNOWN_COLUMN_TYPE),
-    "position-not-digits": (lambda item: _mutate_json(item, _position_not_digits), Code.UNDECODABLE_VALUE),
-    "time-past-range": (lambda item: _mutate_json(item, _time_past_range), Code.UNDECODABLE_VALUE),
-    # an exponent form past any column's digits (a 100 KB record of such tokens expanded to 50 MB: issue 49)
-    "decimal-exponent-past-column": (lambda item: _mutate_json(item, _set_first_value(
-        ("bytes",), Decimal("1E+131071"), ("org.apache.kafka.connect.data.Decimal",))), Code.UNDECODABLE_VALUE),
-    # digits only a double could read, as Infinity and 0.0 (docs/formats/debezium-json.md)
-    "double-beyond-range": (lambda item: _mutate_json(item, _set_first_value(("double",), Decimal("-1e400"))), Code.UNDECODABLE_VALUE),
-    "double-below-range": (lambda item: _mutate_json(item, _set_first_value(("double",), Decimal("1e-400"))), Code.UNDECODABLE_VALUE),
-}
-
-
-# the changes that break any record's JSON; the others are a change record's
-_ANY_RECORD = ("truncated-json", "comment-prefix", "json-array")
-_NO_CHANGE_KINDS = ("HEARTBEAT", "DDL")  # the records with no op, row or change source: a heartbeat, a schema change
-
-
-def _value_mutation(name: str):
-    change, code = _VALUE_CHANGES[name]
-
-    def mutate(item: Expected) -> Expected | None:
-        if item.record.value is None or item.quarantine:  # tombstones and already-mutated records stay
-            return None
-        if name not in _ANY_RECORD and any(event.kind in _NO_CHANGE_KINDS for event in item.events):
-            return None
-        value = change(item)
-        return None if value is None else Expected.quarantined(replace(item.record, value=value), code)
-    return mutate
-
-
-def mutate_key(item: Expected) -> Expected | None:
-    """A key that is not JSON: the record cannot be attributed to a row."""
-    if item.record.key is None or item.quarantine:
-        return None
-    return Expected.quarantined(replace(item.record, key=b"{" + item.record.key), Code.MALFORMED_KEY)
-
-
-def schema_null_key(item: Expected) -> Expected | None:
-    """A bare key as JsonConverter with schemas.enable writes a key that has no schema, `{"schema":null,"payload":..}`
-    (Paimon's Flink CDC test data): the same key, the same events (it was read as columns `schema` and `payload`)."""
-    if item.record.key is None or item.quarantine:
-        return None
-    key = json.loads(item.record.key)
-    if not isinstance(key, dict) or "schema" in key:
-        return None
-    return replace(item, record=replace(item.record, key=dumps_bytes({"schema": None, "payload": key})))
-
-
-# the last value of each time a TIME column holds (838:59:59.999999 in its unit), one unit past it: refused at every
-# precision (a NanoTime of 838:59:59.999999500 passed, issue 49)
-_PAST_LAST_TIME = {"io.debezium.time.Time": 3_020_400_000, "io.debezium.time.MicroTime": 3_020_400_000_000,
-                   "io.debezium.time.NanoTime": 3_020_399_999_999_001}
-
-
-def _time_past_range(document):
-    payload = _payload(document)
-    fields = {f["field"]: f for f in (document.get("schema") or {}).get("fields", [{}])[0].get("fields", [])} \
-        if "schema" in document else {}
-    for image in ("after", "before"):
-        row = payload.get(image) or {}
-        for name in row:
-            past = _PAST_LAST_TIME.get(fields.get(name, {}).get("name"))
-            if past is not None and row[name] is not None:
-                row[name] = past
-                return True
-    return False
-
-
-_PARTNER_HEADERS = ("__debezium.newkey", "__debezium.oldkey")
-
-
-def unreadable_partner_key(item: Expected) -> Expected | None:
-    """A key-change half whose header naming the other half's key is not JSON: its partner cannot be
-    identified, so the half is MALFORMED_KEY (never a pk_change group built from a NULL key, issue 19 A);
-    the other half stays an event of its own, as Debezium sends each half as a record of its own."""
-    # the key change's tombstone carries the delete's header too (as the connector writes it) but is no half
-    if item.quarantine or item.record.value is None or not any(name in _PARTNER_HEADERS for name, _ in item.record.headers):
-        return None
-    headers = tuple((name, b"{not json" if name in _PARTNER_HEADERS else value) for name, value in item.record.headers)
-    return Expected.quarantined(replace(item.record, headers=headers), Code.MALFORMED_KEY)
-
-
-MUTATORS: dict[str, Mutator] = {
-    **{name: record_mutator(_value_mutation(name), code) for name, (_, code) in _VALUE_CHANGES.items()},
-    "bad-key": record_mutator(mutate_key, Code.MALFORMED_KEY),
-    "partner-key-unreadable": record_mutator(unreadable_partner_key, Code.MALFORMED_KEY),
-    "schema-null-key": record_mutator(schema_null_key, None),
-}
-
-
-def _date_schema(after: str) -> bytes:
-    return (b'{"schema":{"type":"struct","fields":[{"field":"after","fields":' + after.encode() + b'}]},')
-
-
-def _bits_record(length: str | None, value: str) -> bytes:
-    parameters = "" if length is None else f',"parameters":{{"length":"{length}"}}'
-    return (_date_schema(f'[{{"type":"bytes","name":"io.debezium.data.Bits"{parameters},"field":"b"}}]')
-            + b'"payload":{"op":"c","source":{"connector":"mariadb"},"after":{"b":"' + value.encode() + b'"}}}')
-
-
-def _geometry_record(value: str) -> bytes:
-    field = connect_field("g", LogicalType("GEOMETRY"), True)
-    return (_date_schema(json.dumps([field])) + b'"payload":{"op":"c","source":{"connector":"mariadb"},"after":{"g":'
-            + value.encode() + b'}}}')
-
-
-HOSTILE: dict[str, Hostile] = {
-    "empty value": Hostile(b"", Code.MALFORMED_JSON),
-    "JSON null": Hostile(b"null", Code.MALFORMED_JSON),
-    "a number": Hostile(b"0", Code.MALFORMED_JSON),
-    "a string": Hostile(b'"text"', Code.MALFORMED_JSON),
-    "an array": Hostile(b"[]", Code.MALFORMED_JSON),
-    "control bytes": Hostile(b"\x00\x01\x02", Code.MALFORMED_JSON),
-    "5000 open braces": Hostile(b"{" * 5000, Code.MALFORMED_JSON),
-    "not UTF-8": Hostile(b'{"op":"\xff"}', Code.NOT_UTF8),
-    "key not UTF-8": Hostile(b'{"op":"c","source":{},"after":{"a":1}}', Code.NOT_UTF8, key=b"\xff"),
-    "key not JSON": Hostile(b'{"op":"c","source":{},"after":{"a":1}}', Code.MALFORMED_KEY, key=b"{id"),
-    "empty object": Hostile(b"{}", Code.UNKNOWN_MESSAGE_SHAPE),
-    "null op": Hostile(b'{"op":null}', Code.UNKNOWN_MESSAGE_SHAPE),
-    "null payload": Hostile(b'{"payload":null,"schema":{}}', Code.MISSING_FIELD),
-    "create without after": Hostile(b'{"op":"c","source":{"connector":"postgresql"}}', Code.MISSING_FIELD),
-    "unknown op": Hostile(b'{"op":"z","source":{}}', Code.UNKNOWN_OPERATION),
-    "a change event without op": Hostile(b'{"before":null,"after":{"id":1},"source":{"connector":"postgresql"}}',
-                                         Code.MISSING_FIELD),
-    "bytes that are not canonical base64": Hostile(
-        _date_schema('[{"type":"bytes","field":"b"}]') + b'"payload":{"op":"c","source":{"connector":"postgresql"},'
-        b'"after":{"b":"AQ"}}}', Code.UNDECODABLE_VALUE),
-    "date beyond year 9999": Hostile(
-        _date_schema('[{"type":"int32","name":"io.debezium.time.Date","field":"d"}]') +
-        b'"payload":{"op":"c","source":{"connector":"postgresql","ts_ms":99999999999999999999},"after":{"d":2147483647}}}',
-        Code.UNDECODABLE_VALUE),
-    "extreme temporal values": Hostile(
-        _date_schema('[{"type":"int64","name":"io.debezium.time.MicroTimestamp","field":"t"},'
-                     '{"type":"bytes","name":"org.apache.kafka.connect.data.Decimal","parameters":{"scale":"-3"},"field":"x"},'
-                     '{"type":"string","name":"io.debezium.time.ZonedTimestamp","field":"z"}]') +
-        b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"t":9223372036854775807,'
-        b'"x":"////////////////////////////","z":"2025-13-45T99:99:99Z"}},"ts_ms":-9223372036854775808}',
-        Code.UNDECODABLE_VALUE),
-    # a field declared twice: a map built from the names would raise DUPLICATED_MAP_KEY and stop the job
-    "column declared twice": Hostile(
-        _date_schema('[{"type":"int32","field":"a"},{"type":"int32","field":"a"}]') +
-        b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"a":1}}}', Code.SCHEMA_MISMATCH),
-    # a nameless field: a NULL map key would stop the job too
-    "column without a name": Hostile(
-        _date_schema('[{"type":"int32"}]') + b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"a":1}}}',
-        Code.SCHEMA_MISMATCH),
-    # issue 18: integers from the message reach no arithmetic unchecked; positions are never cut
-    "decimal scale 2147483647": Hostile(
-        _date_schema('[{"type":"bytes","name":"org.apache.kafka.connect.data.Decimal",'
-                     '"parameters":{"scale":"2147483647","connect.decimal.precision":"10"},"field":"x"}]') +
-        b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"x":"AQ=="}}}', Code.UNDECODABLE_VALUE),
-    "variable scale 2147483647": Hostile(
-        _date_schema('[{"type":"struct","name":"io.debezium.data.VariableScaleDecimal","field":"x"}]') +
-        b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"x":{"scale":2147483647,"value":"AQ=="}}}}',
-        Code.UNDECODABLE_VALUE),
-    # BIT(n): a set bit past n, a column past the longest read (its text is n digits from any value: bounded as a
-    # decimal's scale is), a Bits without a length: none is a value the column holds
-    "bits past the column's length": Hostile(_bits_record("3", "CA=="), Code.UNDECODABLE_VALUE),
-    "bits of a column past 16,384 bits": Hostile(_bits_record("16385", "AQ=="), Code.UNDECODABLE_VALUE),
-    "bits without a length": Hostile(_bits_record(None, "AQ=="), Code.UNDECODABLE_VALUE),
-    # a geometry's WKB must be a string of canonical base64 (1234 as a number reads as base64), its SRID an int32
-    "geometry with a number for its wkb": Hostile(_geometry_record('{"wkb":1234,"srid":0}'), Code.UNDECODABLE_VALUE),
-    "geometry with an srid past int32": Hostile(_geometry_record('{"wkb":"AQ==","srid":2147483648}'),
-                                                Code.UNDECODABLE_VALUE),
-    "lsn of 21 digits": Hostile(b'{"op":"c","source":{"connector":"postgresql","lsn":123456789012345678901},"after":{"a":1}}',
-                                Code.UNDECODABLE_VALUE),
-    # SQL Server's LSNs are 8, 8 and 4 hex digits (Lsn.toString); another width is no position (make fuzz, issue 40)
-    "SQL Server LSN of another width": Hostile(
-        b'{"op":"c","source":{"connector":"sqlserver","commit_lsn":"00000027:000007000000000058:0005",'
-        b'"change_lsn":"00000027:00000758:0003","event_serial_no":"1"},"after":{"a":1}}', Code.UNDECODABLE_VALUE),
-    "binlog file name with a colon": Hostile(
-        b'{"op":"c","source":{"connector":"mariadb","file":"mariadb-bin.000001:","pos":400,"row":0},"after":{"a":1}}',
-        Code.UNDECODABLE_VALUE),
-    "after names a member twice": Hostile(b'{"op":"c","source":{"connector":"postgresql"},"after":{"v":"first","v":"last"}}',
-                                          Code.DUPLICATE_KEY),
-    "key names a member twice": Hostile(b'{"op":"c","source":{"connector":"postgresql"},"after":{"id":1}}',
-                                        Code.DUPLICATE_KEY, key=b'{"id":1,"id":2}'),
-    # a PostgreSQL insert with its schema and every source position (the envelope-extremes tier varies it)
-    "valid neighbour": Hostile(
-        _date_schema('[{"type":"int32","optional":false,"field":"id"},{"type":"bytes","optional":true,"field":"p",'
-                     '"name":"org.apache.kafka.connect.data.Decimal","parameters":{"scale":"2",'
-                     '"connect.decimal.precision":"10"}},{"type":"int64","optional":true,"field":"t",'
-                     '"name":"io.debezium.time.MicroTimestamp"}]') +
-        b'"payload":{"before":null,"after":{"id":3,"p":"BM4=","t":1700000000000000},"source":{"version":"2.7.3.Final",'
-        b'"connector":"postgresql","name":"pg","ts_ms":1700000000000,"ts_us":1700000000000000,"snapshot":"false",'
-        b'"db":"shop","sequence":"[\\"100\\",\\"200\\"]","schema":"public","table":"t","txId":7,"lsn":200,'
-        b'"xmin":null},"op":"c","ts_ms":1700000000100,"ts_us":1700000000100000}}', None, key=b'{"id":3}'),
-    # accepted as events: the shapes are valid, however odd (nothing to quarantine, nothing to fail on)
-    "schemaless insert with empty source": Hostile(b'{"op":"c","source":{},"after":{"a":1}}', None),
-    "NUL characters and odd numbers": Hostile(
-        b'{"op":"c","source":{"connector":"mysql","pos":4},"after":{"a":"' + b"\\u0000" * 10 + b'"},"ts_us":"1e400"}',
-        None),
-    # parsers disagree on which one wins (Spark's reader took the last): no one is picked
-    # a value of another JSON type than its schema's came out as its JSON text (issue 40)
-    "int32 array holding text": Hostile(
-        b'{"schema":{"type":"struct","fields":[{"type":"struct","optional":true,"field":"after","fields":['
-        b'{"type":"int32","optional":false,"field":"id"},{"type":"array","items":{"type":"int32","optional":true},'
-        b'"optional":true,"field":"a"}]},{"type":"string","optional":false,"field":"op"}]},'
-        b'"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"id":1,"a":["x",2147483648]}}}',
-        Code.UNDECODABLE_VALUE),
-    # a MicroDuration is an int64: text in one passed through as the interval (issue 40)
-    "interval holding text": Hostile(
-        b'{"schema":{"type":"struct","fields":[{"type":"struct","optional":true,"field":"after","fields":['
-        b'{"type":"int32","optional":false,"field":"id"},{"type":"int64","optional":true,'
-        b'"name":"io.debezium.time.MicroDuration","version":1,"field":"i"}]},{"type":"string","optional":false,'
-        b'"field":"op"}]},"payload":{"op":"c","source":{"connector":"postgresql"},"after":{"id":1,"i":"12abc"}}}',
-        Code.UNDECODABLE_VALUE),
-    "op given twice": Hostile(b'{"op":"c","op":"d","source":{"connector":"postgresql"},"before":{"id":1}}', Code.DUPLICATE_KEY),
-}
 
 
 # ------------------------------------------------------------------------------------------------

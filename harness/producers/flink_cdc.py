@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from cdc_conformance.generators import debezium
+from cdc_conformance.generators import debezium, debezium_connect
 from cdc_conformance.generators.history import History
 from cdc_conformance.generators.records import KafkaRecord, with_coordinates
 from cdc_conformance.harness import jvm
@@ -101,7 +101,7 @@ class FlinkCdcRun:
 
 
 def _table_of(line: str) -> str | None:
-    return (debezium._payload(json.loads(line)).get("source") or {}).get("table")
+    return (debezium_connect.payload_of(json.loads(line)).get("source") or {}).get("table")
 
 
 def run(broker, history: History, include_schema: bool = True) -> FlinkCdcRun:
@@ -154,10 +154,10 @@ def in_generated_order(run_: FlinkCdcRun, items: list) -> FlinkCdcRun:
     """The run with its snapshot's records in the generator's order (the key's), matched by key: Flink CDC emits a
     snapshot split's rows from a HashMap (SnapshotSplitReader), in no order a consumer or generator can know."""
     names = [c.name for c in run_.history.table.key_columns]
-    payloads = [debezium._payload(json.loads(r.written_value)) for r in run_.records]
+    payloads = [debezium_connect.payload_of(json.loads(r.written_value)) for r in run_.records]
     snapshot = [r for r, payload in zip(run_.records, payloads) if payload.get("op") == "r"]
     by_key = {_after_key(payload, names): r for r, payload in zip(run_.records, payloads) if payload.get("op") == "r"}
-    wanted = [_after_key(debezium._payload(json.loads(i.record.written_value)), names) for i in items[:len(snapshot)]]
+    wanted = [_after_key(debezium_connect.payload_of(json.loads(i.record.written_value)), names) for i in items[:len(snapshot)]]
     ordered = [by_key.pop(key) for key in wanted if key in by_key]
     ordered += list(by_key.values())  # what the generator did not draw: left for the comparisons to report
     rest = run_.records[len(snapshot):]

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from cdc_conformance.generators.debezium import encode_value, unscaled_base64
+from cdc_conformance.generators.debezium_connect import encode_value, unscaled_base64
 from cdc_conformance.generators.values import LogicalType, canonical_text, exact_decimal, java_double_text
 
 
