@@ -70,13 +70,7 @@ public class CesRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
         if (document != null && ENVELOPE.fits(document)) {
             envelope.members = Records.textMap(document);
         }
-        if (!Json.isUtf8(value) || parsed.loneSurrogate) {
-            envelope.problem = Records.rule("NOT_UTF8", "value is not UTF-8, or escapes a lone surrogate (no UTF-8 text holds one)");
-        } else if (envelope.members == null) {
-            envelope.problem = Records.rule("MALFORMED_JSON", "value is not a JSON object");
-        } else if (parsed.repeatsAMember) {
-            envelope.problem = Records.rule("DUPLICATE_KEY", "an object in the value names a member twice");
-        }
+        envelope.problem = JsonRecordRules.valueVerdict(value, parsed, envelope.members != null);
         return envelope;
     }
 

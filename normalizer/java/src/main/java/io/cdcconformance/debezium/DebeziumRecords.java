@@ -634,10 +634,10 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         /** {code, detail} of the first rule that holds, or null when the record is fine. */
         String[] verdict() {
             if (value != null && (!Json.isUtf8(value) || valueLoneSurrogate)) {
-                return Records.rule("NOT_UTF8", "value is not UTF-8, or escapes a lone surrogate (no UTF-8 text holds one)");
+                return JsonRecordRules.notUtf8("value");
             }
             if (key != null && (!Json.isUtf8(key) || keyLoneSurrogate)) {
-                return Records.rule("NOT_UTF8", "key is not UTF-8, or escapes a lone surrogate (no UTF-8 text holds one)");
+                return JsonRecordRules.notUtf8("key");
             }
             if (value != null && valueMalformed) {
                 return Records.rule("MALFORMED_JSON", "value is not a JSON object");
@@ -646,13 +646,13 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                 return Records.rule("MALFORMED_KEY", "key is not a JSON object");
             }
             if (keyRepeats) {
-                return Records.rule("DUPLICATE_KEY", "an object in the key names a member twice");
+                return JsonRecordRules.namesAMemberTwice("key");
             }
             if (value == null) {
                 return null;  // a tombstone: never quarantined
             }
             if (valueRepeats) {
-                return Records.rule("DUPLICATE_KEY", "an object in the value names a member twice");
+                return JsonRecordRules.namesAMemberTwice("value");
             }
             if (wrapped && payload == null) {
                 return Records.rule("MISSING_FIELD", "payload is null");

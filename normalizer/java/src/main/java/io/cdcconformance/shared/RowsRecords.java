@@ -284,17 +284,9 @@ public abstract class RowsRecords {
         // -----------------------------------------------------------------------------------------------------
 
         String[] verdict() {
-            if (value == null) {
-                return Records.rule("MISSING_FIELD", "record has no value");
-            }
-            if (!Json.isUtf8(value) || parsed.loneSurrogate) {
-                return Records.rule("NOT_UTF8", "value is not UTF-8, or escapes a lone surrogate (no UTF-8 text holds one)");
-            }
-            if (message == null) {
-                return Records.rule("MALFORMED_JSON", "value is not a JSON object");
-            }
-            if (parsed.repeatsAMember) {
-                return Records.rule("DUPLICATE_KEY", "an object in the value names a member twice");
+            String[] record = JsonRecordRules.valueVerdict(value, parsed, message != null);
+            if (record != null) {
+                return record;
             }
             String[] own = formatRules(message);
             return own != null ? own : rowRules();
