@@ -9,7 +9,9 @@ generators are their source.
 """
 from __future__ import annotations
 
+import base64
 import hashlib
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -21,6 +23,9 @@ from cdc_conformance.harness.cases import load_cases  # noqa: E402
 from cdc_conformance.harness.registry import Registry  # noqa: E402
 
 INPUTS = ROOT / "normalizer/java/src/test/resources/io/cdcconformance/ReadersFuzzTestInputs"
+# each format's hand-made hostile records with the code each must get, the tables of its package's JUnit class
+# (HostileRecords.java): the generators are their source, so they are written here too, never committed
+HOSTILE_TABLES = ROOT / "normalizer/java/src/test/resources/io/cdcconformance/hostile"
 
 
 def target(format_id: str) -> str:
@@ -41,6 +46,18 @@ def seeds() -> dict[str, set[bytes]]:
     return found
 
 
+def hostile_tables() -> dict[str, list[dict]]:
+    """format id -> [{name, key, value (base64), code}] for every hostile record that has a value and no headers (a
+    header's record is read through Spark, by tests/integration/test_formats.py, as every hostile record is)."""
+    def text(data: bytes | None) -> str | None:
+        return None if data is None else base64.b64encode(data).decode()
+
+    registry = Registry.load()
+    return {format_id: [{"name": name, "key": text(h.key), "value": text(h.value), "code": h.code.value if h.code else None}
+                        for name, h in sorted(registry.generator(format_id).hostile.items()) if h.value and not h.headers]
+            for format_id in registry.decoded_formats()}
+
+
 def main() -> None:
     if sys.argv[1:] == ["--targets"]:  # make fuzz's default list
         print(" ".join(target(f) for f in Registry.load().decoded_formats()))
@@ -52,6 +69,10 @@ def main() -> None:
         for value in values:
             (directory / hashlib.sha1(value).hexdigest()).write_bytes(value)
     print(f"fuzz seeds: {sum(1 for _ in INPUTS.rglob('*') if _.is_file())} in {INPUTS.relative_to(ROOT)}")
+    shutil.rmtree(HOSTILE_TABLES, ignore_errors=True)
+    HOSTILE_TABLES.mkdir(parents=True)
+    for format_id, rows in hostile_tables().items():
+        (HOSTILE_TABLES / f"{format_id}.json").write_text(json.dumps(rows, indent=1) + "\n")
 
 
 if __name__ == "__main__":
