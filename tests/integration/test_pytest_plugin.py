@@ -88,7 +88,7 @@ def test_the_installed_plugin_runs_the_suite_in_another_project_as_the_cli_would
     assert facts["normalizer"] == "mypkg.job:normalize" and "1.4.0" in facts["normalizer_version"]
     assert not (project / "artifacts").exists(), "Spark's artifacts/ left in the user's repository"
     assert installed.snapshot(site_packages) == before, "the installed suite wrote into site-packages"
-    assert "/site-packages/golden/" in failure, "the golden files are not the installed suite's"
+    assert "/site-packages/cdc_conformance/golden/" in failure, "the golden files are not the installed suite's"
 
 
 MISUSES = [
