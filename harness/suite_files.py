@@ -27,7 +27,7 @@ def package_dir(package: str) -> Path:
     return Path(str(files(package)))
 
 
-SUITE_ROOT = Path(__file__).resolve().parent.parent   # the checkout, or site-packages
+SUITE_ROOT = Path(__file__).resolve().parent.parent   # the checkout, or the installed cdc_conformance package
 CONFORMANCE_DIR = package_dir("cdc_conformance.conformance")
 GOLDEN_DIR = package_dir("cdc_conformance.golden")
 MAVEN_DIR = package_dir("cdc_conformance.harness") / "maven"

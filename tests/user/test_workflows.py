@@ -15,6 +15,7 @@ from importlib import metadata
 import pytest
 import yaml
 
+from cdc_conformance.harness import suite_files
 from cdc_conformance.harness.suite_files import SUITE_ROOT
 from tests import installed
 
@@ -72,13 +73,6 @@ def _git(repo, *args):
     subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
 
 
-def _suite_built_from() -> str:
-    """The commit the wheel was built from: this checkout's HEAD ("-dirty" when its tracked files differ)."""
-    def git(*args):
-        return subprocess.run(["git", *args], cwd=SUITE_ROOT, capture_output=True, text=True, check=True).stdout.strip()
-    return git("rev-parse", "HEAD") + ("-dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
-
-
 def _said(result) -> str:
     return f"exit {result.returncode}\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
 
@@ -115,7 +109,7 @@ def test_the_three_jobs_from_the_users_repository(user):
     assert "2 passed" in own.stdout and "no CDC_BASELINE" in first.stdout, _said(own) + _said(first)
     merged = [json.loads(line) for line in (repo / "conformance-results" / "merged" / "results.jsonl").read_text().splitlines()]
     assert merged[0]["normalizer"] == NORMALIZER and merged[0]["normalizer_version"] == "mypkg 1.4.0"
-    suite = {"suite_version": metadata.version("cdc-conformance"), "suite_commit": _suite_built_from()}
+    suite = {"suite_version": metadata.version("cdc-conformance"), "suite_commit": suite_files.suite_commit()}  # this checkout's
     assert {key: merged[0][key] for key in suite} == suite, "the suite is named by its version and build commit"
     assert len({row["case"] for row in merged[1:]}) == suite_cases and all(row["status"] == "PASS" for row in merged[1:])
     records = sorted(p.name for p in (repo / "cdc-certifications").glob("*.json"))
