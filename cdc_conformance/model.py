@@ -15,6 +15,7 @@ from pyspark.sql.types import (
     ArrayType,
     BinaryType,
     BooleanType,
+    DataType,
     IntegerType,
     LongType,
     MapType,
@@ -171,6 +172,28 @@ QUARANTINE_SCHEMA = StructType([
     StructField("raw_value", BinaryType(), True),
     StructField("raw_headers", HEADERS_TYPE, True),
 ])
+
+
+def _sample_sql(data_type: DataType) -> str:
+    """A non-NULL value of `data_type` whose nested nullability is the model's (SQL's CAST cannot say NOT NULL)."""
+    if isinstance(data_type, StructType):
+        return "named_struct(" + ", ".join(
+            f"'{f.name}', {_sample_sql(f.dataType) if not f.nullable else f'CAST(NULL AS {f.dataType.simpleString()})'}"
+            for f in data_type.fields) + ")"
+    if isinstance(data_type, ArrayType):
+        element = _sample_sql(data_type.elementType) if not data_type.containsNull else \
+            f"CAST(NULL AS {data_type.elementType.simpleString()})"
+        return f"array({element})"
+    if isinstance(data_type, MapType):
+        return f"CAST(map() AS {data_type.simpleString()})"
+    return f"CAST('' AS {data_type.simpleString()})" if data_type.simpleString() == "string" else \
+        f"CAST(0 AS {data_type.simpleString()})"
+
+
+def typed_null(data_type: DataType) -> str:
+    """SQL for NULL of `data_type`, keeping the model's NOT NULL on nested fields (an array's elements, say): for any
+    normalizer building the model's records in Spark SQL."""
+    return f"IF(false, {_sample_sql(data_type)}, NULL)"
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ def _topic(kind: str, format_id: str, partitions: int) -> str:
     return f"{kind}-{format_id}-{os.getpid()}-{next(_runs)}-p{partitions}"
 
 
-def _examples(generator: FormatGenerator, drawn: list, kind: str, first_index: int = 0) -> list[Example]:
+def render_examples(generator: FormatGenerator, drawn: list, kind: str, first_index: int = 0) -> list[Example]:
     """Drawn examples rendered, each with its own index (which generators put in ids) from `first_index`."""
     topics: dict[int, str] = {}
     examples = []
@@ -45,7 +45,7 @@ def _examples(generator: FormatGenerator, drawn: list, kind: str, first_index: i
 def check_property(roundtrip: RoundTrip, generator: FormatGenerator, count: int, seed: int | None = None) -> BatchResult:
     """Generated examples through Kafka and Spark equal the oracle, and exercise what the format says."""
     seed = session_seed() if seed is None else seed
-    examples = _examples(generator, draw_examples(generator.examples(), count, seed), "property")
+    examples = render_examples(generator, draw_examples(generator.examples(), count, seed), "property")
     result = run_batch(roundtrip, generator.format_id, examples, seed, generator.ordered_within_partition)
     undrawn = generator.coverage(result.output.events, result.output.quarantine)
     # too few examples to hold every kind of event is the count's fault, not the normalizer's: say what helps
@@ -64,7 +64,7 @@ def check_spellings(roundtrip: RoundTrip, generator: FormatGenerator, count: int
 
     seed = session_seed() if seed is None else seed
     spellings = sorted(SPELLINGS)
-    examples = _examples(generator, draw_examples(generator.examples(), count, seed), "spelling")
+    examples = render_examples(generator, draw_examples(generator.examples(), count, seed), "spelling")
     for index, example in enumerate(examples):
         spelling = spellings[index % len(spellings)]
         example.label = f"{example.label} spelled {spelling}"
@@ -115,7 +115,7 @@ _TOP_UP_DRAWS, _TOP_UP_EXAMPLES = 10, 20
 def _mutate(generator: FormatGenerator, count: int, seed: int, names: list[str], applied: set[str],
             first_index: int) -> tuple[list[Example], set[str]]:
     drawn = draw_examples(st.tuples(generator.examples(), st.integers(0, 1000)), count, seed)
-    examples = _examples(generator, [example for example, _ in drawn], "mutated", first_index)
+    examples = render_examples(generator, [example for example, _ in drawn], "mutated", first_index)
     applied = set(applied)
     for index, (example, (_, where)) in enumerate(zip(examples, drawn)):
         # mutators in turn, those not yet applied first: some need a column type an example may lack
@@ -167,7 +167,7 @@ def check_copies(roundtrip: RoundTrip, generator: FormatGenerator, count: int, s
     (a sink's MERGE on key and position makes them one), except where the position is the Kafka offset (canal,
     CloudCanal), which a copy has of its own. Either way every record is accounted for."""
     seed = session_seed() if seed is None else seed
-    examples = _examples(generator, draw_examples(generator.examples(), count, seed), "copies")
+    examples = render_examples(generator, draw_examples(generator.examples(), count, seed), "copies")
     records = [item.record for example in examples for item in example.expected]
     partitions = {topic: n for example in examples for topic, n in example.partitions.items()}
     output = roundtrip.run(records + records, generator.format_id, partitions)
@@ -237,7 +237,7 @@ def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, co
     from cdc_conformance.harness import streaming
 
     seed = session_seed() if seed is None else seed
-    examples = _examples(generator, draw_examples(generator.examples(), count, seed), "stream")
+    examples = render_examples(generator, draw_examples(generator.examples(), count, seed), "stream")
     partitions = {topic: n for example in examples for topic, n in example.partitions.items()}
     records = [item.record for example in examples for item in example.expected]
     broker.create_topics(partitions)
@@ -266,7 +266,7 @@ def _with_late_records(generator: FormatGenerator, count: int, seed: int, draws:
     draw one (the oracle says so before anything runs). Some seeds draw no group at all (DataWorks examples all in
     one-record mode, say: seed 1154590801 at 8 examples), and the property would have nothing to check."""
     for attempt in range(draws):
-        examples = placed(_examples(generator, draw_examples(generator.examples(), count, seed + attempt), "late"))
+        examples = placed(render_examples(generator, draw_examples(generator.examples(), count, seed + attempt), "late"))
         if any(generator.late_of(members) for members in _emitted_groups(examples)):
             return seed + attempt, examples
     return seed, examples

@@ -71,11 +71,11 @@ def kafka_broker_artifacts(version: str | None = None) -> ArtifactSet:
 def scala_binary_version() -> str:
     """The Scala line of the installed PySpark (2.12 for Spark 3.5, 2.13 for Spark 4), read from its own jars: the
     connectors must be built for the same line."""
-    for jar in sorted(_pyspark_jars().glob("spark-core_*.jar")):
+    for jar in sorted(pyspark_jars().glob("spark-core_*.jar")):
         match = re.match(r"spark-core_(\d+\.\d+)-", jar.name)
         if match:
             return match.group(1)
-    raise ArtifactError(f"no spark-core_<scala>-*.jar in {_pyspark_jars()}: is PySpark installed whole?")
+    raise ArtifactError(f"no spark-core_<scala>-*.jar in {pyspark_jars()}: is PySpark installed whole?")
 
 
 # Spark's connectors lag PySpark on Maven Central (PySpark 4.3.0 is on PyPI; `spark-sql-kafka-0-10` stops at 4.2.0 on
@@ -201,16 +201,16 @@ NORMALIZER_JAR_NAME = "cdc-conformance-normalizer.jar"
 GRAMMAR_IN_JAR = Path("io/cdcconformance/shared/model-grammar.json")  # beside ModelGrammar, which reads it
 
 
-def _pyspark_jars() -> Path:
+def pyspark_jars() -> Path:
     import pyspark
 
     return Path(pyspark.__file__).parent / "jars"
 
 
-def _spark_jars_digest() -> bytes:
+def spark_jars_digest() -> bytes:
     """What the classes are compiled against: the names of PySpark's jars (their versions), not where they lie, so
     that two installs of one PySpark share the jar and another Spark compiles its own."""
-    return "\n".join(sorted(jar.name for jar in _pyspark_jars().glob("*.jar"))).encode()
+    return "\n".join(sorted(jar.name for jar in pyspark_jars().glob("*.jar"))).encode()
 
 
 def normalizer_jar() -> Path:
@@ -231,7 +231,7 @@ def _normalizer_jar() -> Path:
     resources = {p: p.relative_to(NORMALIZER_RESOURCES_DIR) for p in sorted(NORMALIZER_RESOURCES_DIR.rglob("*")) if p.is_file()}
     resources[suite_files.MODEL_GRAMMAR] = GRAMMAR_IN_JAR
     digest = hashlib.sha256(b"".join(path.read_bytes() for path in [*sources, *resources])
-                            + jvm_tool("javac").encode() + _spark_jars_digest()).hexdigest()
+                            + jvm_tool("javac").encode() + spark_jars_digest()).hexdigest()
     # one jar per Spark version: classes compiled against one Spark's jars are not reused under another's
     directory = cache_dir() / f"normalizer-{spark_version()}"
     jar, marker = directory / NORMALIZER_JAR_NAME, directory / _COMPLETE_MARKER
@@ -241,7 +241,7 @@ def _normalizer_jar() -> Path:
     classes = directory / "classes"
     classes.mkdir(parents=True)
     compile_ = [jvm_tool("javac"), "--release", "17", "-encoding", "UTF-8", "-Xlint:-options", "-nowarn",
-                "-cp", str(_pyspark_jars() / "*"), "-d", str(classes), *map(str, sources)]
+                "-cp", str(pyspark_jars() / "*"), "-d", str(classes), *map(str, sources)]
     for resource, inside in resources.items():
         target = classes / inside
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -263,7 +263,7 @@ def _artifact_id(jar: Path) -> str:
 
 def spark_connector_jars() -> list[Path]:
     """The connector jars minus anything PySpark already ships (two scala-library jars would clash)."""
-    bundled = {_artifact_id(jar) for jar in _pyspark_jars().glob("*.jar")}
+    bundled = {_artifact_id(jar) for jar in pyspark_jars().glob("*.jar")}
     connectors = [jar for jar in ensure_first(spark_connector_candidates())[1] if _artifact_id(jar) not in bundled]
     return [*connectors, normalizer_jar()]
 

@@ -16,7 +16,8 @@ from pathlib import Path
 from cdc_conformance.harness import suite_files
 from cdc_conformance.harness.runner import FAILING_STATUSES, SuiteResult
 
-STATUSES = ("PASS", "FAIL", "XFAIL", "XPASS", "ERROR", "SKIP")
+STATUSES = ("PASS", "FAIL", "XFAIL", "XPASS", "ERROR", "SKIP", "REFUSED", "NOT_EXPRESSED")  # the last two: a peer's
+# verdicts (harness/expressed.py)
 
 
 def suite_label(facts: dict) -> str:
@@ -113,11 +114,11 @@ class Report:
                    lines[0].get("seconds") or 0.0)
 
     def cases(self) -> list[dict]:
-        """One row per case and mode (the rows repeat a case for each format version it covers)."""
+        """One row per case, mode and normalizer (the rows repeat a case for each format version it covers)."""
         seen, out = set(), []
         for row in self.rows:
-            if (row["case"], row["mode"]) not in seen:
-                seen.add((row["case"], row["mode"]))
+            if (row["case"], row["mode"], row.get("normalizer")) not in seen:
+                seen.add((row["case"], row["mode"], row.get("normalizer")))
                 out.append(row)
         return out
 
@@ -207,23 +208,34 @@ def expected_summary(cases, known_failures: dict[str, str], golden_root: Path | 
 
 
 def summary_table(report: Report) -> str:
-    """The table `make run` prints: per format, then the total."""
-    counts: dict[str, Counter] = defaultdict(Counter)
+    """The table `make run` prints: per format, then the total. A report of several normalizers (peers, merged runs)
+    has a row per format and normalizer; one with a peer's verdicts has their columns too."""
+    normalizers = sorted({str(row.get("normalizer")) for row in report.rows})
+    by_normalizer = len(normalizers) > 1
+    counts: dict[tuple, Counter] = defaultdict(Counter)
     quarantined: Counter = Counter()
     for row in report.cases():
-        counts[row["format"]][row["status"]] += 1
-        quarantined[row["format"]] += row["quarantined"]
-    header = f"{'format':<22}{'cases':>6}{'pass':>6}{'fail':>6}{'xfail':>7}{'xpass':>7}{'error':>7}{'quarantined':>13}"
+        line = (row["format"], str(row.get("normalizer"))) if by_normalizer else (row["format"],)
+        counts[line][row["status"]] += 1
+        quarantined[line] += row["quarantined"]
+    columns = [("pass", "PASS"), ("fail", "FAIL"), ("xfail", "XFAIL"), ("xpass", "XPASS"), ("error", "ERROR")]
+    if any(c["REFUSED"] or c["NOT_EXPRESSED"] for c in counts.values()):
+        columns[2:2] = [("refused", "REFUSED"), ("not expr.", "NOT_EXPRESSED")]
+    width = max([22, *(len(" / ".join(line)) + 2 for line in counts)])
+    header = f"{'format' + (' / normalizer' if by_normalizer else ''):<{width}}{'cases':>6}" + \
+        "".join(f"{name:>{len(name) + 2}}" for name, _ in columns) + f"{'quarantined':>13}"
     lines = [header, "-" * len(header)]
     total: Counter = Counter()
-    for format_id in sorted(counts):
-        c = counts[format_id]
-        total.update(c)
-        lines.append(f"{format_id:<22}{sum(c.values()):>6}{c['PASS']:>6}{c['FAIL']:>6}{c['XFAIL']:>7}"
-                     f"{c['XPASS']:>7}{c['ERROR']:>7}{quarantined[format_id]:>13}")
+
+    def line_of(label: str, c: Counter, held: int) -> str:
+        return f"{label:<{width}}{sum(c.values()):>6}" + "".join(f"{c[status]:>{len(name) + 2}}" for name, status in columns) + \
+            f"{held:>13}"
+
+    for line in sorted(counts):
+        total.update(counts[line])
+        lines.append(line_of(" / ".join(line), counts[line], quarantined[line]))
     lines.append("-" * len(header))
-    lines.append(f"{'total':<22}{sum(total.values()):>6}{total['PASS']:>6}{total['FAIL']:>6}{total['XFAIL']:>7}"
-                 f"{total['XPASS']:>7}{total['ERROR']:>7}{sum(quarantined.values()):>13}")
+    lines.append(line_of("total", total, sum(quarantined.values())))
     lines.append(f"time: {report.seconds:.1f} s")
     return "\n".join(lines)
 
@@ -255,12 +267,13 @@ th.feature,td.feature{text-align:left}tr.format th{background:#eef2f6;text-align
 th.certified{background:#dafbe1}th.certified small{font-weight:400}
 tr.differs td{font-weight:600}td a{color:inherit}ul{list-style:none;padding-left:8px}
 .PASS{background:#d3f4dc}.FAIL,.ERROR,.XPASS{background:#ffd6d6}.XFAIL{background:#fff1c2}.none{color:#8c959f}
+.REFUSED{background:#ffe2c2}.NOT_EXPRESSED{background:#eef0f2;color:#57606a}
 pre{background:#f6f8fa;padding:8px;white-space:pre-wrap;text-align:left}
 """
 
 
 def _cell_status(statuses: Counter) -> str:
-    for status in ("ERROR", "XPASS", "FAIL", "XFAIL", "PASS", "SKIP"):
+    for status in ("ERROR", "XPASS", "FAIL", "REFUSED", "XFAIL", "PASS", "SKIP", "NOT_EXPRESSED"):
         if statuses[status]:
             return status
     return "none"
@@ -305,6 +318,10 @@ def html_matrix(report: Report, certifications: dict[str, tuple[dict, str]] | No
     for normalizer in normalizers:
         if len(normalizers) > 1:
             out.append(f"<h2>{html.escape(normalizer)}</h2>")
+            unsaid = (facts.get("expressions") or {}).get(normalizer)
+            if unsaid:
+                out.append("<p>Does not express (compared on the rest; a record where only these differ is NOT_EXPRESSED, "
+                           f"never PASS): {html.escape(', '.join(unsaid))}.</p>")
         out += ["<table class='matrix'>", "<tr><th class='feature'>feature</th>"
                 + "".join(_column_head(c, certifications.get(c)) for c in columns) + "</tr>"]
         for feature in features:

@@ -44,6 +44,12 @@ class RoundTrip:
 
     def run(self, records: list[KafkaRecord], format_id: str, partitions: dict[str, int]) -> RunOutput:
         """Create the topics, produce the records in order, normalize exactly those offsets."""
+        ranges, coordinates = self.produce(records, partitions)
+        return self.normalize_ranges(ranges, format_id, coordinates)
+
+    def produce(self, records: list[KafkaRecord], partitions: dict[str, int]) -> tuple[dict, list[Coordinates]]:
+        """Create the topics and produce the records in order: the offset ranges they hold, and their coordinates
+        (for `normalize_ranges`, by this round trip's normalizer or another's over the same records)."""
         self.broker.create_topics(partitions)
         coordinates = self.broker.produce(records)
         ranges: dict[str, dict[int, tuple[int, int]]] = {topic: {p: (0, 0) for p in range(count)}
@@ -51,7 +57,7 @@ class RoundTrip:
         for c in coordinates:
             start, end = ranges[c.topic][c.partition]
             ranges[c.topic][c.partition] = (start, max(end, c.offset + 1))
-        return self.normalize_ranges(ranges, format_id, coordinates)
+        return ranges, coordinates
 
     def normalize_ranges(self, ranges, format_id: str, coordinates: list[Coordinates]) -> RunOutput:
         raw = read_batch(self.spark, self.broker.bootstrap_servers, ranges)

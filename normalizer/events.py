@@ -8,33 +8,10 @@ flattens both arrays; built from `named_struct`s, they carry the model's NOT NUL
 """
 from __future__ import annotations
 
-from pyspark.sql.types import ArrayType, DataType, MapType, StructType
-
-from cdc_conformance.model import EVENT_SCHEMA
+from cdc_conformance.model import EVENT_SCHEMA, typed_null
 
 _REQUIRED = [f.name for f in EVENT_SCHEMA.fields if not f.nullable]
 _REQUIRED_TEXT = ("event_id", "format", "kind")
-
-
-def _sample(data_type: DataType) -> str:
-    """A non-NULL value of `data_type` whose nested nullability is the model's (SQL's CAST cannot say NOT NULL)."""
-    if isinstance(data_type, StructType):
-        return "named_struct(" + ", ".join(
-            f"'{f.name}', {_sample(f.dataType) if not f.nullable else f'CAST(NULL AS {f.dataType.simpleString()})'}"
-            for f in data_type.fields) + ")"
-    if isinstance(data_type, ArrayType):
-        element = _sample(data_type.elementType) if not data_type.containsNull else \
-            f"CAST(NULL AS {data_type.elementType.simpleString()})"
-        return f"array({element})"
-    if isinstance(data_type, MapType):
-        return f"CAST(map() AS {data_type.simpleString()})"
-    return f"CAST('' AS {data_type.simpleString()})" if data_type.simpleString() == "string" else \
-        f"CAST(0 AS {data_type.simpleString()})"
-
-
-def typed_null(data_type: DataType) -> str:
-    """NULL of `data_type`, keeping the model's NOT NULL on nested fields (an array's elements, say)."""
-    return f"IF(false, {_sample(data_type)}, NULL)"
 
 
 def event(**fields: str) -> str:

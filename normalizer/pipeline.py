@@ -18,6 +18,11 @@ class Normalized(NamedTuple):
     quarantine: DataFrame
 
 
+def label() -> str:
+    """Its name beside other normalizers in a report (`cdc-conformance peers`)."""
+    return "reference (cdc_conformance.normalizer)"
+
+
 def supported_formats() -> list[str]:
     return list(plugin.decoders())
 

@@ -1,6 +1,7 @@
 """`cdc-conformance`: the conformance suite's command line, one module per workflow.
 
 - suite: run, merge, gate, lint, formats
+- peers: the reference and the ecosystem's consumers side by side
 - certify: certify a format version, all of them, or re-check the records
 - reproduce: capture, minimize, redact, promote
 - tools: bench, soak, jvm, broker
@@ -15,7 +16,7 @@ import sys
 import click
 
 from cdc_conformance.harness.broker import BrokerError
-from cdc_conformance.harness.cli import certify, producers, reproduce, suite, tools
+from cdc_conformance.harness.cli import certify, peers, producers, reproduce, suite, tools
 from cdc_conformance.harness.cli.common import PROG
 from cdc_conformance.harness.jvm import ArtifactError
 
@@ -28,7 +29,7 @@ def cli() -> None:
 for command in (suite.run, suite.merge, suite.gate, suite.lint_command, suite.formats, certify.certify,
                 reproduce.capture, reproduce.minimize, reproduce.redact, reproduce.promote, tools.bench, tools.soak, tools.jvm,
                 tools.broker_command,
-                producers.producers):
+                producers.producers, peers.peers):
     cli.add_command(command)
 
 

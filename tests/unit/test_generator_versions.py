@@ -28,13 +28,13 @@ def test_the_late_arrival_property_draws_again_when_no_group_has_late_records():
     did, and failed a fresh clone's make test). The property takes the next seed that draws one. Which seeds draw
     none changes with every module added (Hypothesis mixes the loaded modules' literals into its draws), so the
     test finds one first instead of naming it."""
-    from cdc_conformance.harness.generic import _emitted_groups, _examples, _with_late_records
+    from cdc_conformance.harness.generic import _emitted_groups, _with_late_records, render_examples
     from cdc_conformance.harness.property import placed
 
     generator = Registry.load().generator("dataworks-json")
 
     def has_late_records(seed: int) -> bool:
-        examples = placed(_examples(generator, draw_examples(generator.examples(), 2, seed), "late"))
+        examples = placed(render_examples(generator, draw_examples(generator.examples(), 2, seed), "late"))
         return any(generator.late_records(members) for members in _emitted_groups(examples))
 
     lacking = next(seed for seed in range(1, 500) if not has_late_records(seed) and has_late_records(seed + 1))

@@ -1,0 +1,21 @@
+"""Flink's `canal-json` format (flink-json's CanalJsonDeserializationSchema) as a normalizer under test: each record
+as a Flink SQL table over the topic reads it with the format's defaults (no database or table filter; docs/peers.md)."""
+from __future__ import annotations
+
+from cdc_conformance.peers import flink
+
+
+def normalize(raw, format_id: str) -> flink.changes.Output:
+    return flink.normalize(raw, format_id, "canal-json")
+
+
+def supported_formats() -> list[str]:
+    return ["canal-json"]
+
+
+def expresses() -> dict:
+    return flink.EXPRESSES
+
+
+def label() -> str:
+    return f"Flink canal-json {flink.flink_version()}"

@@ -1,0 +1,175 @@
+package io.cdcconformance.peers;
+
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.formats.common.TimestampFormat;
+import org.apache.flink.formats.json.canal.CanalJsonDeserializationSchema;
+import org.apache.flink.formats.json.debezium.DebeziumJsonDeserializationSchema;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.Collector;
+
+/**
+ * One record through Flink's own {@code debezium-json} or {@code canal-json} deserialization schema (flink-json), as a
+ * Flink SQL table over the topic runs it with the format's defaults ({@code ignore-parse-errors} false,
+ * {@code timestamp-format.standard} SQL), and its changelog rows as canonical changes, in JSON.
+ *
+ * <p>Loaded by {@link FlinkPeerUdf} in a class loader of its own over the Flink jars (never on Spark's classpath).
+ * The table's DDL is what a user would declare for the record's table: every column the record names, in the
+ * order it names them, typed STRING (Flink's JSON reader gives a scalar's text and a container's JSON for STRING, and
+ * refuses nothing for it). {@code schema-include} is on when the record is Connect's schema-and-payload envelope.
+ *
+ * <p>Output: {@code {"changes":[{"op":"INSERT|UPDATE|DELETE","before":{..},"after":{..}}],"error":null}}; a
+ * {@code -U} followed by a {@code +U} is one update. An exception of Flink's is the error, its class and message.
+ */
+public final class FlinkChangelog {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int SCHEMAS_HELD = 512;
+    private static final Map<String, DeserializationSchema<RowData>> SCHEMAS = new LinkedHashMap<>();
+
+    private FlinkChangelog() {
+    }
+
+    public static String decode(String format, byte[] value) {
+        ObjectNode out = JSON.createObjectNode();
+        ArrayNode changes = out.putArray("changes");
+        out.putNull("error");
+        if (value == null) {
+            return out.toString(); // both schemas skip a tombstone
+        }
+        try {
+            JsonNode root = JSON.readTree(value);
+            boolean schemaInclude = "debezium-json".equals(format) && root != null && root.path("payload").isObject();
+            List<String> columns = columns(format, schemaInclude ? root.get("payload") : root);
+            List<RowData> rows = new ArrayList<>();
+            schema(format, schemaInclude, columns).deserialize(value, new Collector<RowData>() {
+                @Override
+                public void collect(RowData row) {
+                    rows.add(row);
+                }
+
+                @Override
+                public void close() {
+                }
+            });
+            addChanges(changes, rows, columns);
+        } catch (Exception | StackOverflowError error) {
+            out.put("error", rootCause(error));
+            changes.removeAll();
+        }
+        return out.toString();
+    }
+
+    /** The innermost cause's class and message: Flink wraps its reason ("Unknown \"type\" value") in "Corrupt ... message". */
+    private static String rootCause(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = String.valueOf(root.getMessage());
+        return root.getClass().getSimpleName() + ": " + (message.length() > 300 ? message.substring(0, 300) + " ..." : message);
+    }
+
+    /** The columns of the user's DDL: every member of the record's row images, in order of appearance. */
+    private static List<String> columns(String format, JsonNode root) {
+        Set<String> names = new LinkedHashSet<>();
+        if (root != null && root.isObject()) {
+            if ("canal-json".equals(format)) {
+                addNames(names, root.get("mysqlType"));
+                for (String images : new String[] {"data", "old"}) {
+                    JsonNode rows = root.get(images);
+                    if (rows != null && rows.isArray()) {
+                        rows.forEach(row -> addNames(names, row));
+                    }
+                }
+            } else {
+                addNames(names, root.get("after"));
+                addNames(names, root.get("before"));
+            }
+        }
+        return new ArrayList<>(names);
+    }
+
+    private static void addNames(Set<String> names, JsonNode object) {
+        if (object != null && object.isObject()) {
+            object.fieldNames().forEachRemaining(names::add);
+        }
+    }
+
+    private static synchronized DeserializationSchema<RowData> schema(String format, boolean schemaInclude, List<String> columns)
+            throws Exception {
+        String key = format + '\u0000' + schemaInclude + '\u0000' + String.join("\u0000", columns);
+        DeserializationSchema<RowData> schema = SCHEMAS.get(key);
+        if (schema == null) {
+            if (SCHEMAS.size() >= SCHEMAS_HELD) {
+                SCHEMAS.clear();
+            }
+            DataTypes.Field[] fields = columns.stream().map(name -> DataTypes.FIELD(name, DataTypes.STRING()))
+                    .toArray(DataTypes.Field[]::new);
+            DataType row = DataTypes.ROW(fields);
+            InternalTypeInfo<RowData> produced = InternalTypeInfo.of((RowType) row.getLogicalType());
+            schema = "canal-json".equals(format)
+                    ? CanalJsonDeserializationSchema.builder(row, new ArrayList<>(), produced).build()
+                    : new DebeziumJsonDeserializationSchema(row, new ArrayList<>(), produced, schemaInclude, false, TimestampFormat.SQL);
+            schema.open(noContext());
+            SCHEMAS.put(key, schema);
+        }
+        return schema;
+    }
+
+    /** The formats' open() reads nothing of its context (it builds their ObjectMapper). */
+    private static DeserializationSchema.InitializationContext noContext() {
+        return (DeserializationSchema.InitializationContext) Proxy.newProxyInstance(FlinkChangelog.class.getClassLoader(),
+                new Class<?>[] {DeserializationSchema.InitializationContext.class}, (proxy, method, args) -> null);
+    }
+
+    private static void addChanges(ArrayNode changes, List<RowData> rows, List<String> columns) {
+        for (int i = 0; i < rows.size(); i++) {
+            RowData row = rows.get(i);
+            RowKind kind = row.getRowKind();
+            ObjectNode change = changes.addObject();
+            if (kind == RowKind.INSERT) {
+                change.put("op", "INSERT").set("after", image(row, columns));
+            } else if (kind == RowKind.DELETE) {
+                change.put("op", "DELETE").set("before", image(row, columns));
+            } else {
+                change.put("op", "UPDATE");
+                if (kind == RowKind.UPDATE_BEFORE) {
+                    change.set("before", image(row, columns));
+                    if (i + 1 < rows.size() && rows.get(i + 1).getRowKind() == RowKind.UPDATE_AFTER) {
+                        change.set("after", image(rows.get(++i), columns));
+                    }
+                } else {
+                    change.set("after", image(row, columns));
+                }
+            }
+        }
+    }
+
+    private static ObjectNode image(RowData row, List<String> columns) {
+        ObjectNode image = JSON.createObjectNode();
+        for (int i = 0; i < columns.size(); i++) {
+            if (row.isNullAt(i)) {
+                image.putNull(columns.get(i));
+            } else {
+                image.put(columns.get(i), row.getString(i).toString());
+            }
+        }
+        return image;
+    }
+}

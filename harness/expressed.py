@@ -1,0 +1,289 @@
+"""What a normalizer expresses, and the comparison of its output with the expectation on exactly that.
+
+The reference expresses the whole model. A peer (Flink's formats, a textbook Spark parse: cdc_conformance/peers)
+expresses less: row changes but no DDL or heartbeats, the operation and the images but no positions or keys, values
+as text rather than the model's canonical text, an error rather than a quarantine code. Its module's `expresses()`
+declares that (docs/normalizer-contract.md, "What a normalizer expresses"), and the harness compares only that,
+record by record, with one verdict per record:
+
+| the reference, for the record | the normalizer | verdict |
+|---|---|---|
+| events of kinds it expresses | the same, field by field as expressed | PASS |
+| | other values, operations, more or fewer rows | FAIL (wrong value, wrong op, lost row, extra row) |
+| | an error (its refusal) | REFUSED |
+| | nothing | FAIL (lost row) |
+| only events of kinds it does not express | nothing | NOT_EXPRESSED |
+| | rows | FAIL (extra row) |
+| | an error | REFUSED |
+| a quarantine record | an error (and the same code, when it expresses codes) | PASS |
+| | rows | FAIL (extra row: rows from a record the reference refuses) |
+| | nothing (it has no quarantine) | NOT_EXPRESSED |
+
+A unit's verdict is its records' worst: FAIL, then REFUSED, then PASS, then NOT_EXPRESSED; a unit whose records are
+all NOT_EXPRESSED is never a pass.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+import struct
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+from cdc_conformance.model import EVENT_SCHEMA, Kind
+
+PASS, FAIL, REFUSED, NOT_EXPRESSED = "PASS", "FAIL", "REFUSED", "NOT_EXPRESSED"
+_WORST_FIRST = (FAIL, REFUSED, PASS, NOT_EXPRESSED)
+COMPARED_FIELDS = tuple(name for name in EVENT_SCHEMA.fieldNames() if name != "origin")
+VALUE_STYLES = ("canonical", "text")
+QUARANTINE_STYLES = ("codes", "refusal", "none")
+
+
+class DeclarationError(ValueError):
+    """A normalizer's `expresses()` is not a declaration the harness can read; one line naming what is wrong."""
+
+
+@dataclass(frozen=True)
+class Expression:
+    """What a normalizer's output says. `kinds`: the event kinds it can emit (None: all); `fields`: the event fields
+    compared; `values`: "canonical" (the model's canonical text, compared exactly) or "text" (the source's text of the
+    value, compared by the value it denotes under the column's logical type); `quarantine`: "codes" (the model's),
+    "refusal" (an error without a code) or "none" (a record it cannot read yields nothing)."""
+
+    kinds: frozenset[str] | None = None
+    fields: tuple[str, ...] = COMPARED_FIELDS
+    values: str = "canonical"
+    quarantine: str = "codes"
+
+    @classmethod
+    def declared(cls, declaration: dict | None) -> Expression:
+        if declaration is None:
+            return cls()
+        unknown = set(declaration) - {"kinds", "fields", "values", "quarantine"}
+        kinds = declaration.get("kinds")
+        fields = tuple(declaration.get("fields") or COMPARED_FIELDS)
+        problems = [f"unknown entries {sorted(unknown)}"] if unknown else []
+        problems += [f"kind {k!r} is not the model's" for k in kinds or () if k not in {k.value for k in Kind}]
+        problems += [f"field {f!r} is not an event field" for f in fields if f not in COMPARED_FIELDS]
+        if declaration.get("values", "canonical") not in VALUE_STYLES:
+            problems.append(f"values must be one of {VALUE_STYLES}")
+        if declaration.get("quarantine", "codes") not in QUARANTINE_STYLES:
+            problems.append(f"quarantine must be one of {QUARANTINE_STYLES}")
+        if problems:
+            raise DeclarationError("expresses(): " + "; ".join(problems))
+        return cls(frozenset(kinds) if kinds else None, fields, declaration.get("values", "canonical"),
+                   declaration.get("quarantine", "codes"))
+
+    @property
+    def whole_model(self) -> bool:
+        return self == Expression()
+
+    def not_expressed(self) -> list[str]:
+        """The model's parts this normalizer does not say, for the reports."""
+        parts = [f for f in COMPARED_FIELDS if f not in self.fields]
+        parts += [f"kinds other than {', '.join(sorted(self.kinds))}"] if self.kinds else []
+        parts += ["canonical value text"] if self.values == "text" else []
+        parts += {"refusal": ["quarantine codes"], "none": ["quarantine"]}.get(self.quarantine, [])
+        return parts
+
+    def expresses_kind(self, kind: str) -> bool:
+        return self.kinds is None or kind in self.kinds
+
+
+Coordinate = tuple[str, int, int]
+
+
+@dataclass
+class Expectation:
+    """What the reference's expectation (a golden file, a generator's oracle) says of one unit's records."""
+
+    records: list[Coordinate]
+    events: dict[Coordinate, list[dict]] = field(default_factory=dict)  # by the first record of their origin
+    quarantine: dict[Coordinate, tuple[str, str]] = field(default_factory=dict)  # (phase, code)
+
+
+@dataclass
+class Output:
+    """A normalizer's output for the same records, keyed alike; `refusals` holds (phase, code, detail)."""
+
+    events: dict[Coordinate, list[dict]] = field(default_factory=dict)
+    refusals: dict[Coordinate, tuple[str, str, str]] = field(default_factory=dict)
+
+
+def verdict(expected: Expectation, output: Output, expression: Expression) -> tuple[str, list[str]]:
+    """The unit's verdict and the problems that make it so (one line each, naming the record)."""
+    found = [_record(c, expected, output, expression) for c in expected.records]
+    statuses = {status for status, _ in found}
+    status = next((s for s in _WORST_FIRST if s in statuses), NOT_EXPRESSED)
+    return status, [line for s, lines in found if s in (FAIL, REFUSED) for line in lines]
+
+
+def _shown(c: Coordinate) -> str:
+    return f"{c[0]}[{c[1]}]@{c[2]}"
+
+
+def _ops(events: list[dict]) -> str:
+    return ", ".join(f"{e['kind']}/{e.get('op')}" if e.get("op") else e["kind"] for e in events) or "nothing"
+
+
+def _record(c: Coordinate, expected: Expectation, output: Output, expression: Expression) -> tuple[str, list[str]]:
+    want_all = expected.events.get(c, [])
+    want = [e for e in want_all if expression.expresses_kind(e["kind"])]
+    got, refused, reference_refuses = output.events.get(c, []), output.refusals.get(c), expected.quarantine.get(c)
+    where = _shown(c)
+    if reference_refuses:
+        if got:
+            return FAIL, [f"record {where}: extra row: {_ops(got)} where the reference quarantines "
+                          f"({'/'.join(reference_refuses)})"]
+        if refused:
+            if expression.quarantine == "codes" and refused[:2] != reference_refuses:
+                return FAIL, [f"record {where}: quarantined {'/'.join(refused[:2])}, expected {'/'.join(reference_refuses)}"]
+            return PASS, []
+        return (FAIL, [f"record {where}: not quarantined (expected {'/'.join(reference_refuses)})"]) \
+            if expression.quarantine == "codes" else (NOT_EXPRESSED, [])
+    if refused:
+        if not want_all:
+            return FAIL, [f"record {where}: quarantined {'/'.join(refused[:2])} where the reference emits nothing of it"]
+        return REFUSED, [f"record {where}: refused ({refused[2] or refused[1]}) where the reference emits {_ops(want_all)}"]
+    if not want:
+        if got:
+            return FAIL, [f"record {where}: extra row: {_ops(got)} where the reference emits {_ops(want_all)}"]
+        return (NOT_EXPRESSED, []) if want_all else (PASS, [])
+    problems = _rows(where, _as_expressed(want, expression), got, expression)
+    return (FAIL, problems) if problems else (PASS, [])
+
+
+def _as_expressed(events: list[dict], expression: Expression) -> list[dict]:
+    """The expectation as a normalizer that does not express `pk_change` says it: the model's key change (a DELETE of
+    the old key, then an INSERT of the new, one group) is one UPDATE from the old row to the new, the changelog Flink
+    and a textbook parse write; the same change, not a lost row."""
+    if "pk_change" in expression.fields:
+        return events
+    merged: list[dict] = []
+    for event in events:
+        previous = merged[-1] if merged else None
+        if (previous is not None and (previous.get("pk_change") or {}).get("role") == "OLD"
+                and (event.get("pk_change") or {}).get("role") == "NEW"
+                and previous["pk_change"].get("group") == event["pk_change"].get("group")):
+            merged[-1] = {**event, "op": "UPDATE", "before": previous.get("before"), "after": event.get("after"),
+                          "columns": event.get("columns") or previous.get("columns")}
+        else:
+            merged.append(event)
+    return merged
+
+
+def _rows(where: str, want: list[dict], got: list[dict], expression: Expression) -> list[str]:
+    if len(want) != len(got):
+        kind = "lost row" if len(got) < len(want) else "extra row"
+        return [f"record {where}: {kind}: expected {_ops(want)}, got {_ops(got)}"]
+    problems = []
+    for index, (expected, actual) in enumerate(zip(want, got)):
+        types = {c["name"]: c.get("logical_type") for c in expected.get("columns") or []}
+        for name in expression.fields:
+            if name in ("before", "after") and expression.values == "text":
+                problems += [f"record {where} row {index}: wrong value {name}{detail}"
+                             for detail in _image_problems(expected.get(name), actual.get(name), types)]
+            elif expected.get(name) != actual.get(name):
+                what = "wrong op" if name == "op" else f"{name} differs"
+                problems.append(f"record {where} row {index}: {what}: expected {json.dumps(expected.get(name), sort_keys=True)}, "
+                                f"got {json.dumps(actual.get(name), sort_keys=True)}")
+    return problems
+
+
+def _image_problems(expected: dict | None, actual: dict | None, types: dict[str, str | None]) -> list[str]:
+    if expected is None or actual is None:
+        return [] if expected is None and actual is None else \
+            [f": expected {json.dumps(expected, sort_keys=True)}, got {json.dumps(actual, sort_keys=True)}"]
+    problems = []
+    for column in sorted(expected.keys() | actual.keys()):
+        if column not in actual:
+            problems.append(f".{column}: missing (expected {json.dumps(expected[column])})")
+        elif column not in expected:
+            if actual[column] is not None:  # a peer's declared column the record does not name reads as NULL
+                problems.append(f".{column}: unexpected {json.dumps(actual[column])}")
+        elif not same_value(expected[column], actual[column], types.get(column)):
+            typed = f" ({types[column]})" if types.get(column) else ""
+            problems.append(f".{column}{typed}: expected {json.dumps(expected[column])}, got {json.dumps(actual[column])}")
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------------
+# A value as text against its canonical text
+# ---------------------------------------------------------------------------------------------------
+
+_NUMERIC = re.compile(r"^(INT(8|16|32|64)|DECIMAL)\b")
+_TEMPORAL = re.compile(r"^(TIMESTAMP|TIMESTAMP_TZ|TIME|TIME_TZ)\b")
+_CLOCK = re.compile(r"^(?:(\d{4}-\d{2}-\d{2})[T ])?(-?\d{2,3}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]00:?00)?$")
+
+
+def same_value(expected: str | None, actual: str | None, logical_type: str | None) -> bool:
+    """Does `actual`, a value's text as a peer gives it, denote the value whose canonical text is `expected`?
+
+    Numbers by value (`1.5E10` is `15000000000`), booleans as `true`/`false` or `1`/`0`, instants and clock times by
+    their digits (a space for the `T`, fewer fraction digits, `+00:00` for `Z`), bytes as canonical base64 or as
+    canal's ISO-8859-1 text of them, JSON by its data. Anything else must be the same text: a Debezium epoch number for
+    a timestamp does not denote the instant's text, it encodes it."""
+    if expected == actual:
+        return True
+    if expected is None or actual is None:
+        return False
+    kind = logical_type or ""
+    if _NUMERIC.match(kind) or (not kind and _number(expected) is not None):
+        return _number(expected) is not None and _number(expected) == _number(actual)
+    if kind in ("FLOAT32", "FLOAT64"):  # the same double (or float), whichever digits a JDK printed
+        return _float(expected, kind) is not None and _float(expected, kind) == _float(actual, kind)
+    if kind == "BOOLEAN":
+        return {"1": "true", "0": "false"}.get(actual.lower(), actual.lower()) == expected
+    if _TEMPORAL.match(kind):
+        return _clock(expected) is not None and _clock(expected) == _clock(actual)
+    if kind == "BYTES":
+        return _latin1_base64(actual) == expected
+    return _json(expected) is not None and _json(expected) == _json(actual)
+
+
+def _number(text: str) -> Decimal | None:
+    try:
+        number = Decimal(text.strip())
+    except (InvalidOperation, ValueError):
+        return None
+    return number if number.is_finite() else None
+
+
+def _float(text: str, kind: str) -> bytes | None:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        return None
+    try:
+        return struct.pack(">f" if kind == "FLOAT32" else ">d", value)  # NaN's bits: every NaN text is one
+    except OverflowError:
+        return None
+
+
+def _clock(text: str) -> tuple | None:
+    match = _CLOCK.match(text.strip())
+    if not match:
+        return None
+    date, clock, fraction, zone = match.groups()
+    fraction = (fraction or "").ljust(9, "0")
+    if clock.startswith("-") and not clock.strip("-0:") and not fraction.strip("0"):
+        clock = clock[1:]  # MySQL's -00:00:00 is the zero duration
+    return date, clock, fraction, bool(zone)
+
+
+def _latin1_base64(text: str) -> str | None:
+    try:
+        return base64.b64encode(text.encode("latin-1")).decode()
+    except (UnicodeEncodeError, binascii.Error):
+        return None
+
+
+def _json(text: str):
+    if text[:1] not in ("{", "["):
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None

@@ -1,0 +1,137 @@
+"""`cdc-conformance peers`: the reference and the ecosystem's consumers (cdc_conformance/peers, or any normalizer) over
+the same records, each judged on what it expresses (harness/expressed.py), in one report.
+
+Per format, every case (its golden file is the expectation) and `examples` drawn examples (the generator's oracle is
+the expectation) are produced to the broker once; then each normalizer that reads the format runs over exactly
+those offsets, through the harness's one door (harness/under_test.py). A normalizer that fails the whole job errors
+every unit of the format. Rows are results.jsonl's, one per unit and normalizer, its `normalizer` the peer's label.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+import traceback
+import uuid
+from dataclasses import dataclass
+
+from cdc_conformance.generators.records import KafkaRecord
+from cdc_conformance.harness import golden
+from cdc_conformance.harness.accounting import coordinate
+from cdc_conformance.harness.cases import Case
+from cdc_conformance.harness.expressed import Expectation, Output, verdict
+from cdc_conformance.harness.roundtrip import RoundTrip, RunOutput
+from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER, NormalizerUnderTest
+from cdc_conformance.model import event_to_json
+
+SHIPPED_PEERS = ("cdc_conformance.peers.flink_debezium:normalize", "cdc_conformance.peers.flink_canal:normalize",
+                 "cdc_conformance.peers.naive_spark:normalize")
+DRAWN_FEATURE = "drawn"  # the matrix's row for the drawn examples
+
+
+@dataclass
+class Unit:
+    """A case or a drawn example: its records, where they go, and what the reference's expectation says of them."""
+
+    id: str
+    format: str
+    features: list[str]
+    source: str             # the case file, or the seed that draws the example
+    records: list[KafkaRecord]
+    partitions: dict[str, int]
+    prefix: str             # stripped from topic names to give the expectation's (a case's own topics)
+    expectation: Expectation
+
+
+def _by_first_record(events: list[dict], prefix: str = "") -> dict:
+    grouped: dict = {}
+    for event in events:
+        origin = event["origin"][0]
+        grouped.setdefault((origin["topic"].removeprefix(prefix), origin["partition"], origin["offset"]), []).append(event)
+    return grouped
+
+
+def case_units(cases: list[Case], golden_root=golden.GOLDEN_DIR) -> tuple[list[Unit], list[str]]:
+    """The cases with golden files as units, and a line for each case without one (never approved: not compared)."""
+    run_id, units, missing = uuid.uuid4().hex[:8], [], []
+    for index, case in enumerate(cases):
+        approved = golden.read(golden.golden_path(case.format, case.id, golden_root))
+        if approved is None:
+            missing.append(f"case {case.id} has no golden file: not compared")
+            continue
+        prefix = f"cc.{run_id}.peers.{index}."
+        quarantine = {coordinate(o): (q["phase"], q["code"]) for q in approved["quarantine"] for o in q["origin"]}
+        units.append(Unit(case.id, case.format, case.features, case.relative_path,
+                          case.kafka_records(lambda topic, prefix=prefix: prefix + topic),
+                          {prefix + topic: count for topic, count in case.partitions().items()}, prefix,
+                          Expectation(case.coordinates(), _by_first_record(approved["events"]), quarantine)))
+    return units, missing
+
+
+def drawn_units(generator, count: int, seed: int) -> list[Unit]:
+    """`count` examples of the format's generator, drawn with `seed`, placed where they will land."""
+    from cdc_conformance.harness.generic import render_examples
+    from cdc_conformance.harness.property import draw_examples, placed
+
+    examples = placed(render_examples(generator, draw_examples(generator.examples(), count, seed), "peers"))
+    units = []
+    for number, example in enumerate(examples):
+        events = [event_to_json(event) for item in example.expected for event in item.events]
+        units.append(Unit(f"drawn/{generator.format_id}/{seed}/{number}", generator.format_id, [DRAWN_FEATURE],
+                          f"drawn: {example.label[:200]}", [item.record for item in example.expected], example.partitions, "",
+                          Expectation([item.placed_at for item in example.expected], _by_first_record(events),
+                                      {item.placed_at: item.quarantine for item in example.expected if item.quarantine})))
+    return units
+
+
+def _output_of(unit: Unit, run: RunOutput) -> Output:
+    own = set(unit.partitions)
+    events = [e for e in run.events if e["origin"][0]["topic"] in own]
+    refusals = {(o["topic"].removeprefix(unit.prefix), o["partition"], o["offset"]): (q["phase"], q["code"], q.get("detail") or "")
+                for q in run.quarantine for o in q["origin"] if o["topic"] in own}
+    if unit.prefix:
+        for event in events:
+            event["event_id"] = event["event_id"].removeprefix(unit.prefix)
+            for origin in event["origin"]:
+                origin["topic"] = origin["topic"].removeprefix(unit.prefix)
+    return Output(_by_first_record(events), refusals)
+
+
+def run_format(spark, broker, format_id: str, units: list[Unit], normalizers: list[NormalizerUnderTest],
+               known_failures: dict[str, str]) -> list[dict]:
+    """Every unit of one format through each normalizer: one results row per unit and normalizer."""
+    records = list(itertools.chain.from_iterable(unit.records for unit in units))
+    partitions = {topic: count for unit in units for topic, count in unit.partitions.items()}
+    ranges, coordinates = RoundTrip(spark, broker, normalizers[0]).produce(records, partitions)
+    rows = []
+    for under_test in normalizers:
+        started = time.monotonic()
+        try:
+            run = RoundTrip(spark, broker, under_test).normalize_ranges(ranges, format_id, coordinates)
+            failure = None
+        except Exception as error:  # the normalizer failed the whole job: every unit of the format errors
+            run, failure = None, [f"job failed: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}",
+                                  traceback.format_exc(limit=2).strip().splitlines()[-1]]
+        seconds = (time.monotonic() - started) / max(len(units), 1)
+        expression = under_test.expression
+        for unit in units:
+            if run is None:
+                status, problems = "ERROR", failure
+            else:
+                status, problems = verdict(unit.expectation, _output_of(unit, run), expression)
+            known = known_failures.get(unit.id) if under_test.spec == DEFAULT_NORMALIZER else None
+            if known:
+                status = "XFAIL" if status != "PASS" else "XPASS"
+            rows.append({"type": "case", "case": unit.id, "format": format_id, "version": None, "format_version": format_id,
+                         "mode": "batch", "status": status, "features": unit.features,
+                         "events": sum(len(v) for v in unit.expectation.events.values()),
+                         "quarantined": len(unit.expectation.quarantine), "seconds": round(seconds, 3),
+                         "problems": problems, "replay": _replay(unit, under_test), "known_failure": known,
+                         "case_file": unit.source, "normalizer": under_test.name})
+    return rows
+
+
+def _replay(unit: Unit, under_test: NormalizerUnderTest) -> str:
+    seed = unit.id.split("/")[2] if unit.id.startswith("drawn/") else None
+    if seed is not None:
+        return f"cdc-conformance peers --format {unit.format} --peer {under_test.spec} --seed {seed}"
+    return f"cdc-conformance peers --case {unit.id} --peer {under_test.spec}"
