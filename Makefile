@@ -9,6 +9,9 @@
 #   make test-java - the JVM readers' JUnit tests and fuzz targets over their seeds (make test runs it)
 #   make fuzz  - coverage-guided fuzzing of every reader, 10 minutes each (Jazzer)
 #   make soak  - 10,000 mutated records per format through Kafka and Spark (make test-long runs a 500 slice)
+#   make peers - the reference beside Flink's debezium-json and canal-json and a naive Spark parse, over every case and
+#                200 drawn examples per format (docs/peers.md; make test runs the naive parse over a few cases, make
+#                test-long the Flink peers over the cases docs/peers.md pins)
 #   make producers - drawn histories through PostgreSQL and Debezium 1.9.7, 2.7.3, 3.3.2, and through MariaDB and
 #                    Debezium's MariaDB connector 3.3.0 and 3.5.0, then three connector settings in turn on both,
 #                    then through MariaDB and canal's own server 1.1.4, then through Flink CDC 3.1.1's MySQL source
@@ -20,7 +23,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 JVM_READY := .cache/jvm/.ready
 
-.PHONY: bootstrap system-packages browser run dist typecheck test test-unit test-integration test-user test-java test-long fuzz lint bench soak producers docker-engine docker-engine-stop clean
+.PHONY: bootstrap system-packages browser run dist typecheck test test-unit test-integration test-user test-java test-long fuzz lint bench soak peers producers docker-engine docker-engine-stop clean
 
 bootstrap: $(INSTALLED) $(JVM_READY)
 
@@ -96,6 +99,13 @@ fuzz: bootstrap
 
 soak: bootstrap
 	$(BIN)/cdc-conformance soak --records 10000
+
+# The ecosystem's consumers beside the reference (docs/peers.md): every case of the formats the peers read and 200 drawn
+# examples per format through Flink's debezium-json and canal-json (flink-json 1.20.3, then 2.3.0) and a naive Spark
+# parse; reports in reports/peers/ and reports/peers-flink-2/
+peers: bootstrap
+	$(BIN)/cdc-conformance peers --examples 200 --seed 1 --reports reports/peers
+	CDC_FLINK_VERSION=2.3.0 $(BIN)/cdc-conformance peers --examples 200 --seed 1 --reports reports/peers-flink-2
 
 producers: bootstrap
 	$(BIN)/cdc-conformance producers --database postgresql --histories 9 --debezium 1.9.7.Final --debezium 2.7.3.Final --debezium 3.3.2.Final

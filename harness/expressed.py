@@ -95,6 +95,14 @@ class Expression:
 Coordinate = tuple[str, int, int]
 
 
+def by_first_record(events: list[dict]) -> dict[Coordinate, list[dict]]:
+    grouped: dict[Coordinate, list[dict]] = {}
+    for event in events:
+        origin = event["origin"][0]
+        grouped.setdefault((origin["topic"], origin["partition"], origin["offset"]), []).append(event)
+    return grouped
+
+
 @dataclass
 class Expectation:
     """What the reference's expectation (a golden file, a generator's oracle) says of one unit's records."""
@@ -103,6 +111,13 @@ class Expectation:
     events: dict[Coordinate, list[dict]] = field(default_factory=dict)  # by the first record of their origin
     quarantine: dict[Coordinate, tuple[str, str]] = field(default_factory=dict)  # (phase, code)
 
+    @classmethod
+    def of(cls, records: list[Coordinate], output: dict) -> Expectation:
+        """From an output as golden files hold it ({"events": [...], "quarantine": [...]})."""
+        return cls(records, by_first_record(output["events"]),
+                   {(o["topic"], o["partition"], o["offset"]): (q["phase"], q["code"]) for q in output["quarantine"]
+                    for o in q["origin"]})
+
 
 @dataclass
 class Output:
@@ -110,6 +125,12 @@ class Output:
 
     events: dict[Coordinate, list[dict]] = field(default_factory=dict)
     refusals: dict[Coordinate, tuple[str, str, str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, output: dict) -> Output:
+        return cls(by_first_record(output["events"]),
+                   {(o["topic"], o["partition"], o["offset"]): (q["phase"], q["code"], q.get("detail") or "")
+                    for q in output["quarantine"] for o in q["origin"]})
 
 
 def verdict(expected: Expectation, output: Output, expression: Expression) -> tuple[str, list[str]]:
@@ -230,6 +251,8 @@ def same_value(expected: str | None, actual: str | None, logical_type: str | Non
     if expected is None or actual is None:
         return False
     kind = logical_type or ""
+    if not kind and "E" in expected and _float(expected, "FLOAT64") is not None:  # a schemaless double, in Java's layout
+        return _float(expected, "FLOAT64") == _float(actual, "FLOAT64")
     if _NUMERIC.match(kind) or (not kind and _number(expected) is not None):
         return _number(expected) is not None and _number(expected) == _number(actual)
     if kind in ("FLOAT32", "FLOAT64"):  # the same double (or float), whichever digits a JDK printed

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 
 from cdc_conformance.generators.records import KafkaRecord
 from cdc_conformance.harness import golden
-from cdc_conformance.harness.accounting import coordinate
 from cdc_conformance.harness.cases import Case
-from cdc_conformance.harness.expressed import Expectation, Output, verdict
+from cdc_conformance.harness.expressed import Expectation, Output, by_first_record, verdict
 from cdc_conformance.harness.roundtrip import RoundTrip, RunOutput
 from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER, NormalizerUnderTest
 from cdc_conformance.model import event_to_json
@@ -42,14 +41,6 @@ class Unit:
     expectation: Expectation
 
 
-def _by_first_record(events: list[dict], prefix: str = "") -> dict:
-    grouped: dict = {}
-    for event in events:
-        origin = event["origin"][0]
-        grouped.setdefault((origin["topic"].removeprefix(prefix), origin["partition"], origin["offset"]), []).append(event)
-    return grouped
-
-
 def case_units(cases: list[Case], golden_root=golden.GOLDEN_DIR) -> tuple[list[Unit], list[str]]:
     """The cases with golden files as units, and a line for each case without one (never approved: not compared)."""
     run_id, units, missing = uuid.uuid4().hex[:8], [], []
@@ -59,11 +50,10 @@ def case_units(cases: list[Case], golden_root=golden.GOLDEN_DIR) -> tuple[list[U
             missing.append(f"case {case.id} has no golden file: not compared")
             continue
         prefix = f"cc.{run_id}.peers.{index}."
-        quarantine = {coordinate(o): (q["phase"], q["code"]) for q in approved["quarantine"] for o in q["origin"]}
         units.append(Unit(case.id, case.format, case.features, case.relative_path,
                           case.kafka_records(lambda topic, prefix=prefix: prefix + topic),
                           {prefix + topic: count for topic, count in case.partitions().items()}, prefix,
-                          Expectation(case.coordinates(), _by_first_record(approved["events"]), quarantine)))
+                          Expectation.of(case.coordinates(), approved)))
     return units, missing
 
 
@@ -78,22 +68,23 @@ def drawn_units(generator, count: int, seed: int) -> list[Unit]:
         events = [event_to_json(event) for item in example.expected for event in item.events]
         units.append(Unit(f"drawn/{generator.format_id}/{seed}/{number}", generator.format_id, [DRAWN_FEATURE],
                           f"drawn: {example.label[:200]}", [item.record for item in example.expected], example.partitions, "",
-                          Expectation([item.placed_at for item in example.expected], _by_first_record(events),
+                          Expectation([item.placed_at for item in example.expected], by_first_record(events),
                                       {item.placed_at: item.quarantine for item in example.expected if item.quarantine})))
     return units
 
 
 def _output_of(unit: Unit, run: RunOutput) -> Output:
+    """The unit's part of the run, its topics as the expectation names them (a case's own, without the prefix)."""
     own = set(unit.partitions)
-    events = [e for e in run.events if e["origin"][0]["topic"] in own]
-    refusals = {(o["topic"].removeprefix(unit.prefix), o["partition"], o["offset"]): (q["phase"], q["code"], q.get("detail") or "")
-                for q in run.quarantine for o in q["origin"] if o["topic"] in own}
-    if unit.prefix:
-        for event in events:
-            event["event_id"] = event["event_id"].removeprefix(unit.prefix)
-            for origin in event["origin"]:
-                origin["topic"] = origin["topic"].removeprefix(unit.prefix)
-    return Output(_by_first_record(events), refusals)
+
+    def logical(item: dict) -> dict:
+        item = {**item, "origin": [{**o, "topic": o["topic"].removeprefix(unit.prefix)} for o in item["origin"]]}
+        if "event_id" in item:
+            item["event_id"] = item["event_id"].removeprefix(unit.prefix)
+        return item
+
+    return Output.of({"events": [logical(e) for e in run.events if e["origin"][0]["topic"] in own],
+                      "quarantine": [logical(q) for q in run.quarantine if q["origin"][0]["topic"] in own]})
 
 
 def run_format(spark, broker, format_id: str, units: list[Unit], normalizers: list[NormalizerUnderTest],

@@ -188,3 +188,32 @@ def _reproduce_a_production_bug(user):
     result = _run(user, "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cdc-normalizer", NORMALIZER,
                   "--cdc-cases", "cdc-cases", "--cdc-golden", "cdc-golden", "--cdc-known-failures", "cdc-known-failures.yaml")
     assert "1 passed, 1 xfailed" in result.stdout, _said(result)
+
+
+def test_the_peers_from_the_users_repository(user):
+    """`cdc-conformance peers` as issue 52 asks, from the user's repository: the reference and the three shipped peers over
+    every case of debezium-json and canal-json and 200 drawn examples each; flink-json resolved into the user's cache."""
+    repo, _, _, cache, site_packages = user
+    before = installed.snapshot(site_packages)
+    result = _run(user, "cdc-conformance", "peers", "--format", "debezium-json", "--format", "canal-json",
+                  "--examples", "200", "--seed", "1", "--reports", "peer-reports")
+    lines = [json.loads(line) for line in (repo / "peer-reports" / "results.jsonl").read_text().splitlines()]
+    rows = lines[1:]
+    cases = {fmt: len(list((site_packages / "cdc_conformance" / "conformance" / "cases" / fmt).glob("*.yaml")))
+             for fmt in ("debezium-json", "canal-json")}
+    units = {(row["normalizer"], row["format"]) for row in rows}
+    assert units == {("reference (cdc_conformance.normalizer)", "debezium-json"), ("reference (cdc_conformance.normalizer)", "canal-json"),
+                     ("Flink debezium-json 1.20.3", "debezium-json"), ("naive Spark from_json", "debezium-json"),
+                     ("Flink canal-json 1.20.3", "canal-json"), ("naive Spark from_json", "canal-json")}, units
+    for normalizer, fmt in units:
+        mine = [row for row in rows if (row["normalizer"], row["format"]) == (normalizer, fmt)]
+        assert len(mine) == cases[fmt] + 200, (normalizer, fmt, len(mine))
+        if normalizer.startswith("reference"):
+            assert {row["status"] for row in mine} == {"PASS"}, [row["problems"] for row in mine if row["status"] != "PASS"][:3]
+    flink_canal = {row["case"]: row for row in rows if row["normalizer"] == "Flink canal-json 1.20.3"}
+    assert flink_canal["canal-json-old-per-row"]["status"] == "FAIL"  # docs/peers.md C1
+    matrix = (repo / "peer-reports" / "matrix.html").read_text()
+    assert "Implementations side by side" in matrix and all(name in matrix for name, _ in units)
+    assert "seed 1" in result.stdout and lines[0]["examples_per_format"] == 200
+    assert list((cache / "cdc-conformance" / "jvm").glob("flink-peer-1.20.3-*/cdc-conformance-flink-peer.jar"))
+    assert installed.snapshot(site_packages) == before, "peers wrote into the installed suite"

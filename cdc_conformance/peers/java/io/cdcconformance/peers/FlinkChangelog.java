@@ -40,7 +40,10 @@ import org.apache.flink.util.Collector;
 public final class FlinkChangelog {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int SCHEMAS_HELD = 512;
-    private static final Map<String, DeserializationSchema<RowData>> SCHEMAS = new LinkedHashMap<>();
+    // one instance per thread, as Flink runs one per task: a schema is not thread-safe (one shared by Spark's two task
+    // threads emitted another record's row beside a record's own)
+    private static final ThreadLocal<Map<String, DeserializationSchema<RowData>>> SCHEMAS =
+            ThreadLocal.withInitial(LinkedHashMap::new);
 
     private FlinkChangelog() {
     }
@@ -111,13 +114,14 @@ public final class FlinkChangelog {
         }
     }
 
-    private static synchronized DeserializationSchema<RowData> schema(String format, boolean schemaInclude, List<String> columns)
+    private static DeserializationSchema<RowData> schema(String format, boolean schemaInclude, List<String> columns)
             throws Exception {
         String key = format + '\u0000' + schemaInclude + '\u0000' + String.join("\u0000", columns);
-        DeserializationSchema<RowData> schema = SCHEMAS.get(key);
+        Map<String, DeserializationSchema<RowData>> held = SCHEMAS.get();
+        DeserializationSchema<RowData> schema = held.get(key);
         if (schema == null) {
-            if (SCHEMAS.size() >= SCHEMAS_HELD) {
-                SCHEMAS.clear();
+            if (held.size() >= SCHEMAS_HELD) {
+                held.clear();
             }
             DataTypes.Field[] fields = columns.stream().map(name -> DataTypes.FIELD(name, DataTypes.STRING()))
                     .toArray(DataTypes.Field[]::new);
@@ -127,7 +131,7 @@ public final class FlinkChangelog {
                     ? CanalJsonDeserializationSchema.builder(row, new ArrayList<>(), produced).build()
                     : new DebeziumJsonDeserializationSchema(row, new ArrayList<>(), produced, schemaInclude, false, TimestampFormat.SQL);
             schema.open(noContext());
-            SCHEMAS.put(key, schema);
+            held.put(key, schema);
         }
         return schema;
     }

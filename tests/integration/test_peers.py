@@ -1,0 +1,38 @@
+"""Peers in the harness (harness/peers.py, harness/expressed.py): the naive Spark parse over a few canal cases, judged
+on what it expresses, beside the reference over the same records, in seconds. The Flink peers and the `peers` command
+run in make test-long (tests/integration/test_peers_long.py)."""
+import pytest
+
+from cdc_conformance.harness.cases import load_cases
+from cdc_conformance.harness.peers import case_units, drawn_units, run_format
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER, NormalizerUnderTest
+
+pytestmark = pytest.mark.integration
+
+NAIVE = "cdc_conformance.peers.naive_spark:normalize"
+# case -> the naive parse's verdict and a line of its problems (docs/peers.md, "Disagreements")
+CASES = {
+    "canal-json-multi-row-insert": ("PASS", None),
+    "canal-json-flink-update": ("FAIL", "wrong value before.description: missing"),  # `old` alone is not the before image
+    "canal-json-old-names-a-member-twice": ("FAIL", "extra row: ROW/UPDATE where the reference quarantines (DECODE/DUPLICATE_KEY)"),
+    "canal-json-ddl-nulls": ("NOT_EXPRESSED", None),  # a DDL message: the reference's DDL event, nothing from the parse
+    "canal-json-enum-set-as-binlog-numbers": ("FAIL", 'wrong value after.e (ENUM): expected "green", got "2"'),
+}
+
+
+def test_the_naive_parse_is_judged_on_what_it_expresses_beside_the_reference(spark, broker):
+    cases = [case for case in load_cases() if case.id in CASES]
+    units, missing = case_units(cases)
+    units += drawn_units(Registry.load().generator("canal-json"), 5, 1)
+    assert missing == [] and len(units) == len(CASES) + 5
+    reference, naive = NormalizerUnderTest.load(DEFAULT_NORMALIZER), NormalizerUnderTest.load(NAIVE)
+    rows = run_format(spark, broker, "canal-json", units, [reference, naive], {})
+    verdicts = {(row["normalizer"], row["case"]): row for row in rows}
+    assert {row["status"] for row in rows if row["normalizer"] == reference.name} == {"PASS"}
+    for case_id, (status, problem) in CASES.items():
+        row = verdicts[(naive.name, case_id)]
+        assert row["status"] == status, (case_id, row["problems"])
+        assert problem is None or any(problem in line for line in row["problems"]), (case_id, row["problems"])
+    assert naive.name == "naive Spark from_json" and naive.expression.values == "text"
+    assert all(row["replay"].startswith("cdc-conformance peers ") for row in rows)
