@@ -43,7 +43,7 @@ def peers(formats, peer_specs, case_ids, examples, seed, broker, bootstrap_serve
     if broker == "external" and not bootstrap_servers:
         raise Misuse("--broker external needs --bootstrap-servers")
     reference = normalizer_under_test(DEFAULT_NORMALIZER)
-    chosen = [normalizer_under_test(spec) for spec in (peer_specs or peer_run.SHIPPED_PEERS)]
+    chosen = [_peer(spec) for spec in (peer_specs or peer_run.SHIPPED_PEERS)]
     for peer in chosen:
         if peer.supported_formats is None:
             raise Misuse(f"--peer {peer.spec}: its module has no supported_formats() (the formats it reads)")
@@ -53,9 +53,11 @@ def peers(formats, peer_specs, case_ids, examples, seed, broker, bootstrap_serve
             raise Misuse(f"--peer {peer.spec}: {error}") from error
     read = {peer.spec: set(peer.supported_formats()) for peer in chosen}
     registry = Registry.load()
-    selected_formats = sorted(set(formats) or set().union(*read.values()) & set(registry.decoded_formats()))
-    if not selected_formats:
-        raise Misuse("no selected format is read by a chosen peer")
+    readable = set().union(*read.values()) & set(registry.decoded_formats())
+    unread = sorted(set(formats) - readable)
+    if unread:
+        raise Misuse(f"--format {unread[0]}: no chosen peer reads it (they read {', '.join(sorted(readable))})")
+    selected_formats = sorted(set(formats) or readable)
     cases = _select(load_cases(), case_ids, selected_formats, registry)
     count = examples if examples is not None else (0 if case_ids else 200)
     seed = session_seed() if seed is None else seed
@@ -83,3 +85,10 @@ def peers(formats, peer_specs, case_ids, examples, seed, broker, bootstrap_serve
     click.echo(f"seed {seed}; reports: {', '.join(str(p) for p in paths.values())}")
     failed = any(row["status"] in ("FAIL", "ERROR", "XPASS", "REFUSED") for row in rows if row["normalizer"] == reference.name)
     sys.exit(1 if failed or problems else 0)
+
+
+def _peer(spec: str):
+    try:
+        return normalizer_under_test(spec)
+    except Misuse as error:
+        raise Misuse(str(error.message).replace("--normalizer ", "--peer ", 1)) from error

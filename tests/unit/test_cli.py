@@ -30,6 +30,10 @@ def _cli(*args, cwd=None, env=None):
     (["producers", "--canal", "--database", "mariadb"], "--canal runs on MariaDB alone"),
     (["gate", "README.md", "--baseline", "README.md"], "README.md: line 1 is not JSON (Expecting value): expected a results.jsonl"),
     (["producers", "--flink-cdc", "--debezium", "3.3.2.Final"], "--flink-cdc runs on MariaDB alone"),
+    (["peers", "--peer", "tests.peer_fixtures.no_formats:normalize"], "its module has no supported_formats()"),
+    (["peers", "--peer", "tests.peer_fixtures.bad_declaration:normalize"], "expresses(): field 'payload' is not an event field"),
+    (["peers", "--peer", "missing_module:normalize"], "--peer missing_module:normalize: module missing_module does not"),
+    (["peers", "--format", "ces-avro"], "--format ces-avro: no chosen peer reads it (they read canal-json, cloudcanal-debezium"),
 ])
 def test_misuse_is_one_line_and_exit_2(cli_here, args, message):
     code, _, err = cli_here(*args)
