@@ -32,9 +32,11 @@ PINNED = {
     # D1: CloudCanal's op "i"
     ("cloudcanal-debezium", "cloudcanal-debezium-seed004-dml-insert"): (DEBEZIUM, "REFUSED", 'Unknown "op" value "i"'),
     # D2: Connect's encodings are the values Flink gives: days for a DATE, a Decimal's bytes in base64, ...
-    ("debezium-json", "debezium-flink-cdc-snapshot-all-mysql-types"): (DEBEZIUM, "FAIL", 'wrong value after._date (DATE): expected "2023-03-23", got "19439"'),
+    ("debezium-json", "debezium-flink-cdc-snapshot-all-mysql-types"):
+        (DEBEZIUM, "FAIL", 'wrong value after._date (DATE): expected "2023-03-23", got "19439"'),
     # D3: a schemaless decimal beyond a double's digits
-    ("debezium-json", "debezium-schemaless-decimals-read-alike"): (DEBEZIUM, "FAIL", 'expected "9999999999999999999999999999.9999999999", got "1.0E28"'),
+    ("debezium-json", "debezium-schemaless-decimals-read-alike"):
+        (DEBEZIUM, "FAIL", 'expected "9999999999999999999999999999.9999999999", got "1.0E28"'),
     # D4: an update without its before image (PostgreSQL's REPLICA IDENTITY DEFAULT) fails the job
     ("debezium-json", "debezium-postgres-transaction-id-holds-an-lsn"): (DEBEZIUM, "REFUSED", 'The "before" field of UPDATE message is null'),
     # D5: a record without `op` (a schema change, transaction metadata, a heartbeat): a NullPointerException

@@ -3,13 +3,14 @@ the copy window, never every group read (docs/performance.md, "What the state ho
 event or a quarantine record."""
 import itertools
 import os
+import time
 
 import pytest
 
 from cdc_conformance.harness.kafka_read import read_stream
 from cdc_conformance.harness.registry import Registry
 from cdc_conformance.harness.streaming import run_until_caught_up
-from cdc_conformance.normalizer.pipeline import normalize_stream
+from cdc_conformance.normalizer.pipeline import normalize_stream, split
 
 pytestmark = [pytest.mark.integration, pytest.mark.long]
 
@@ -64,3 +65,46 @@ def test_a_million_dataworks_records_keep_the_state_within_its_bound_and_lose_no
     # every record is one event's (a pair of halves one UPDATE) or quarantined: none is
     assert counted == {"events": counted["events"], "records": RECORDS, "quarantined": 0}
     assert counted["events"] < RECORDS
+
+
+# the stateful formats with their timeouts and copy window short, so that the test can wait them out
+SHORT_WINDOWS = {"dataworks-json": {"pair_timeout_seconds": 3.0, "copy_window_seconds": 3.0},
+                 "ces-json": {"segment_timeout_seconds": 3.0, "copy_window_seconds": 3.0},
+                 "ces-avro": {"segment_timeout_seconds": 3.0, "copy_window_seconds": 3.0}}
+
+
+@pytest.mark.parametrize("format_id", sorted(SHORT_WINDOWS))
+def test_after_late_records_the_state_empties_and_every_record_is_accounted_for(spark, broker, format_id):
+    """The late-records property's examples (drawn groups, then the copies, conflicts and reused ids that arrive for
+    them: the generator's `late_of`) through a running query: once the timeouts and the copy window have passed, its
+    state holds nothing, whatever arrived late (a late record once left its group in state with no timeout), and every
+    record read is in one event's origin or one quarantine record."""
+    from cdc_conformance.harness.generic import _emitted_groups, _with_late_records
+
+    generator = Registry.load().generator(format_id)
+    seed, examples = _with_late_records(generator, 12, 20261128)
+    late = [record for members in _emitted_groups(examples) for record, _ in generator.late_of(members)]
+    assert late, f"seed {seed} drew no late record"
+    partitions = {topic: n for example in examples for topic, n in example.partitions.items()}
+    broker.create_topics(partitions)
+    broker.produce([item.record for example in examples for item in example.expected] + late)
+    name = f"late_state_{format_id.replace('-', '_')}_{os.getpid()}"
+    stream = normalize_stream(read_stream(spark, broker.bootstrap_servers, list(partitions), 50), format_id,
+                              **SHORT_WINDOWS[format_id])
+    query = stream.writeStream.format("memory").queryName(name).trigger(processingTime="500 milliseconds").start()
+    try:
+        ends = {topic: broker.end_offsets(topic) for topic in partitions}
+        run_until_caught_up(query, ends, settle_batches=0)
+        deadline = time.monotonic() + max(SHORT_WINDOWS[format_id].values()) * 2 + 60
+        while query.lastProgress["stateOperators"][0]["numRowsTotal"] and time.monotonic() < deadline:
+            time.sleep(0.5)
+        held = query.lastProgress["stateOperators"][0]["numRowsTotal"]
+        emitted, quarantined = (frame.collect() for frame in split(spark.table(name)))
+    finally:
+        query.stop()
+    assert held == 0, f"seed {seed}: {held} state rows after the windows passed"
+    read = sorted((topic, p, o) for topic, offsets in ends.items() for p, end in offsets.items() for o in range(end))
+    in_events = {(o.topic, o.partition, o.offset) for event in emitted for o in event.origin}
+    held_back = sorted((o.topic, o.partition, o.offset) for record in quarantined for o in record.origin)
+    assert not in_events & set(held_back) and len(held_back) == len(set(held_back)), f"seed {seed}: a record twice"
+    assert sorted(in_events | set(held_back)) == read, f"seed {seed}: records lost"
