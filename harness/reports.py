@@ -300,7 +300,9 @@ def html_matrix(report: Report, certifications: dict[str, tuple[dict, str]] | No
 
     certifications, meanings = certifications or {}, load_features()
     table, facts = report.rows, report.facts
-    normalizers = sorted({row.get("normalizer") or str(facts.get("normalizer")) for row in table})
+    named = str(facts.get("normalizer")).split(", ")  # the run's own order (peers: the reference first), then by name
+    normalizers = sorted({row.get("normalizer") or str(facts.get("normalizer")) for row in table},
+                         key=lambda n: (named.index(n) if n in named else len(named), n))
     columns = sorted({row["format_version"] for row in table})
     features = sorted({feature for row in table for feature in row["features"]})
     cells: dict[tuple, list[dict]] = defaultdict(list)
