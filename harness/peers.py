@@ -39,6 +39,7 @@ class Unit:
     partitions: dict[str, int]
     prefix: str             # stripped from topic names to give the expectation's (a case's own topics)
     expectation: Expectation
+    again: str = ""         # the `peers` options that run it again (a drawn example: its format, seed and count)
 
 
 def case_units(cases: list[Case], golden_root=golden.GOLDEN_DIR) -> tuple[list[Unit], list[str]]:
@@ -53,7 +54,7 @@ def case_units(cases: list[Case], golden_root=golden.GOLDEN_DIR) -> tuple[list[U
         units.append(Unit(case.id, case.format, case.features, case.relative_path,
                           case.kafka_records(lambda topic, prefix=prefix: prefix + topic),
                           {prefix + topic: count for topic, count in case.partitions().items()}, prefix,
-                          Expectation.of(case.coordinates(), approved)))
+                          Expectation.of(case.coordinates(), approved), f"--case {case.id}"))
     return units, missing
 
 
@@ -69,7 +70,8 @@ def drawn_units(generator, count: int, seed: int) -> list[Unit]:
         units.append(Unit(f"drawn/{generator.format_id}/{seed}/{number}", generator.format_id, [DRAWN_FEATURE],
                           f"drawn: {example.label[:200]}", [item.record for item in example.expected], example.partitions, "",
                           Expectation([item.placed_at for item in example.expected], by_first_record(events),
-                                      {item.placed_at: item.quarantine for item in example.expected if item.quarantine})))
+                                      {item.placed_at: item.quarantine for item in example.expected if item.quarantine}),
+                          f"--format {generator.format_id} --seed {seed} --examples {count}"))
     return units
 
 
@@ -116,13 +118,7 @@ def run_format(spark, broker, format_id: str, units: list[Unit], normalizers: li
                          "mode": "batch", "status": status, "features": unit.features,
                          "events": sum(len(v) for v in unit.expectation.events.values()),
                          "quarantined": len(unit.expectation.quarantine), "seconds": round(seconds, 3),
-                         "problems": problems, "replay": _replay(unit, under_test), "known_failure": known,
+                         "problems": problems, "replay": f"cdc-conformance peers {unit.again} --peer {under_test.spec}",
+                         "known_failure": known,
                          "case_file": unit.source, "normalizer": under_test.name})
     return rows
-
-
-def _replay(unit: Unit, under_test: NormalizerUnderTest) -> str:
-    seed = unit.id.split("/")[2] if unit.id.startswith("drawn/") else None
-    if seed is not None:
-        return f"cdc-conformance peers --format {unit.format} --peer {under_test.spec} --seed {seed}"
-    return f"cdc-conformance peers --case {unit.id} --peer {under_test.spec}"

@@ -33,7 +33,7 @@ def session_seed() -> int:
     return int(chosen) if chosen else random.SystemRandom().randrange(2 ** 32)
 
 
-SUITE_PACKAGES = ("cdc_conformance.generators", "cdc_conformance.normalizer", "cdc_conformance.harness")
+SUITE_PACKAGES = ("cdc_conformance.generators", "cdc_conformance.normalizer", "cdc_conformance.harness", "cdc_conformance.peers")
 
 
 @functools.cache  # once per process: every later call would walk the packages again for nothing

@@ -35,4 +35,6 @@ def test_the_naive_parse_is_judged_on_what_it_expresses_beside_the_reference(spa
         assert row["status"] == status, (case_id, row["problems"])
         assert problem is None or any(problem in line for line in row["problems"]), (case_id, row["problems"])
     assert naive.name == "naive Spark from_json" and naive.expression.values == "text"
-    assert all(row["replay"].startswith("cdc-conformance peers ") for row in rows)
+    replays = {row["case"]: row["replay"] for row in rows if row["normalizer"] == naive.name}
+    assert replays["canal-json-flink-update"] == f"cdc-conformance peers --case canal-json-flink-update --peer {NAIVE}"
+    assert replays["drawn/canal-json/1/0"] == f"cdc-conformance peers --format canal-json --seed 1 --examples 5 --peer {NAIVE}"
