@@ -529,7 +529,7 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
 # The plug-in declaration
 # ------------------------------------------------------------------------------------------------
 
-examples = profile_examples(profiles, VALUE_TYPES + ENUM_SET_TYPES, allow_snapshot=False, max_changes=10)
+examples = profile_examples(profiles, VALUE_TYPES + ENUM_SET_TYPES, allow_snapshot=False, max_changes=10, update_runs=True)
 render = profile_render(encode)
 
 

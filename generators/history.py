@@ -94,12 +94,14 @@ class Transaction:
     # ...) while the event stays below the server's binlog_row_event_max_size (8 KiB by default; past it the server
     # starts another event, which no generator draws: the real-producer tier's server takes 64 MiB)
     multi_row_inserts: bool = False
+    multi_row_updates: bool = False  # its UPDATEs are one statement (a generator's update run: histories(update_runs=))
 
     def statements(self) -> list[tuple[Change, ...]]:
-        """The changes as the statements that made them: one each, or a run of INSERTs together."""
+        """The changes as the statements that made them: one each, or a run of INSERTs (UPDATEs) together."""
         groups: list[list[Change]] = []
         for change in self.changes:
-            if self.multi_row_inserts and groups and change.kind == groups[-1][-1].kind == "INSERT":
+            if groups and change.kind == groups[-1][-1].kind and (
+                    (self.multi_row_inserts and change.kind == "INSERT") or (self.multi_row_updates and change.kind == "UPDATE")):
                 groups[-1].append(change)
             else:
                 groups.append([change])
@@ -152,7 +154,7 @@ def _fresh_key(draw, table: Table, taken: set) -> dict:
 
 @st.composite
 def histories(draw, table_strategy=None, allow_truncate: bool = True, max_changes: int = 12,
-              allow_snapshot: bool = True, allow_key_change: bool = True) -> History:
+              allow_snapshot: bool = True, allow_key_change: bool = True, update_runs: bool = False) -> History:
     table = draw(table_strategy if table_strategy is not None else tables())
     value_columns = [c for c in table.columns if not c.pk_position]
     state: dict[tuple, Row] = {}
@@ -211,7 +213,25 @@ def histories(draw, table_strategy=None, allow_truncate: bool = True, max_change
         if _insert_run(changes):
             transaction = replace(transaction, multi_row_inserts=draw(st.booleans()))
         transactions.append(transaction)
+    if update_runs and len(state) >= 2 and len(value_columns) >= 2 and draw(st.booleans()):
+        transactions.append(Transaction(_update_run(draw, table, state), tick(), draw(st.integers(0, 10 ** 6)),
+                                        multi_row_updates=True))
     return History(table, tuple(transactions))
+
+
+def _update_run(draw, table: Table, state: dict) -> tuple[Change, ...]:
+    """One statement's UPDATE of several rows, each changing its own columns (`UPDATE t SET a = .., b = ..` where one
+    row's `a` already had the value): what a multi-row message's per-row images are about (canal's `old` names a
+    column only from the row that changed it; Flink's canal-json looked it up in every row, docs/peers.md C1)."""
+    value_columns = [c.name for c in table.columns if not c.pk_position]
+    changes = []
+    for key in draw(st.lists(st.sampled_from(sorted(state, key=repr)), min_size=2, max_size=3, unique=True)):
+        old = state[key]
+        changed = draw(st.sets(st.sampled_from(value_columns), min_size=1))
+        new = {**old, **draw(row_values(table, [c for c in table.columns if c.name in changed]))}
+        state[key] = new
+        changes.append(Change("UPDATE", before=old, after=new, set_columns=frozenset(changed)))
+    return tuple(changes)
 
 
 def _insert_run(changes: list[Change]) -> bool:

@@ -14,7 +14,7 @@ from collections import defaultdict
 
 # (class, rule over one problem line), first match wins; docs/peers.md gives each class its verdict and sources
 RULES = [
-    ("C1 canal `old` found in another row", r"wrong value before\.[^ ]+ \([^)]*\): expected \"[^\"]*\", got null"),
+    ("C1 canal `old` found in another row", r"wrong value before\.[^ ]+ \([^:]*\): expected \"[^\"]*\", got null"),
     ("C2 canal DDL other than CREATE fails", r"refused \(IOException: Unknown \"type\" value"),
     ("C3 ENUM/SET as binlog numbers", r"\((ENUM|STRING)\): expected \"[^\"]*\", got \"\d+\"$"),
     ("C6 zero date as text", r"\((DATE|TIMESTAMP[^:]*)\): expected null, got \"[0-9: -]+\""),
