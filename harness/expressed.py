@@ -32,6 +32,7 @@ import struct
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
+from cdc_conformance.harness.accounting import Coordinate, coordinate
 from cdc_conformance.model import EVENT_SCHEMA, Kind
 
 PASS, FAIL, REFUSED, NOT_EXPRESSED = "PASS", "FAIL", "REFUSED", "NOT_EXPRESSED"
@@ -92,14 +93,11 @@ class Expression:
         return self.kinds is None or kind in self.kinds
 
 
-Coordinate = tuple[str, int, int]
-
 
 def by_first_record(events: list[dict]) -> dict[Coordinate, list[dict]]:
     grouped: dict[Coordinate, list[dict]] = {}
     for event in events:
-        origin = event["origin"][0]
-        grouped.setdefault((origin["topic"], origin["partition"], origin["offset"]), []).append(event)
+        grouped.setdefault(coordinate(event["origin"][0]), []).append(event)
     return grouped
 
 
@@ -115,8 +113,7 @@ class Expectation:
     def of(cls, records: list[Coordinate], output: dict) -> Expectation:
         """From an output as golden files hold it ({"events": [...], "quarantine": [...]})."""
         return cls(records, by_first_record(output["events"]),
-                   {(o["topic"], o["partition"], o["offset"]): (q["phase"], q["code"]) for q in output["quarantine"]
-                    for o in q["origin"]})
+                   {coordinate(o): (q["phase"], q["code"]) for q in output["quarantine"] for o in q["origin"]})
 
 
 @dataclass
@@ -129,7 +126,7 @@ class Output:
     @classmethod
     def of(cls, output: dict) -> Output:
         return cls(by_first_record(output["events"]),
-                   {(o["topic"], o["partition"], o["offset"]): (q["phase"], q["code"], q.get("detail") or "")
+                   {coordinate(o): (q["phase"], q["code"], q.get("detail") or "")
                     for q in output["quarantine"] for o in q["origin"]})
 
 

@@ -74,7 +74,7 @@ def _build(version: str, flink_jars: list[Path]) -> Path:
 
 def register(spark) -> None:
     """The UDF in `spark`, its jar added to the session first (once per session)."""
-    if UDF_NAME in {f.name for f in spark.catalog.listFunctions() if f.name == UDF_NAME}:
+    if any(f.name == UDF_NAME for f in spark.catalog.listFunctions()):
         return
     spark.sql(f"ADD JAR '{peer_jar()}'")
     from pyspark.sql.types import StringType

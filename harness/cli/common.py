@@ -22,14 +22,14 @@ UNDER_TEST_OPTION = click.option("--normalizer", "normalizer_spec", default=DEFA
                                  metavar="MODULE:FUNCTION", help="The normalizer under test.")
 
 
-def normalizer_under_test(spec: str):
-    """The normalizer under test, or misuse naming the --normalizer value (one line, whatever its import raised)."""
+def normalizer_under_test(spec: str, option: str = "--normalizer"):
+    """The normalizer under test, or misuse naming the option's value (one line, whatever its import raised)."""
     from cdc_conformance.harness.under_test import NormalizerNotLoadable, NormalizerUnderTest
 
     try:
         return NormalizerUnderTest.load(spec)
     except NormalizerNotLoadable as error:
-        raise Misuse(f"--normalizer {error}") from error
+        raise Misuse(f"{option} {error}") from error
 
 
 def written_path(given: Path | None, suite_default: Path, user_default: Path, option: str) -> Path:

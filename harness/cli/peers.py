@@ -43,7 +43,7 @@ def peers(formats, peer_specs, case_ids, examples, seed, broker, bootstrap_serve
     if broker == "external" and not bootstrap_servers:
         raise Misuse("--broker external needs --bootstrap-servers")
     reference = normalizer_under_test(DEFAULT_NORMALIZER)
-    chosen = [_peer(spec) for spec in (peer_specs or peer_run.SHIPPED_PEERS)]
+    chosen = [normalizer_under_test(spec, "--peer") for spec in (peer_specs or peer_run.SHIPPED_PEERS)]
     for peer in chosen:
         if peer.supported_formats is None:
             raise Misuse(f"--peer {peer.spec}: its module has no supported_formats() (the formats it reads)")
@@ -86,9 +86,3 @@ def peers(formats, peer_specs, case_ids, examples, seed, broker, bootstrap_serve
     failed = any(row["status"] in ("FAIL", "ERROR", "XPASS", "REFUSED") for row in rows if row["normalizer"] == reference.name)
     sys.exit(1 if failed or problems else 0)
 
-
-def _peer(spec: str):
-    try:
-        return normalizer_under_test(spec)
-    except Misuse as error:
-        raise Misuse(str(error.message).replace("--normalizer ", "--peer ", 1)) from error
