@@ -12,7 +12,7 @@ import time
 from cdc_conformance.harness.under_test import NormalizerUnderTest
 
 
-def _reached(progress: dict | None, end_offsets: dict[str, dict[int, int]]) -> bool:
+def reached(progress: dict | None, end_offsets: dict[str, dict[int, int]]) -> bool:
     if not progress:
         return False
     for source in progress.get("sources", []):
@@ -34,7 +34,7 @@ def _idle(progress: dict) -> bool:
 
 
 def run_until_caught_up(query, end_offsets: dict[str, dict[int, int]], timeout: float = 300.0,
-                        settle_batches: int = 1) -> None:
+                        settle_batches: int = 1, poll: float = 0.2) -> None:
     """Block until the query has committed every offset below `end_offsets` (+ `settle_batches` more batches, or
     an idle report after them: nothing more will run)."""
     deadline = time.monotonic() + timeout
@@ -43,14 +43,14 @@ def run_until_caught_up(query, end_offsets: dict[str, dict[int, int]], timeout: 
         if query.exception() is not None:
             raise query.exception()
         progress = query.lastProgress
-        if _reached(progress, end_offsets):
+        if reached(progress, end_offsets):
             # idle reports come every 200 ms (harness.spark): the first report seen past the end may be one
             if settle_batches and _idle(progress):
                 return
             caught_up_at = caught_up_at if caught_up_at is not None else progress["batchId"]
             if progress["batchId"] >= caught_up_at + settle_batches:
                 return
-        time.sleep(0.2)
+        time.sleep(poll)
     raise TimeoutError(f"streaming query did not reach {end_offsets} within {timeout}s: {query.lastProgress}")
 
 
