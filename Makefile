@@ -42,7 +42,7 @@ $(INSTALLED): pyproject.toml constraints.txt | $(BIN)/uv
 
 # Maven resolves the Kafka broker and Spark's connectors (at the installed PySpark's version) once (Kafka Connect with
 # Debezium's connectors, for the real-producer tier, on first use), and compiles the normalizer's JVM classes (normalizer/java).
-$(JVM_READY): $(INSTALLED) $(wildcard harness/maven/*/pom.xml) harness/maven/settings.xml $(wildcard normalizer/java/src/main/java/io/cdcconformance/*/*.java normalizer/java/src/main/resources/io/cdcconformance/*/*)
+$(JVM_READY): $(INSTALLED) $(wildcard harness/maven/*/pom.xml) harness/maven/settings.xml normalizer/java/pom.xml cdc_conformance/model-grammar.json $(wildcard normalizer/java/src/main/java/io/cdcconformance/*/*.java normalizer/java/src/main/resources/io/cdcconformance/*/*)
 	$(BIN)/cdc-conformance jvm
 	touch $@
 

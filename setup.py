@@ -22,6 +22,7 @@ def _build_facts() -> dict:
     if not (ROOT / ".git").exists():  # never a git repository around this tree: that one is not the suite's
         return {"commit": None}
 
+    # the same two commands as harness/suite_files.py's: a build runs before the suite can be imported
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], capture_output=True, text=True, cwd=ROOT, check=True).stdout.strip()
 

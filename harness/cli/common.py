@@ -1,7 +1,9 @@
-"""What every command shares: the misuse error, the normalizer-under-test option, and a format argument that
-reads the registry only when a command runs (not when the CLI is imported)."""
+"""What every command shares: the misuse error, the normalizer-under-test option, a format argument that reads the
+registry only when a command runs (not when the CLI is imported), the selection of cases, and Spark with a broker."""
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import click
@@ -55,3 +57,38 @@ class DecodedFormat(click.ParamType):
         if value not in decoded:
             self.fail(f"{value!r} is not a decoded format (one of {', '.join(decoded)})", param, ctx)
         return value
+
+
+def selected_cases(cases, case_ids, formats, registry):
+    """The cases chosen by id and format, or misuse saying why none is (an unknown id, a format without cases)."""
+    from cdc_conformance.harness.cases import EmptySelection, select
+
+    try:
+        return select(cases, case_ids, formats, registry.decoded_formats())
+    except EmptySelection as error:
+        raise Misuse(str(error)) from error
+
+
+@contextmanager
+def started_with_spark(broker):
+    """The Spark session (with the quick JIT: `run` is a few short jobs), with `broker` started and stopped on
+    the way out (told of any error). An embedded broker starts on a thread of its own while this one starts
+    Spark (their start-ups overlap: about 2 s of `make run`); another backend is reached first, so that an
+    unreachable one is a one-line error before any JVM of Spark's says a word."""
+    from cdc_conformance.harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.spark import spark_session
+
+    with ExitStack() as stack:
+        if not isinstance(broker, EmbeddedKafka):
+            stack.enter_context(broker)
+            yield spark_session(quick_start=True)
+            return
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            starting = pool.submit(broker.__enter__)
+            try:
+                spark = spark_session(quick_start=True)
+            finally:
+                if starting.exception() is None:
+                    stack.push(broker)
+        starting.result()
+        yield spark

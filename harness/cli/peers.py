@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from cdc_conformance.harness.broker import BACKENDS
-from cdc_conformance.harness.cli.common import DecodedFormat, Misuse, normalizer_under_test
+from cdc_conformance.harness.cli.common import DecodedFormat, Misuse, normalizer_under_test, selected_cases, started_with_spark
 from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER
 
 
@@ -34,7 +34,6 @@ def peers(formats, peer_specs, case_ids, examples, seed, broker, bootstrap_serve
     from cdc_conformance.harness import peers as peer_run
     from cdc_conformance.harness.broker import make_broker
     from cdc_conformance.harness.cases import load_cases
-    from cdc_conformance.harness.cli.suite import _select, _started_with_spark
     from cdc_conformance.harness.known_failures import known_failures_for
     from cdc_conformance.harness.property import session_seed
     from cdc_conformance.harness.registry import Registry
@@ -58,13 +57,13 @@ def peers(formats, peer_specs, case_ids, examples, seed, broker, bootstrap_serve
     if unread:
         raise Misuse(f"--format {unread[0]}: no chosen peer reads it (they read {', '.join(sorted(readable))})")
     selected_formats = sorted(set(formats) or readable)
-    cases = _select(load_cases(), case_ids, selected_formats, registry)
+    cases = selected_cases(load_cases(), case_ids, selected_formats, registry)
     count = examples if examples is not None else (0 if case_ids else 200)
     seed = session_seed() if seed is None else seed
     known = known_failures_for(None, None)
     rows, problems, started = [], [], time.monotonic()
     kafka = make_broker(broker, bootstrap_servers, None)
-    with _started_with_spark(kafka) as spark:
+    with started_with_spark(kafka) as spark:
         for format_id in selected_formats:
             units, missing = peer_run.case_units([c for c in cases if c.format == format_id])
             problems += missing

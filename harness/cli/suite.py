@@ -3,24 +3,13 @@ from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import click
 
 from cdc_conformance.harness.broker import BACKENDS
-from cdc_conformance.harness.cli.common import DEFAULT_REPORTS, UNDER_TEST_OPTION, Misuse, normalizer_under_test
+from cdc_conformance.harness.cli.common import DEFAULT_REPORTS, UNDER_TEST_OPTION, Misuse, normalizer_under_test, selected_cases, started_with_spark
 from cdc_conformance.harness.registry import Registry
-
-
-def _select(cases, case_ids, formats, registry):
-    from cdc_conformance.harness.cases import EmptySelection, select
-
-    try:
-        return select(cases, case_ids, formats, registry.decoded_formats())
-    except EmptySelection as error:
-        raise Misuse(str(error)) from error
 
 
 @click.command()
@@ -78,7 +67,7 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
     problems = [p for p in lint(cases, registry, known_failures) if p.rule != "known-failure-orphan"]
     if problems:
         raise click.ClickException("the suite does not lint:\n" + "\n".join(map(str, problems)))
-    selected = _select(cases, case_ids, formats, registry)
+    selected = selected_cases(cases, case_ids, formats, registry)
     try:
         shard_of = parse_shard(shard) if shard else None
     except ValueError as error:
@@ -101,38 +90,13 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
     sys.exit(1 if result.failed else 0)
 
 
-@contextmanager
-def _started_with_spark(broker):
-    """The Spark session (with the quick JIT: `run` is a few short jobs), with `broker` started and stopped on
-    the way out (told of any error). An embedded broker starts on a thread of its own while this one starts
-    Spark (their start-ups overlap: about 2 s of `make run`); another backend is reached first, so that an
-    unreachable one is a one-line error before any JVM of Spark's says a word."""
-    from cdc_conformance.harness.broker import EmbeddedKafka
-    from cdc_conformance.harness.spark import spark_session
-
-    with ExitStack() as stack:
-        if not isinstance(broker, EmbeddedKafka):
-            stack.enter_context(broker)
-            yield spark_session(quick_start=True)
-            return
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            starting = pool.submit(broker.__enter__)
-            try:
-                spark = spark_session(quick_start=True)
-            finally:
-                if starting.exception() is None:
-                    stack.push(broker)
-        starting.result()
-        yield spark
-
-
 def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, settings):
     from cdc_conformance.harness.broker import make_broker
     from cdc_conformance.harness.roundtrip import RoundTrip
     from cdc_conformance.harness.runner import Runner
 
     broker = make_broker(backend, bootstrap_servers, settings["kafka_image"])
-    with _started_with_spark(broker) as spark:
+    with started_with_spark(broker) as spark:
         try:
             runner = Runner(RoundTrip(spark, broker, function), registry, settings["known_failures"],
                             update_golden=settings["update_golden"], keep_orphans=settings["keep_orphans"],
