@@ -35,9 +35,14 @@ $(BIN)/python:
 $(BIN)/uv: | $(BIN)/python
 	$(BIN)/python -m pip install -q uv
 
-# Reinstalled only when the dependency list changes.
+# Reinstalled only when the dependency list changes. uv offline first: where its cache already holds everything (a
+# second checkout on this machine) nothing is fetched or built. Online, a registry that serves PySpark's sdist without
+# lasting cache headers makes uv build it again into a new 1.3 GB cache entry on every install (forty of them filled
+# this machine's disk and failed a CI run); offline, uv reuses the build it has.
 $(INSTALLED): pyproject.toml constraints.txt | $(BIN)/uv
-	$(BIN)/uv pip install -q --python $(BIN)/python -c constraints.txt -e ".[test]" || $(BIN)/python -m pip install -q -c constraints.txt -e ".[test]"
+	$(BIN)/uv pip install -q --offline --python $(BIN)/python -c constraints.txt -e ".[test]" 2>/dev/null \
+	  || $(BIN)/uv pip install -q --python $(BIN)/python -c constraints.txt -e ".[test]" \
+	  || $(BIN)/python -m pip install -q -c constraints.txt -e ".[test]"
 	touch $@
 
 # Maven resolves the Kafka broker and Spark's connectors (at the installed PySpark's version) once (Kafka Connect with
