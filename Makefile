@@ -39,10 +39,11 @@ $(BIN)/uv: | $(BIN)/python
 # second checkout on this machine) nothing is fetched or built. Online, a registry that serves PySpark's sdist without
 # lasting cache headers makes uv build it again into a new 1.3 GB cache entry on every install (forty of them filled
 # this machine's disk and failed a CI run); offline, uv reuses the build it has.
+SUITE_REQUIREMENTS = -c constraints.txt -e ".[test]"
 $(INSTALLED): pyproject.toml constraints.txt | $(BIN)/uv
-	$(BIN)/uv pip install -q --offline --python $(BIN)/python -c constraints.txt -e ".[test]" 2>/dev/null \
-	  || $(BIN)/uv pip install -q --python $(BIN)/python -c constraints.txt -e ".[test]" \
-	  || $(BIN)/python -m pip install -q -c constraints.txt -e ".[test]"
+	$(BIN)/uv pip install -q --offline --python $(BIN)/python $(SUITE_REQUIREMENTS) 2>/dev/null \
+	  || $(BIN)/uv pip install -q --python $(BIN)/python $(SUITE_REQUIREMENTS) \
+	  || $(BIN)/python -m pip install -q $(SUITE_REQUIREMENTS)
 	touch $@
 
 # Maven resolves the Kafka broker and Spark's connectors (at the installed PySpark's version) once (Kafka Connect with
