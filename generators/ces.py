@@ -436,13 +436,22 @@ def old_key_null(edit_data: Callable[[bytes, Callable[[dict], bool]], bytes | No
     return apply
 
 
-def late_records(members: list[Expected], other_data=_other_json_data) -> list[tuple[KafkaRecord, Code]]:
-    """For an emitted event: a true copy of its first segment (DUPLICATE_AFTER_EMIT), and its last segment
-    again with other data under another id, what a reused `logicalid` or a conflicting copy looks like
+def _other_json_id(value: bytes) -> bytes:
+    event = json.loads(value)
+    event["id"] = event["id"] + "-again"
+    return json.dumps(event).encode()
+
+
+def late_records(members: list[Expected], other_data=_other_json_data,
+                 other_id=_other_json_id) -> list[tuple[KafkaRecord, Code]]:
+    """For an emitted event: a true copy of its first segment, and the same segment sent again under a new
+    CloudEvent id (the same index and content: a copy by ces.md's rule, issue 58) (DUPLICATE_AFTER_EMIT both), and its
+    last segment again with other data under another id, what a reused `logicalid` or a conflicting copy looks like
     (SEGMENT_DUPLICATE_CONFLICT): the event cannot be retracted, so only the late record is quarantined."""
     first, last = members[0].record, members[-1].record
     other = other_data(last.value)
-    return [(first, Code.DUPLICATE_AFTER_EMIT)] + ([(replace(last, value=other), Code.SEGMENT_DUPLICATE_CONFLICT)] if other else [])
+    copies = [(first, Code.DUPLICATE_AFTER_EMIT), (replace(first, value=other_id(first.written_value)), Code.DUPLICATE_AFTER_EMIT)]
+    return copies + ([(replace(last, value=other), Code.SEGMENT_DUPLICATE_CONFLICT)] if other else [])
 
 
 def totals_disagree(items: list[Expected], index: int) -> list[Expected] | None:

@@ -98,6 +98,12 @@ def _other_data(value: bytes) -> bytes | None:
     return write(CHANGE_EVENT, {**event, "id": event["id"] + "-conflict", "data": event["data"][:-1] + bytes([last ^ 0x01])})
 
 
+def _other_id(value: bytes) -> bytes:
+    """The record under another CloudEvent id, its segment and data as they were."""
+    event = read(CHANGE_EVENT, value)
+    return write(CHANGE_EVENT, {**event, "id": event["id"] + "-again"})
+
+
 def conflict(items: list[Expected], index: int) -> list[Expected] | None:
     """ces.conflict for Avro records: the same segment index again, with other data bytes."""
     return ces.conflict(items, index, _other_data)
@@ -176,7 +182,7 @@ GENERATOR = FormatGenerator(
     render=ces.render_with(encode),
     partitions=lambda example: example[0].partitions,
     mutators=ces.mutators_for(conflict, edit_data),
-    late_records=lambda members: ces.late_records(members, _other_data),
+    late_records=lambda members: ces.late_records(members, _other_data, _other_id),
     hostile=HOSTILE,
     coverage=ces.coverage,
     shared_history=lambda history, topic, index: ces.render_with(encode)(

@@ -162,6 +162,18 @@ def _position_not_digits(document):
     return True
 
 
+# PostgreSQL's `sequence` as text that is no JSON array of [commit LSN, LSN] (issue 58: the commit part was null)
+_NOT_A_SEQUENCE = ("not json", "[]", '{"commit":"100"}', '"100"')
+
+
+def _sequence_not_an_array(document):
+    source = payload_of(document).get("source") or {}
+    if source.get("connector") != "postgresql" or source.get("sequence") is None:
+        return False
+    source["sequence"] = _NOT_A_SEQUENCE[len(source["sequence"]) % len(_NOT_A_SEQUENCE)]
+    return True
+
+
 def _old_key_null(item: Expected) -> bytes | None:
     """An update or delete whose before image holds NULL for the first column of its Kafka key: which row
     changed is unknown (MISSING_OLD_KEY), never a DELETE of key NULL (issue 19 A)."""
@@ -222,6 +234,7 @@ _VALUE_CHANGES = {
     "table-change-type-unknown": (lambda item: _mutate_json(item, _table_change_type_unknown), Code.UNKNOWN_EVENT_TYPE),
     "semantic-name-on-another-type": (lambda item: _mutate_json(item, _semantic_name_on_another_type), Code.UNKNOWN_COLUMN_TYPE),
     "position-not-digits": (lambda item: _mutate_json(item, _position_not_digits), Code.UNDECODABLE_VALUE),
+    "sequence-not-an-array": (lambda item: _mutate_json(item, _sequence_not_an_array), Code.UNDECODABLE_VALUE),
     "time-past-range": (lambda item: _mutate_json(item, _time_past_range), Code.UNDECODABLE_VALUE),
     # an exponent form past any column's digits (a 100 KB record of such tokens expanded to 50 MB: issue 49)
     "decimal-exponent-past-column": (lambda item: _mutate_json(item, _set_first_value(
@@ -410,7 +423,7 @@ HOSTILE: dict[str, Hostile] = {
     # accepted as events: the shapes are valid, however odd (nothing to quarantine, nothing to fail on)
     "schemaless insert with empty source": Hostile(b'{"op":"c","source":{},"after":{"a":1}}', None),
     "NUL characters and odd numbers": Hostile(
-        b'{"op":"c","source":{"connector":"mysql","pos":4},"after":{"a":"' + b"\\u0000" * 10 + b'"},"ts_us":"1e400"}',
+        b'{"op":"c","source":{"connector":"mysql","file":"mysql-bin.000001","pos":4},"after":{"a":"' + b"\\u0000" * 10 + b'"},"ts_us":"1e400"}',
         None),
     # parsers disagree on which one wins (Spark's reader took the last): no one is picked
     # a value of another JSON type than its schema's came out as its JSON text (issue 40)

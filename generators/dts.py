@@ -472,6 +472,9 @@ HOSTILE: dict[str, Hostile] = {name: Hostile(value, code) for name, (value, code
     "union index out of range": (_out_of_range_union(), Code.MALFORMED_AVRO),
     "another schema's datum (a CES event)": (_ces_datum(), Code.MALFORMED_AVRO),
     "2019 datum": (hostile_record(2, generation=2019), None),
+    # the record id is the position's commit part: a negative one has no fixed-width digits (issue 58, found by the
+    # fuzz seeds once the model's exit refused a position without its commit part)
+    "negative record id": (hostile_record(8, id=-1), Code.UNDECODABLE_VALUE),
     "NOOP": (hostile_record(3, "NOOP", after=None), Code.UNMAPPED_CONTROL_EVENT),
     "ROLLBACK": (hostile_record(4, "ROLLBACK", after=None), Code.UNMAPPED_CONTROL_EVENT),
     "image shorter than fields": (hostile_record(5, after=[_integer("5")]), Code.SCHEMA_MISMATCH),

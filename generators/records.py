@@ -16,6 +16,7 @@ class KafkaRecord:
     key: bytes | None
     value: bytes | None
     headers: tuple[tuple[str, bytes | None], ...] = ()
+    timestamp_ms: int | None = None  # the record's Kafka timestamp (CreateTime); None: the producer's clock at sending
 
     @property
     def written_value(self) -> bytes:

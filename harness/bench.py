@@ -151,10 +151,10 @@ def _caught_up_at(progress: list[dict], end_offsets: dict, fallback: float) -> f
 
 
 def _started_without_idle_batches(writer, frame):
-    """A query whose state has processing-time timeouts runs batches without data back to back once idle (Spark's
-    `ProcessingTimeTimeout` looks for timed-out groups every batch), and stopping one mid-commit logs the interrupted
-    state store's errors. The benchmark's queries stop once caught up, so they run without those batches (a
-    setting the query takes when it starts; the measured batches all hold data)."""
+    """A query with event-time timeouts in state runs a batch without data after each batch that moved the watermark
+    (to release what became due), and stopping one mid-commit logs the interrupted state store's errors. The
+    benchmark's queries stop once caught up, so they run without those batches (a setting the query takes when it
+    starts; the measured batches all hold data)."""
     session = frame.sparkSession
     key = "spark.sql.streaming.noDataMicroBatches.enabled"
     before = session.conf.get(key, "true")
@@ -166,7 +166,7 @@ def _started_without_idle_batches(writer, frame):
 
 
 def _stop_between_batches(query, wait: float = 10.0) -> None:
-    """A query with timeouts in state runs batches without data while idle; stopping one mid-commit logs Spark's
+    """A query with timeouts in state may be running a batch without data; stopping one mid-commit logs Spark's
     errors for the interrupted state store, so stop between two."""
     deadline = time.monotonic() + wait
     while query.status.get("isTriggerActive") and time.monotonic() < deadline:

@@ -150,8 +150,10 @@ def _position_parts() -> dict[str, re.Pattern]:
 
 
 def position_problem(part: str, text: str | None) -> str | None:
+    """A part of a position that is given (the JVM's ModelGrammar.positionProblem): commit orders it first and is
+    never null in one; event and seq may be (no position within a commit; a SQL Server snapshot row's serial number)."""
     if text is None:
-        return None
+        return "no commit part" if part == "commit" else None
     return None if len(text) <= 600 and _position_parts()[part].fullmatch(text) else f"not a {part} part (fixed width)"
 
 
@@ -177,8 +179,9 @@ def event_problems(event: dict) -> list[str]:
               if (value := _enumerated(event, path)) is not None and value not in allowed]
     for struct in _TEXT_STRUCTS:
         found += [f"{struct}.{m}: {p}" for m, v in (event.get(struct) or {}).items() if (p := _text_problem(v))]
-    found += [f"position.{part}: {p}" for part in ("commit", "event", "seq")
-              if (p := position_problem(part, (event.get("position") or {}).get(part)))]
+    if event.get("position") is not None:
+        found += [f"position.{part}: {p}" for part in ("commit", "event", "seq")
+                  if (p := position_problem(part, event["position"].get(part)))]
     logical: dict[str, str | None] = {}
     for i, column in enumerate(event.get("columns") or []):
         name = column.get("name")

@@ -1,8 +1,8 @@
 """Driving Structured Streaming queries in tests and runs.
 
-A stateful query with processing-time state timeouts (CES segment groups) schedules a micro-batch on
-every trigger to fire timeouts, so neither `availableNow` nor `processAllAvailable()` ever sees the
-query idle. `run_until_caught_up` waits for the committed progress to reach the topic's end offsets.
+`run_until_caught_up` waits for the committed progress to reach the topics' end offsets (and, where asked, the
+micro-batches after it: a stateful query runs one without data after a batch that moved its watermark, which
+releases the groups that became due). It serves every normalizer under test, whatever triggers its queries need.
 """
 from __future__ import annotations
 

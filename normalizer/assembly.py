@@ -2,17 +2,20 @@
 
 Records that build one event together form a *group*: the same stream (topic) and group key. In batch
 mode every member is in the input, so a plain groupBy collects them. In Structured Streaming, Spark's
-`flatMapGroupsWithState` with a JVM function (io.cdcconformance.shared.GroupAssembly) holds the members of each
-open group across micro-batches (and a restart from the checkpoint) and releases the group once the format's
-release rule says so, or when it times out; everything after that is the same Spark SQL as in batch, so both
-modes give the same output.
+`flatMapGroupsWithState` runs the group state machine (the JVM's `shared.GroupMachine`; its Python twin
+`normalizer.group_machine` through Spark Connect): it holds the members of each open group across micro-batches (and
+a restart from the checkpoint) and releases the group once the format's release rule says so, or when it is due;
+everything after that is the same Spark SQL as in batch, so both modes give the same output.
 
-After release, a group's fingerprints (a SHA-256 per member) stay in state for the copy window. A record arriving
-within it for the group is compared with them: a true copy (at-least-once delivery) is quarantined as
-DUPLICATE_AFTER_EMIT instead of emitting the event twice; anything else (an extra segment, a reused id, a
-conflicting half) gets the format's conflict code (`late_conflict`). After the window the group is forgotten.
-Batch mode sees every record at once: it folds copies into the event's origin and quarantines the whole group on a
-conflict, which streaming cannot do to an event it has already emitted; each format's doc lists these divergences.
+Time is the records' own (event time: the Kafka timestamp, never later than the micro-batch that read it), not the
+wall clock: a group is due once the query has read records `timeout_seconds` newer than its newest member, so a query
+stopped for an hour, or a backlog read over many micro-batches, changes nothing. After release, a group's fingerprints
+stay in state for the copy window (event time again). A record arriving within it for the group is compared with
+them: a true copy (at-least-once delivery) is quarantined as DUPLICATE_AFTER_EMIT instead of emitting the event
+twice; anything else (an extra segment, a reused id, a conflicting half, the rest of a group that timed out) gets the
+format's conflict code (`late_conflict`). After the window the group is forgotten. Batch mode sees every record at
+once: it folds copies into the event's origin and quarantines the whole group on a conflict, which streaming cannot
+do to an event it has already emitted; each format's doc lists these divergences.
 
 Records already rejected on their own (a verdict in column `rejection`) form groups of their own: every record takes
 the same single path (one shuffle), and no valid group waits for them.
@@ -50,15 +53,16 @@ class Grouping:
 
     `group_key`: SQL giving the group of an accepted record within its topic. `fields`: the format's
     own member fields, name -> (SQL expression, scalar type). `ready(members)`: streaming only; whether
-    an open group (members as dicts, in arrival order) can be released now. `fingerprint`: the member
-    fields that recognise a copy of a released member; `late_conflict`: the code of a record that arrives
+    an open group (members as dicts, in arrival order) can be released now. `fingerprints`: the
+    alternatives that make a late record a copy of a released member (each a tuple of member fields: CES's
+    same source and id, or same index and data); `late_conflict`: the code of a record that arrives
     for a released group and is no copy of any of its members.
     """
 
     group_key: str
     fields: dict[str, tuple[str, str]]
     ready: Callable[[list[dict]], bool]
-    fingerprint: tuple[str, ...]
+    fingerprints: tuple[tuple[str, ...], ...]
     late_conflict: Code
     release_rule: str  # the JVM's `ready`: a GroupAssembly.ReleaseRule of io.cdcconformance (`ces.SegmentsReady`)
 
@@ -72,8 +76,8 @@ class Grouping:
     def _group(self) -> str:
         return f"IF(rejection IS NULL, concat('G:', {self.group_key}), concat('R:', partition, ':', offset)) AS group_key"
 
-    def _keyed(self, records: DataFrame, member: str) -> DataFrame:
-        return records.selectExpr("topic AS stream", self._group(), f"{member} AS member")
+    def _keyed(self, records: DataFrame, member: str, *more: str) -> DataFrame:
+        return records.selectExpr("topic AS stream", self._group(), f"{member} AS member", *more)
 
 
 def group_batch(records: DataFrame, grouping: Grouping) -> DataFrame:
@@ -88,19 +92,41 @@ def group_batch(records: DataFrame, grouping: Grouping) -> DataFrame:
 
 def group_stream(records: DataFrame, grouping: Grouping, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS,
                  copy_window_seconds: float = DEFAULT_COPY_WINDOW_SECONDS) -> DataFrame:
-    """The streaming counterpart of `group_batch`: the same columns, one row per released group (or per batch of
-    late records, their verdict set). Spark's own stateful operator with the JVM's function (GroupAssembly) in a
-    classic session; through Spark Connect, which cannot call the JVM, the same rules in Python."""
+    """The streaming counterpart of `group_batch`: the same columns, one row per released group (or per run of
+    late records, their verdict set). Spark's own stateful operator with the JVM's machine (GroupAssembly) in a
+    classic session; through Spark Connect, which cannot call the JVM, its Python twin."""
     timeout_ms, window_ms = _milliseconds(timeout_seconds), _milliseconds(copy_window_seconds)
     if is_connect(records.sparkSession):
         return _group_stream_in_python(records, grouping, timeout_ms, window_ms)
-    keyed = grouping._keyed(records, grouping._member())
+    keyed = _with_event_time(records, grouping, grouping._member())
     jvm: Any = records.sparkSession._jvm  # py4j's view of the JVM: untyped
     released = type(records)(jvm.io.cdcconformance.shared.GroupAssembly.groupStream(
-        keyed._jdf, grouping.release_rule, ",".join(grouping.fingerprint), Code.DUPLICATE_AFTER_EMIT.value,
-        grouping.late_conflict.value, timeout_ms, window_ms), records.sparkSession)
+        keyed._jdf, grouping.release_rule, ";".join(",".join(fields) for fields in grouping.fingerprints),
+        Code.DUPLICATE_AFTER_EMIT.value, grouping.late_conflict.value, timeout_ms, window_ms), records.sparkSession)
     return released.selectExpr("stream", "group_key",
                                f"IF(late IS NULL, members, transform(members, m -> {_with_late_verdict(grouping, 'm')})) AS members")
+
+
+# A record's event time: its Kafka timestamp, but never later than the micro-batch that read it (Spark's
+# current_timestamp() in a stream: the batch's time, kept in the offset log, so a replayed batch gets the same), so
+# that one record stamped in the future cannot carry the watermark past every open group; the batch's time where the
+# source gives no timestamp.
+_EVENT_TIME = "least(coalesce(timestamp, current_timestamp()), current_timestamp())"
+# The column Spark's event-time timeouts require among the operator's input: Spark drops an input row whose watermark
+# column lies behind the watermark (a late row, for aggregations). A record behind it here is one from a slower
+# partition, and none may be dropped, so the operator's watermark column is this constant, which no watermark passes
+# (event times are never later than the batch's time); the watermark itself is the records' event time's, set
+# upstream of it. Within the years pandas holds, for the Python twin.
+_NEVER_LATE = "CAST('2200-01-01 00:00:00' AS TIMESTAMP)"
+_WATERMARK_DELAY = "spark.watermarkDelayMs"  # Spark's EventTimeWatermark.delayKey: how a column says it is one
+
+
+def _with_event_time(records: DataFrame, grouping: Grouping, member: str) -> DataFrame:
+    """The keyed records (stream, group_key, member) with their event time in ms, under a watermark of the newest
+    event time read."""
+    timed = records.withColumn("cdc_event_time", F.expr(_EVENT_TIME)).withWatermark("cdc_event_time", "0 seconds")
+    keyed = grouping._keyed(timed, member, "unix_millis(cdc_event_time) AS event_ms")
+    return keyed.select("*", F.expr(_NEVER_LATE).alias("cdc_never_late", metadata={_WATERMARK_DELAY: 0}))
 
 
 def _milliseconds(seconds: float) -> int:
@@ -131,19 +157,20 @@ def _with_late_verdict(grouping: Grouping, member: str, converted: dict[str, str
 
 
 # ---------------------------------------------------------------------------------------------------
-# Through Spark Connect: the same state in Python (applyInPandasWithState), members as JSON
+# Through Spark Connect: the same machine in Python (applyInPandasWithState), members as JSON
 # ---------------------------------------------------------------------------------------------------
 
 def _group_stream_in_python(records: DataFrame, grouping: Grouping, timeout_ms: int, window_ms: int) -> DataFrame:
     ship_to_executors(records.sparkSession)  # the state function below runs this package's code on executors
-    released = grouping._keyed(records, f"to_json({grouping._member(binary_as_text=True)})").groupBy("stream", "group_key").applyInPandasWithState(
+    keyed = _with_event_time(records, grouping, f"to_json({grouping._member(binary_as_text=True)})")
+    released = keyed.groupBy("stream", "group_key").applyInPandasWithState(
         _state_function(grouping, timeout_ms, window_ms), _OUTPUT_SCHEMA, _STATE_SCHEMA, "append",
-        GroupStateTimeout.ProcessingTimeTimeout)
+        GroupStateTimeout.EventTimeTimeout)
     return released.selectExpr("stream", "group_key", f"{_from_json(grouping)} AS members")
 
 
 _OUTPUT_SCHEMA = "stream string, group_key string, members_json string, late string"
-_STATE_SCHEMA = "members string, emitted boolean, expires bigint"
+_STATE_SCHEMA = "members string, newest bigint, prints string, until bigint"
 
 
 def _member_json_type(grouping: Grouping) -> str:
@@ -161,56 +188,42 @@ def _from_json(grouping: Grouping) -> str:
 
 
 def _state_function(grouping: Grouping, timeout_ms: int, window_ms: int):
-    """GroupAssembly's function in Python: the rules are the same, the fingerprints are the fields' JSON."""
-    import time
-
+    """GroupAssembly's adapter in Python: the state as JSON texts, the machine (normalizer.group_machine) between."""
     import pandas as pd
 
-    def release(stream, group_key, members: list[str], late: str | None):
-        return pd.DataFrame({"stream": [stream], "group_key": [group_key],
-                             "members_json": ["[" + ",".join(members) + "]"], "late": [late]})
+    from cdc_conformance.normalizer.group_machine import Arrival, GroupMachine, Stored
 
-    def fingerprint(text: str) -> str:
-        member = json.loads(text)
-        return json.dumps({name: member.get(name) for name in grouping.fingerprint})
+    machine = GroupMachine(grouping.ready, grouping.fingerprints, Code.DUPLICATE_AFTER_EMIT.value,
+                           grouping.late_conflict.value, timeout_ms, window_ms)
+
+    def stored(state) -> Stored | None:
+        if not state.exists:
+            return None
+        members, newest, prints, until = state.get
+        if members is not None:
+            return Stored([json.loads(text) for text in json.loads(members)], int(newest))
+        return Stored(None, prints=frozenset(json.loads(prints)), until=int(until))
 
     def assemble(key, batches: Iterator, state) -> Iterator:
         stream, group_key = key
-        stored: list[str] = json.loads(state.get[0]) if state.exists else []
-        emitted = state.exists and bool(state.get[1])
+        before = stored(state)
         if state.hasTimedOut:
-            state.remove()
-            if not emitted and stored:  # never ready: released as it is (the format's SQL quarantines it)
-                yield release(stream, group_key, stored, None)
-            return
-        arrived = [text for batch in batches for text in batch["member"]]
-        if emitted:  # records for a group that was already released: copies of its members, or conflicts
-            emitted_members = set(stored)
-            left = int(state.get[2]) - int(time.time() * 1000)
-            if left > 0:  # a call that sets no timeout leaves the group none: the window's end is in the state
-                state.setTimeoutDuration(left)
-            else:
-                state.remove()
-            is_copy = [fingerprint(text) in emitted_members for text in arrived]
-            copies = [text for text, copy in zip(arrived, is_copy) if copy]
-            conflicts = [text for text, copy in zip(arrived, is_copy) if not copy]
-            if copies:
-                yield release(stream, group_key, copies, Code.DUPLICATE_AFTER_EMIT.value)
-            if conflicts:
-                yield release(stream, group_key, conflicts, grouping.late_conflict.value)
-            return
-        members = stored + arrived
-        parsed = [json.loads(text) for text in members]
-        rejected = group_key.startswith("R:")  # a record rejected on its own: a group of one, never seen again
-        if rejected or grouping.ready(parsed):
-            if not rejected and window_ms > 0:
-                state.update((json.dumps([fingerprint(text) for text in members]), True, int(time.time() * 1000) + window_ms))
-                state.setTimeoutDuration(window_ms)
-            elif state.exists:
-                state.remove()
-            yield release(stream, group_key, members, None)
+            step = machine.time_out(before)
         else:
-            state.update((json.dumps(members), False, None))
-            state.setTimeoutDuration(timeout_ms)
+            arrivals = [Arrival(json.loads(text), int(ms)) for batch in batches
+                        for text, ms in zip(batch["member"], batch["event_ms"])]
+            step = machine.arrive(before, arrivals, group_key.startswith("R:"))
+        if step.next is None:
+            if before is not None:
+                state.remove()
+        else:
+            after = step.next
+            state.update((None if after.members is None else json.dumps([json.dumps(m) for m in after.members]),
+                          after.newest, json.dumps(sorted(after.prints)), after.until))
+            # a timer may not lie behind the watermark: a group already due goes with the next newer record
+            state.setTimeoutTimestamp(max(after.timer(timeout_ms), state.getCurrentWatermarkMs(), 1))
+        for members, late in step.released:
+            yield pd.DataFrame({"stream": [stream], "group_key": [group_key],
+                                "members_json": ["[" + ",".join(json.dumps(m) for m in members) + "]"], "late": [late]})
 
     return assemble

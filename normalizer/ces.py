@@ -88,7 +88,7 @@ SEGMENTS = assembly.Grouping(
             "total": ("record.total", "int")},
     ready=segments_ready,
     release_rule="ces.SegmentsReady",
-    fingerprint=("source", "id", "seg_index", "data"),
+    fingerprints=(("source", "id"), ("seg_index", "data")),  # a copy: the same source and id, or index and data
     late_conflict=Code.SEGMENT_DUPLICATE_CONFLICT,  # an extra segment, or a logicalid reused by another event
 )
 

@@ -46,7 +46,7 @@ PAIRS = assembly.Grouping(
     fields={"half": ("half", "string")},
     ready=pairs_ready,
     release_rule="dataworks.PairsReady",
-    fingerprint=("half", "value"),
+    fingerprints=(("half", "value"),),
     late_conflict=Code.UNPAIRED_UPDATE_HALF,  # a half that conflicts with the pair already emitted
 )
 

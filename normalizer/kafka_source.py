@@ -12,7 +12,9 @@ NO_HEADERS = "CAST(NULL AS ARRAY<STRUCT<key: STRING, value: BINARY>>)"
 
 
 def kafka_columns(raw: DataFrame) -> DataFrame:
-    """The Kafka source's columns plus text views of key and value (headers stay binary)."""
+    """The Kafka source's columns plus text views of key and value (headers stay binary); the timestamp is the event
+    time of the streaming assembly (normalizer/assembly.py)."""
     headers = "headers" if "headers" in raw.columns else f"{NO_HEADERS} AS headers"
-    return raw.selectExpr(*_KAFKA_COORDINATES, "key", "value", headers).selectExpr(
+    timestamp = "timestamp" if "timestamp" in raw.columns else "CAST(NULL AS TIMESTAMP) AS timestamp"
+    return raw.selectExpr(*_KAFKA_COORDINATES, "key", "value", headers, timestamp).selectExpr(
         "*", "CAST(key AS STRING) AS key_text", "CAST(value AS STRING) AS value_text", ORIGIN)

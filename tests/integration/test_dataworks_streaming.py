@@ -1,6 +1,7 @@
 """DataWorks two-record updates in Structured Streaming: the halves of an update (on different partitions
-when the key changed) pair across micro-batch boundaries and across a restart from the checkpoint, and a
-half whose partner never comes is released as UNPAIRED_UPDATE_HALF after the pair timeout.
+when the key changed) pair across micro-batch boundaries, across a restart from the checkpoint and across a stop
+longer than the pair timeout, and a half whose partner never comes is released as UNPAIRED_UPDATE_HALF once records
+newer than the timeout are read. Time is the records' (their Kafka timestamps, set here): no test waits for the clock.
 (Streaming = batch for drawn examples is a generic test.)"""
 import itertools
 import json
@@ -75,25 +76,72 @@ def test_restart_from_checkpoint_between_the_halves_loses_and_duplicates_nothing
     assert len(first_run) < len(streamed)
 
 
-def test_a_half_whose_partner_never_comes_is_unpaired_after_the_timeout(spark, broker, tmp_path):
+# an hour ago: the assembly takes no event time later than its micro-batch, and the broker's retention (a week) deletes
+# records stamped older than it
+T0 = int(time.time() * 1000) - 3_600_000
+
+
+def _at(topic: str, value: bytes, ms: int, partition: int = 0) -> KafkaRecord:
+    return KafkaRecord(topic, partition, None, value, (), timestamp_ms=T0 + ms)
+
+
+def test_a_half_whose_partner_never_comes_is_unpaired_once_newer_records_are_read(spark, broker, tmp_path):
+    """The lone half waits while the records read are within the pair timeout of it, whatever the wall clock does;
+    a record read past the timeout releases it as UNPAIRED_UPDATE_HALF (the watermark moves only with records read)."""
     topic = f"dataworks-timeout-{os.getpid()}-{next(_runs)}"
     lone = dataworks.hostile_record(1, op="UPDATE_BEFOR", before={"id": 1, "v": "x"}, after=None)
     broker.create_topics({topic: 1})
-    broker.produce([KafkaRecord(topic, 0, None, lone)])
-    name = f"dataworks_timeout_{os.getpid()}"
-    stream = normalize_stream(read_stream(spark, broker.bootstrap_servers, [topic]), dataworks.FORMAT,
-                              pair_timeout_seconds=10)
-    query = (split(stream).quarantine.writeStream.format("memory").queryName(name)
-             .trigger(processingTime="500 milliseconds").start())
-    try:
-        run_until_caught_up(query, {topic: broker.end_offsets(topic)}, settle_batches=0)
-        assert spark.table(name).count() == 0  # held in state while its partner may still come
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and spark.table(name).count() < 1:
-            time.sleep(1)
-    finally:
-        query.stop()
-    assert [(r.phase, r.code) for r in spark.table(name).collect()] == [("ASSEMBLE", "UNPAIRED_UPDATE_HALF")]
+    broker.produce([_at(topic, lone, 0), _at(topic, dataworks.hostile_record(2), 10_000)])
+    options = {"pair_timeout_seconds": 10}
+    stream_once(spark, broker, dataworks.FORMAT, [topic], tmp_path / "out", tmp_path / "checkpoint", 1, **options)
+    assert [kind for kind, _ in _streamed(spark, tmp_path)] == ["E"], "the half waits: a record at the timeout is no later"
+    broker.produce([_at(topic, dataworks.hostile_record(3), 10_001)])
+    stream_once(spark, broker, dataworks.FORMAT, [topic], tmp_path / "out", tmp_path / "checkpoint", 1, **options)
+    codes = [(row["code"], row["origin"][0]["offset"]) for kind, row in _streamed(spark, tmp_path) if kind == "Q"]
+    assert codes == [("UNPAIRED_UPDATE_HALF", 0)]
+
+
+def test_a_stop_longer_than_the_timeout_keeps_the_waiting_half(spark, broker, tmp_path):
+    """Issue 58 (1): the query stops while a half waits, stays stopped longer than the pair timeout, and its partner
+    sits in Kafka behind several micro-batches of backlog. The timeout counts the records' time, not the downtime: the
+    halves pair, as in batch."""
+    topic = f"dataworks-downtime-{os.getpid()}-{next(_runs)}"
+    before, after = _half("UPDATE_BEFOR", {"id": 1, "v": "a"}, "1001"), _half("UPDATE_AFTER", {"id": 1, "v": "b"}, "1001")
+    broker.create_topics({topic: 1})
+    broker.produce([_at(topic, before, 0)])
+    options = {"pair_timeout_seconds": 2}
+    stream_once(spark, broker, dataworks.FORMAT, [topic], tmp_path / "out", tmp_path / "checkpoint", 1, **options)
+    backlog = [_at(topic, dataworks.hostile_record(n), n) for n in range(10, 30)]
+    broker.produce(backlog + [_at(topic, after, 40)])
+    time.sleep(3)  # stopped longer than the timeout
+    stream_once(spark, broker, dataworks.FORMAT, [topic], tmp_path / "out", tmp_path / "checkpoint", 4, **options)
+    streamed = _streamed(spark, tmp_path)
+    assert streamed == batch_rows(spark, broker, dataworks.FORMAT, [topic])
+    assert not [row for kind, row in streamed if kind == "Q"]
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("spacing_ms, paired", [(200, True), (1_000, False)], ids=["skew-within-timeout", "skew-past-timeout"])
+def test_a_fast_partition_carries_the_watermark_only_as_far_as_its_records_times(spark, broker, tmp_path, spacing_ms,
+                                                                                  paired):
+    """Spark's watermark is one for the query: the newest event time read on any partition. Here the BEFORE half is
+    the first record of partition 0, followed by 40 newer records; its AFTER half sits on partition 1 behind 40 older
+    ones, and Spark's rate limit reads both partitions in step (10 records a micro-batch). Partition 0's records reach
+    T + 8 s (spacing 200 ms) or T + 40 s (1 s) before the partner is read. Within the 10 s timeout the halves pair;
+    past it the half is due before its partner is read: released UNPAIRED_UPDATE_HALF, the partner a conflict with it
+    (docs/performance.md, "When a group is due": nothing lost, no wrong event, and the remedy a longer timeout)."""
+    topic = f"dataworks-skew-{os.getpid()}-{next(_runs)}"
+    before, after = _half("UPDATE_BEFOR", {"id": 1, "v": "a"}, "1001"), _half("UPDATE_AFTER", {"id": 1, "v": "b"}, "1001")
+    broker.create_topics({topic: 2})
+    fast = [_at(topic, before, 0)] + [_at(topic, dataworks.hostile_record(n), n * spacing_ms) for n in range(10, 50)]
+    slow = [_at(topic, dataworks.hostile_record(n), n - 100, 1) for n in range(60, 100)] + [_at(topic, after, 1, 1)]
+    broker.produce(fast + slow)
+    stream_once(spark, broker, dataworks.FORMAT, [topic], tmp_path / "out", tmp_path / "checkpoint", 10,
+                pair_timeout_seconds=10)
+    codes = sorted((row["code"], row["origin"][0]["partition"]) for kind, row in _streamed(spark, tmp_path) if kind == "Q")
+    assert codes == ([] if paired else [("UNPAIRED_UPDATE_HALF", 0), ("UNPAIRED_UPDATE_HALF", 1)])
+    events = [row for kind, row in _streamed(spark, tmp_path) if kind == "E"]
+    assert len(events) == 80 + paired  # every insert, and the update where it paired
 
 
 def _half(op: str, image: dict, sequence_id: str) -> bytes:
@@ -125,48 +173,48 @@ def test_a_half_for_an_emitted_update_is_a_copy_only_when_it_is_one(spark, broke
 
 @pytest.mark.long  # the Python twin, run by Connect sessions only: make test-long
 def test_the_connect_path_keeps_the_same_rules_in_python(spark, broker, tmp_path, monkeypatch):
-    """Through Spark Connect the state function runs in Python (the JVM cannot be called): the same pairing,
-    copies and conflicts, here on a classic session told it is a Connect one."""
+    """Through Spark Connect the state machine runs in Python (the JVM cannot be called): the same pairing,
+    copies, conflicts and event-time timeout, here on a classic session told it is a Connect one."""
     from cdc_conformance.normalizer import assembly
 
     monkeypatch.setattr(assembly, "is_connect", lambda spark: True)
-    test_a_half_for_an_emitted_update_is_a_copy_only_when_it_is_one(spark, broker, tmp_path)
+    test_a_half_for_an_emitted_update_is_a_copy_only_when_it_is_one(spark, broker, tmp_path / "late")
+    test_a_half_whose_partner_never_comes_is_unpaired_once_newer_records_are_read(spark, broker, tmp_path / "timeout")
 
 
 def test_a_copy_after_the_copy_window_is_read_again_and_the_state_empties(spark, broker, tmp_path):
     """After the copy window a released change is forgotten (docs/performance.md: what the state holds): a copy
-    within the window is DUPLICATE_AFTER_EMIT and leaves the window's end as it was (a late record once left its
-    group without a timeout, in state for ever); once the window has passed the state holds nothing, and a later
-    copy of a one-record update is read as a new change, like a stateless format's redelivered record."""
+    within the window is DUPLICATE_AFTER_EMIT; once records past the window are read the state holds nothing, and a
+    later copy of a one-record update is read as a new change, like a stateless format's redelivered record. The
+    window is event time: the copy's own timestamp decides, not when it was read."""
     topic = f"dataworks-window-{os.getpid()}-{next(_runs)}"
     whole = dataworks.hostile_record(1, op="UPDATE_AFTER", before={"id": 1, "v": "a"}, after={"id": 1, "v": "b"})
     broker.create_topics({topic: 1})
-    broker.produce([KafkaRecord(topic, 0, None, whole)])
+    broker.produce([_at(topic, whole, 0)])
     name = f"dataworks_window_{os.getpid()}"
-    window_seconds = 8  # the copy below must be read within it, on a slow day too
     combined = normalize_stream(read_stream(spark, broker.bootstrap_servers, [topic]), dataworks.FORMAT,
-                                copy_window_seconds=window_seconds)
-    query = combined.writeStream.format("memory").queryName(name).trigger(processingTime="500 milliseconds").start()
+                                copy_window_seconds=8)
+    query = combined.writeStream.format("memory").queryName(name).trigger(processingTime="200 milliseconds").start()
 
     def state_rows():
         return query.lastProgress["stateOperators"][0]["numRowsTotal"]
 
-    try:
-        run_until_caught_up(query, {topic: broker.end_offsets(topic)}, settle_batches=0)
-        released = time.monotonic()
-        assert state_rows() == 1  # its fingerprint, for the window
-        broker.produce([KafkaRecord(topic, 0, None, whole)])  # a copy within the window
-        run_until_caught_up(query, {topic: broker.end_offsets(topic)}, settle_batches=0)
-        assert time.monotonic() - released < window_seconds, "the copy came after the window: the machine is too slow for this test"
-        deadline = time.monotonic() + window_seconds + 30  # the window ends; a batch without data removes what timed out
-        while state_rows() and time.monotonic() < deadline:
-            time.sleep(0.5)
-        assert state_rows() == 0
-        broker.produce([KafkaRecord(topic, 0, None, whole)])
+    def read(*records):
+        broker.produce(list(records))
         run_until_caught_up(query, {topic: broker.end_offsets(topic)}, settle_batches=1)
+
+    try:
+        run_until_caught_up(query, {topic: broker.end_offsets(topic)}, settle_batches=1)
+        assert state_rows() == 1  # its fingerprint, for the window
+        time.sleep(2)
+        read(_at(topic, whole, 8_000))  # a copy within the window (its end included), however late it is read
+        assert state_rows() == 1
+        read(_at(topic, b"not json", 8_001))  # a record past the window (one rejected on its own is never held)
+        assert state_rows() == 0  # the no-data batch after it forgot the change
+        read(_at(topic, whole, 8_002))
         emitted, quarantined = split(spark.table(name))
         emitted, quarantined = emitted.collect(), quarantined.collect()
     finally:
         query.stop()
-    assert [(e.op, e.origin[0].offset) for e in emitted] == [("UPDATE", 0), ("UPDATE", 2)]
-    assert [(q.code, q.origin[0].offset) for q in quarantined] == [("DUPLICATE_AFTER_EMIT", 1)]
+    assert [(e.op, e.origin[0].offset) for e in emitted] == [("UPDATE", 0), ("UPDATE", 3)]
+    assert [(q.code, q.origin[0].offset) for q in quarantined] == [("DUPLICATE_AFTER_EMIT", 1), ("MALFORMED_JSON", 2)]

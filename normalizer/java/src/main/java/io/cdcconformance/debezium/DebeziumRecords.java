@@ -504,12 +504,24 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         /** {@code sequence[0]}, the last committed LSN; 0 when it is null: Debezium PostgreSQL writes {@code [null, lsn]}
          * until it sees its first COMMIT, and a null commit part would sort those events before or after the rest as
          * the consumer sorts NULLs (zeros sort before every later commit, as they came). */
+        /** PostgreSQL's commit part: {@code sequence} is the JSON text of [last commit LSN, LSN], each digits or null
+         * (Debezium 1.5+, DBZ-2911: {@code SourceInfo.sequence}). Absent (a connector before 1.5) or a null first
+         * element (1.x before its first COMMIT): zeros. Null where the text is no JSON array of at least one element:
+         * {@link #sequenceMalformed} refuses such a record rather than give its events a null commit part. */
         String sequenceCommit() {
-            List<Object> sequence = Json.array(Json.read(src("sequence")).root);
+            String text = src("sequence");
+            if (text == null) {
+                return "0";
+            }
+            List<Object> sequence = Json.array(Json.read(text).root);
             if (sequence == null || sequence.isEmpty()) {
                 return null;
             }
             return sequence.get(0) == Json.NULL ? "0" : Json.text(sequence.get(0));
+        }
+
+        boolean sequenceMalformed() {
+            return "postgresql".equalsIgnoreCase(src("connector")) && sequenceCommit() == null;
         }
 
         String[] positionParts() {
@@ -560,8 +572,10 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                 }
             }
             String file = src("file");
-            return ("mysql".equals(connector) || "mariadb".equals(connector)) && file != null && !noBinlogCoordinates()
-                    && (file.isEmpty() || file.indexOf(':') >= 0 || file.length() > MAX_BINLOG_FILE_CHARS);
+            // no file at all: every binlog connector writes one (Flink CDC's snapshot rows an empty one), and the
+            // position's commit part is file:offset (issue 58: it came out null)
+            return ("mysql".equals(connector) || "mariadb".equals(connector)) && (file == null || !noBinlogCoordinates()
+                    && (file.isEmpty() || file.indexOf(':') >= 0 || file.length() > MAX_BINLOG_FILE_CHARS));
         }
 
         /** SQL Server orders the halves of a key change by event_serial_no; PostgreSQL, MySQL and MariaDB give both
@@ -683,12 +697,15 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             if (positionTooWide()) {
                 return Records.rule("UNDECODABLE_VALUE", "a source position part (lsn, pos, row, event_serial_no, sequence) has too many digits");
             }
+            if (sequenceMalformed()) {
+                return Records.rule("UNDECODABLE_VALUE", "source.sequence is not the JSON text of an array [commit LSN, LSN]");
+            }
             if (positionNotDigits()) {
                 return Records.rule("UNDECODABLE_VALUE", "a source position part (lsn, pos, row, event_serial_no, sequence) is not an unsigned integer");
             }
             if (positionMalformed()) {
                 return Records.rule("UNDECODABLE_VALUE", "a SQL Server LSN is not xxxxxxxx:xxxxxxxx:xxxx (hex), or a binlog "
-                        + "file name is empty (with an offset), holds a colon or is longer than 500 characters");
+                        + "file name is missing, empty (with an offset), holds a colon or is longer than 500 characters");
             }
             if (("c".equals(op) || "r".equals(op) || "u".equals(op)) && image("after") == null) {
                 return Records.rule("MISSING_FIELD", "op " + op + " without after");

@@ -328,6 +328,9 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             if (!KINDS.containsKey(operation)) {
                 return Records.rule("UNMAPPED_CONTROL_EVENT", "operation " + operation + " has no canonical kind");
             }
+            if (commit() == null) {
+                return Records.rule("UNDECODABLE_VALUE", "the record id is negative: it is the position's commit part");
+            }
             boolean row = "ROW".equals(kind);
             if (row && (objectName == null || fields == null)) {
                 return Records.rule("MISSING_FIELD", "a row change needs objectName and fields");
@@ -396,10 +399,15 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             return verdict != null ? Events.output(verdict[0], verdict[1], null) : Events.output(null, null, events());
         }
 
+        /** The record id, the position's commit part (docs/formats/dts-avro.md); null where it is negative. */
+        String commit() {
+            return Canonical.fixedWidth(String.valueOf(r.get("id")), 20);
+        }
+
         List<Row> events() {
             boolean row = "ROW".equals(kind);
             Row source = source();
-            String commit = Canonical.fixedWidth(String.valueOf(r.get("id")), 20);
+            String commit = commit();
             Map<String, String> before = row ? image(beforeCells) : null;
             Map<String, String> after = row ? image(afterCells) : null;
             List<Row> columnRows = null;

@@ -106,7 +106,11 @@ public final class ModelGrammar {
     /** Null when {@code text} is a well-formed {@code part} (commit, event, seq) of a position, else what is wrong. */
     public static String positionProblem(String part, String text) {
         if (text == null) {
-            return null;
+            // a position is ordered by its commit part first, and a null one sorts where each consumer puts NULLs
+            // (issue 49, issue 58: doors by which a reader's missing part came out null). event and seq may be absent
+            // where the source has none: no position within a commit (DataWorks, DTS), no serial number on a SQL Server
+            // snapshot row
+            return "commit".equals(part) ? "no commit part" : null;
         }
         return text.length() <= 600 && POSITION_PARTS.get(part).matcher(text).matches() ? null : "not a " + part + " part (fixed width)";
     }

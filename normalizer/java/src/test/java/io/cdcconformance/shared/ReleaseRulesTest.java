@@ -40,7 +40,7 @@ class ReleaseRulesTest {
 
     /** A member as the state function gets it, fields read by name (a schema would load Spark's type system, which
      * this module's test class path leaves out). */
-    private static Row row(JsonNode member) {
+    static Row row(JsonNode member) {
         List<String> names = new ArrayList<>();
         List<Object> values = new ArrayList<>();
         member.fields().forEachRemaining(field -> {
