@@ -92,7 +92,8 @@ def certify(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], fv:
     record = {
         "format": fv.format, "version": fv.version, "label": fv.label,
         "certified_on": datetime.now(UTC).date().isoformat(),
-        **{key: facts.get(key) for key in ("suite_commit", "spark_version", "kafka_version", "python_version")},
+        # the suite's release (what teams pin) and its commit
+        **{key: facts.get(key) for key in ("suite_version", "suite_commit", "spark_version", "kafka_version", "python_version")},
         # the normalizer certified, and its own distribution's version (not the suite's)
         "normalizer": roundtrip.normalizer.spec, "normalizer_version": roundtrip.normalizer.version,
         "generator_profile": _profile_text(registry.generator(fv.format), fv.version),
@@ -218,9 +219,13 @@ def produced_by(record: dict) -> str:
 
 def index(records: list[dict], directory: Path = CERTIFICATIONS_DIR) -> str:
     """The directory's README.md: one row per record, made from the records (a test keeps the suite's equal)."""
+    normalizers = sorted({record["normalizer"] for record in records})
+    commands = [f"`cdc-conformance certify --check --normalizer {normalizer} --certifications-dir {directory}`"
+                for normalizer in normalizers] or [f"`cdc-conformance certify --check --normalizer MODULE:FUNCTION "
+                                                   f"--certifications-dir {directory}`"]
     check = ("`cdc-conformance certify --check` (run by the suite's `make test`) re-verifies every record."
              if directory.resolve() == CERTIFICATIONS_DIR.resolve() else
-             f"`cdc-conformance certify --check --certifications-dir {directory}` re-verifies every record: run it in CI.")
+             f"{' and '.join(commands)} re-verif{'ies' if len(commands) == 1 else 'y'} every record: run it in CI.")
     lines = ["# Certifications", "",
              f"Made by `cdc-conformance certify` from the records in this directory; do not edit by hand. {check}", "",
              "| format version | certified on | examples per check | seed | messages from | normalizer | modes | cases |",
@@ -236,7 +241,8 @@ def index(records: list[dict], directory: Path = CERTIFICATIONS_DIR) -> str:
 
 def markdown(record: dict) -> str:
     lines = [f"# Certification: {record['label']}", "",
-             f"Certified on {record['certified_on']} at suite commit `{record['suite_commit']}` with normalizer "
+             f"Certified on {record['certified_on']} by cdc-conformance {record.get('suite_version') or 'of an unrecorded version'} "
+             f"(commit `{record['suite_commit']}`) with normalizer "
              f"`{record['normalizer']}` {record['normalizer_version']}, Spark {record['spark_version']}, "
              f"Kafka {record['kafka_version']}, Python {record['python_version']}.", "",
              f"Messages from: {produced_by(record)}.", "",

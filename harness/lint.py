@@ -11,6 +11,7 @@ from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier
 
+from cdc_conformance.harness import known_failures as known_failures_module
 from cdc_conformance.harness import suite_files
 from cdc_conformance.harness.cases import Case
 from cdc_conformance.harness.registry import DECODED, STATUSES, Registry, load_features
@@ -178,12 +179,11 @@ def _declared_id(registry: Registry, format_id: str, role: str, attribute: str) 
 def lint_known_failures(known_failures: dict[str, str], cases: list[Case], registry: Registry,
                         where: str = "known_failures.yaml") -> list[Problem]:
     by_id = {case.id: case for case in cases}
-    problems = []
+    problems = [Problem("known-failure-orphan", where, f"{case_id!r} names no case")
+                for case_id in known_failures_module.orphans(known_failures, set(by_id))]
     for case_id in known_failures:
         case = by_id.get(case_id)
-        if case is None:
-            problems.append(Problem("known-failure-orphan", where, f"{case_id!r} names no case"))
-        elif case.format in registry.formats and not registry.decoded(case.format):
+        if case is not None and case.format in registry.formats and not registry.decoded(case.format):
             problems.append(Problem("known-failure-planned", where,
                                     f"{case_id!r} is a case of the planned format {case.format}: "
                                     "it is an expected failure without an entry"))

@@ -96,7 +96,7 @@ class PluginRun:
     def of(cls, config) -> PluginRun:
         from cdc_conformance.harness import golden, suite_files
         from cdc_conformance.harness.cases import CASES_DIR, CaseError, EmptySelection, load_cases, select
-        from cdc_conformance.harness.known_failures import known_failures_for
+        from cdc_conformance.harness.known_failures import KnownFailuresError, known_failures_for
         from cdc_conformance.harness.registry import Registry
         from cdc_conformance.harness.runner import replay_options
         from cdc_conformance.harness.under_test import NormalizerNotLoadable, NormalizerUnderTest
@@ -106,6 +106,10 @@ class PluginRun:
         if option("--cdc-remote"):
             import os
 
+            from cdc_conformance.harness.spark import remote_problem
+
+            if problem := remote_problem(option("--cdc-remote")):
+                raise pytest.UsageError(f"--cdc-remote {problem}")
             os.environ["CDC_SPARK_REMOTE"] = option("--cdc-remote")
         given = {name: (here / option(name) if option(name) else None)
                  for name in ("--cdc-cases", "--cdc-golden", "--cdc-known-failures", "--cdc-obtained", "--cdc-reports")}
@@ -125,26 +129,42 @@ class PluginRun:
         golden_root = given["--cdc-golden"] or golden.GOLDEN_DIR
         replay = replay_options(under_test.spec, option("--cdc-cases"), option("--cdc-golden"), option("--cdc-known-failures"),
                                 remote=option("--cdc-remote"))
-        return cls(under_test, cases, selected, known_failures_for(given["--cdc-cases"], given["--cdc-known-failures"]),
+        try:
+            known_failures = known_failures_for(given["--cdc-cases"], given["--cdc-known-failures"])
+        except KnownFailuresError as error:
+            raise pytest.UsageError(f"cdc-conformance: {error}") from error
+        return cls(under_test, cases, selected, known_failures,
                    golden_root, suite_files.obtained_root(golden_root, given["--cdc-obtained"], Path(config.rootpath)),
                    replay, given["--cdc-reports"], check_orphans=bool(given["--cdc-golden"]) or not given["--cdc-cases"],
                    known_failures_file=option("--cdc-known-failures"))
 
     def outcome(self):
+        """The run's result, made by the first item that asks. A run that cannot start (no Java on PATH, a Connect
+        server that does not answer, a broker that does not come up) ends the session there, in one line: every case
+        would fail the same way."""
         if self.result is None:
-            from cdc_conformance.harness.broker import EmbeddedKafka
-            from cdc_conformance.harness.registry import Registry
-            from cdc_conformance.harness.roundtrip import RoundTrip
-            from cdc_conformance.harness.runner import Runner
-            from cdc_conformance.harness.spark import spark_session
-
-            with EmbeddedKafka() as broker:
-                runner = Runner(RoundTrip(spark_session(), broker, self.under_test), Registry.load(), self.known_failures,
-                                golden_root=self.golden_root, obtained_root=self.obtained_root,
-                                replay_options=self.replay_options, check_orphans=self.check_orphans,
-                                known_failures_file=self.known_failures_file)
-                self.result = runner.run(self.selected, self.cases)
+            try:
+                self.result = self._run()
+            except Exception as error:  # noqa: BLE001 - the message is the outcome; the session ends with it
+                first = next((line for line in str(error).splitlines() if line.strip()), type(error).__name__)
+                pytest.exit(f"cdc-conformance: the run could not start: {type(error).__name__}: {first[:500]}",
+                            returncode=pytest.ExitCode.TESTS_FAILED)
         return self.result
+
+    def _run(self):
+        from cdc_conformance.harness.broker import EmbeddedKafka
+        from cdc_conformance.harness.registry import Registry
+        from cdc_conformance.harness.roundtrip import RoundTrip
+        from cdc_conformance.harness.runner import Runner
+        from cdc_conformance.harness.spark import spark_session
+
+        spark = spark_session()  # before the broker: a session that cannot start leaves no broker directory behind
+        with EmbeddedKafka() as broker:
+            runner = Runner(RoundTrip(spark, broker, self.under_test), Registry.load(), self.known_failures,
+                            golden_root=self.golden_root, obtained_root=self.obtained_root,
+                            replay_options=self.replay_options, check_orphans=self.check_orphans,
+                            known_failures_file=self.known_failures_file)
+            return runner.run(self.selected, self.cases)
 
     def write_reports(self) -> None:
         from cdc_conformance.harness.reports import Report, run_facts, write_all

@@ -176,8 +176,8 @@ class Runner:
             results = [r for group, trip in zip(groups.values(), trips) for r in self._check_format(group, trip, tally)]
         all_cases = all_cases if all_cases is not None else cases
         problems = self._orphans(cases, all_cases, tally)
-        known = {c.id for c in all_cases}
-        problems += [f"known failure {case_id!r} names no case" for case_id in self.known_failures if case_id not in known]
+        problems += [f"known failure {case_id!r} names no case"
+                     for case_id in known_failures.orphans(self.known_failures, {c.id for c in all_cases})]
         order = {c.id: i for i, c in enumerate(cases)}
         results.sort(key=lambda r: order[r.case.id])
         return SuiteResult(results, problems, time.monotonic() - started, tally)

@@ -85,6 +85,20 @@ def remote_url() -> str | None:
     return os.environ.get("CDC_SPARK_REMOTE") or os.environ.get("SPARK_REMOTE")
 
 
+def remote_problem(url: str) -> str | None:
+    """Why `url` cannot give a Spark Connect session here, in one line, before anything starts (the CLI's `--remote`
+    and the pytest plugin's `--cdc-remote` alike); None when it can."""
+    if not url.startswith("sc://"):
+        return f"{url}: a Spark Connect URL, sc://HOST:PORT"
+    try:
+        from pyspark.sql.connect.utils import check_dependencies
+
+        check_dependencies("pyspark.sql.connect.session")
+    except ImportError as error:  # pandas, pyarrow, grpcio, grpcio-status or googleapis-common-protos
+        return f"{url}: PySpark's Spark Connect client is not installed (pip install \"pyspark[connect]\"): {str(error).splitlines()[0]}"
+    return None
+
+
 def remote_session(url: str, extra_conf: dict | None = None):
     """A Spark Connect session at `url`, whose server holds the normalizer's jars (`cdc-conformance jvm --spark-jars`
     on its `--jars`). Needs PySpark's Connect client (`pip install "pyspark[connect]"`)."""

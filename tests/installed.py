@@ -36,10 +36,11 @@ def build_wheel(out: Path) -> Path:
 
 
 def fresh_venv(directory: Path, wheel: Path, *requirements: str) -> Path:
-    """A virtualenv at `directory` with the wheel (and `requirements`, e.g. another PySpark) installed; its python."""
+    """A virtualenv at `directory` with the wheel (and `requirements`, e.g. another PySpark) installed; its python.
+    The wheel alone, no extra, as the CI examples install it (docs/ci: `pip install suite-wheel/*.whl .`)."""
     _uv("venv", "-q", "--python", sys.executable, str(directory))
     python = directory / "bin" / "python"
-    _uv("pip", "install", "-q", "--python", str(python), f"{wheel}[test]", *requirements)
+    _uv("pip", "install", "-q", "--python", str(python), str(wheel), *requirements)
     return python
 
 

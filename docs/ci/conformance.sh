@@ -16,7 +16,12 @@
 #   CDC_EXAMPLES    examples per generic check when certifying [2000]
 #
 # Your own cases, if any: cdc-cases/, their approved outputs cdc-golden/, cdc-known-failures.yaml. Everything this
-# writes goes to conformance-results/ and cdc-certifications/ in the working directory; nothing into the suite.
+# writes goes to conformance-results/ and cdc-certifications/ in the working directory; nothing into the suite:
+#   conformance-results/own, shard-I, merged   the reports (results.jsonl, junit.xml, summary.md, matrix.html)
+#   conformance-results/obtained               the output of each case that differs from its golden file (the suite's
+#                                              cases, and yours: approve yours into cdc-golden/ from there)
+#   cdc-certifications/                        the certification records (CDC_CERTIFY)
+# The CI examples upload conformance-results/ and cdc-certifications/ as artifacts.
 # Exit: 0 when every step passed; otherwise the failing step's code (1: a case, the gate or a check failed; 2: misuse).
 set -euo pipefail
 : "${CDC_NORMALIZER:?give your normalizer as CDC_NORMALIZER=MODULE:FUNCTION}"
@@ -28,11 +33,13 @@ own() {  # 1. your own cases, inside your test run (the pytest plugin): a failin
   cdc-conformance lint --cases-dir cdc-cases $([ -f cdc-known-failures.yaml ] && echo --known-failures cdc-known-failures.yaml)
   local args=(--cdc-cases cdc-cases --cdc-golden cdc-golden)
   if [ -f cdc-known-failures.yaml ]; then args+=(--cdc-known-failures cdc-known-failures.yaml); fi
-  python -m pytest -q -p no:cacheprovider --cdc-normalizer "$CDC_NORMALIZER" "${args[@]}" --cdc-reports "$out/own"
+  python -m pytest -q -p no:cacheprovider --cdc-normalizer "$CDC_NORMALIZER" "${args[@]}" --cdc-reports "$out/own" \
+    --cdc-obtained "$out/obtained"
 }
 
 shard() {  # 2. the suite's cases, one shard; exit 1 (a case fails) is for the gate to judge, any other code stops the job
-  cdc-conformance run --normalizer "$CDC_NORMALIZER" --shard "$1" --reports "$out/shard-${1%/*}" || [ $? -eq 1 ]
+  cdc-conformance run --normalizer "$CDC_NORMALIZER" --shard "$1" --reports "$out/shard-${1%/*}" \
+    --obtained-dir "$out/obtained" || [ $? -eq 1 ]
 }
 
 gate() {  # 3. the shards merged and gated against your last release's results; 4. the certification

@@ -109,14 +109,18 @@ class EmbeddedKafka(Broker):
         if self._process is not None:
             return self
         self.workdir = Path(tempfile.mkdtemp(prefix="cdc-kafka-"))
-        port, controller_port = free_port(), free_port()
-        self._config = self._write_config(port, controller_port)
-        # `--cluster-id=ID`, not `-t ID`: a base64 id may start with '-' and would parse as an option
-        scram = ([f"--add-scram=SCRAM-SHA-512=[name={self.secured_user[0]},password={self.secured_user[1]}]"]
-                 if self.secured_user else [])  # KRaft stores SCRAM credentials at format time
-        formatted = subprocess.run(self._java("kafka.tools.StorageTool", "format", f"--cluster-id={self.cluster_id}",
-                                              "-c", str(self._config), "--ignore-formatted", *scram),
-                                   capture_output=True, text=True)
+        try:
+            port, controller_port = free_port(), free_port()
+            self._config = self._write_config(port, controller_port)
+            # `--cluster-id=ID`, not `-t ID`: a base64 id may start with '-' and would parse as an option
+            scram = ([f"--add-scram=SCRAM-SHA-512=[name={self.secured_user[0]},password={self.secured_user[1]}]"]
+                     if self.secured_user else [])  # KRaft stores SCRAM credentials at format time
+            formatted = subprocess.run(self._java("kafka.tools.StorageTool", "format", f"--cluster-id={self.cluster_id}",
+                                                  "-c", str(self._config), "--ignore-formatted", *scram),
+                                       capture_output=True, text=True)
+        except BaseException:  # no java on PATH, no broker jars: nothing started, nothing left behind
+            self.stop()
+            raise
         if formatted.returncode != 0:
             self.stop()  # the error carries the tool's output; the temp dir goes (unless keep_dir)
             raise BrokerError(f"kafka storage format failed:\n{formatted.stdout}\n{formatted.stderr}")

@@ -19,9 +19,22 @@ from cdc_conformance.harness.broker import BrokerError
 from cdc_conformance.harness.cli import certify, peers, producers, reproduce, suite, tools
 from cdc_conformance.harness.cli.common import PROG
 from cdc_conformance.harness.jvm import ArtifactError
+from cdc_conformance.harness.known_failures import KnownFailuresError
+
+
+def _print_version(context: click.Context, _parameter, given: bool) -> None:
+    """The release teams pin, and the commit it was built from (a certification record names both)."""
+    if not given or context.resilient_parsing:
+        return
+    from cdc_conformance.harness import suite_files
+
+    click.echo(f"{PROG} {suite_files.suite_version()} (commit {suite_files.suite_commit() or 'unknown'})")
+    context.exit(0)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Print the suite's version and commit, and exit.")
 def cli() -> None:
     """Conformance suite for CDC message formats on Kafka and the Spark normalizer it certifies."""
 
@@ -108,6 +121,9 @@ def _main(argv: list[str] | None) -> None:
     except click.UsageError as error:
         message = error.format_message().splitlines()[0]
         click.echo(f"{PROG}: error: {message}", err=True)
+        sys.exit(2)
+    except KnownFailuresError as error:  # a hand-written file of the user's: which entry, and what was expected
+        click.echo(f"{PROG}: error: {error}", err=True)
         sys.exit(2)
     except click.ClickException as error:
         click.echo(f"{PROG}: {error.format_message()}", err=True)

@@ -87,7 +87,7 @@ def certify(target, every_version, check_records, examples, seed, producer, hist
         failed = []
         # what ran, taken once before anything is written: a record written (and the registry marked) for one
         # version would otherwise make the next one's suite commit "-dirty"
-        facts = run_facts({"normalizer": normalizer_spec})
+        facts = run_facts({"normalizer": normalizer_spec, "normalizer_version": function.version})
         with progress.phase(f"certifying {len(targets)} version(s)", total=len(targets)) as done:
             for fv in targets:
                 if not _certify_one(roundtrip, registry, cases, fv, examples, seed, facts, directory, golden_root, progress,

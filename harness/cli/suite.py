@@ -49,8 +49,10 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
     if broker == "external" and not bootstrap_servers:
         raise Misuse("--broker external needs --bootstrap-servers")
     if remote:
-        if not remote.startswith("sc://"):
-            raise Misuse(f"--remote {remote}: a Spark Connect URL, sc://HOST:PORT")
+        from cdc_conformance.harness.spark import remote_problem
+
+        if problem := remote_problem(remote):
+            raise Misuse(f"--remote {problem}")
         os.environ["CDC_SPARK_REMOTE"] = remote
     if keep_orphans and not update_golden:
         raise Misuse("--keep-orphans applies only with --update-golden")
@@ -146,6 +148,10 @@ def merge(shards, reports_dir) -> None:
     suites = {suite_identity(report.facts): suite_label(report.facts) for report in reports}
     if len(suites) > 1:
         raise Misuse(f"the reports ran different suites: {'; '.join(sorted(suites.values()))}")
+    # the merged report names one Spark (its rows carry none of their own): runs on two would be labelled as one
+    sparks = sorted({str(report.facts.get("spark_version")) for report in reports})
+    if len(sparks) > 1:
+        raise Misuse(f"the reports ran on different Spark versions ({', '.join(sparks)}): merge each version's apart")
     merged = merge_reports(reports)
     duplicated = len(merged.rows) - len({(r["case"], r["format_version"], r["mode"], r.get("normalizer")) for r in merged.rows})
     if duplicated:

@@ -45,6 +45,8 @@ def bench(formats, every_format, messages, repeat, growth, streaming, max_offset
     if missing:
         raise Misuse(f"--format {missing[0]}: its generator declares no benchmark data")
     under_test, progress = normalizer_under_test(normalizer_spec), Progress()
+    if streaming and under_test.normalize_stream is None:  # before any JVM starts, like every --normalizer problem
+        raise Misuse(f"--streaming: {under_test.spec} has no streaming entry ({under_test.spec}_stream)")
     if streaming:
         _bench_streaming(chosen, registry, under_test, progress, messages, max_offsets_per_trigger, repeat, growth, json_path)
         return

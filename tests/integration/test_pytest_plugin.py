@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -96,6 +97,10 @@ MISUSES = [
     (["--cdc-format", "debezium-jsn"], "no such format: debezium-jsn"),
     # a normalizer that cannot be loaded: a module that did not import gave 148 failures and 129,940 lines
     (["--cdc-normalizer", "mypkg.broken:normalize"], "module mypkg.broken does not import: SyntaxError"),
+    # as the CLI's --remote refuses it (issue 58, 7)
+    (["--cdc-remote", "http://localhost:15002"], "--cdc-remote http://localhost:15002: a Spark Connect URL"),
+    # a known-failures file with a mistake: a 107-line INTERNALERROR (issue 58, 9)
+    (["--cdc-known-failures", "broken-known.yaml"], "broken-known.yaml: entry 1 (a-case): no reason"),
 ]
 
 
@@ -104,6 +109,7 @@ def test_every_misuse_is_one_usage_error_before_any_jvm_starts(tmp_path):
 
     project = _user_project(tmp_path)
     (project / "mypkg" / "broken.py").write_text("def normalize(raw, format_id)\n")
+    (project / "broken-known.yaml").write_text("known_failures:\n  - case: a-case\n")
 
     def attempt(args):  # the last --cdc-normalizer given wins
         return _pytest(project, "--cdc-normalizer", "mypkg.job:normalize", *args, timeout=120)
@@ -129,6 +135,24 @@ def test_a_suite_option_without_a_normalizer_is_a_usage_error_not_a_green_run(tm
     errors = [line for line in result.stderr.splitlines() if line.strip()]
     assert result.returncode == pytest.ExitCode.USAGE_ERROR and "passed" not in result.stdout, result.stdout + result.stderr
     assert len(errors) == 1 and message in errors[0], result.stderr
+
+
+def test_a_run_that_cannot_start_fails_once_in_one_line_and_leaves_nothing(tmp_path):
+    """Without Java (the most common first-run gap) every case repeated the same traceback: 32,775 lines for 37
+    cases, and a broker directory left in the temporary directory each time (issue 58, 7). Now the first case stops
+    the session with one line."""
+    (tmp_path / "project").mkdir()
+    project = _user_project(tmp_path / "project")
+    temporary = tmp_path / "tmp"  # the run's own temporary directory: other tests' brokers are elsewhere
+    temporary.mkdir()
+    env = {**os.environ, "TMPDIR": str(temporary), "JAVA_HOME": str(tmp_path / "no-java"), "PATH": os.pathsep.join(
+        p for p in os.environ["PATH"].split(os.pathsep) if not (Path(p) / "java").exists())}
+    result = _pytest(project, "--cdc-normalizer", "mypkg.job:normalize", "--cdc-format", FORMAT, timeout=300, env=env)
+    lines = (result.stdout + result.stderr).splitlines()
+    assert result.returncode == pytest.ExitCode.TESTS_FAILED, result.stdout[-2000:] + result.stderr[-2000:]
+    assert len(lines) < 15 and "Traceback" not in result.stdout + result.stderr, lines[:40]
+    assert sum("the run could not start" in line for line in lines) == 1, lines
+    assert not list(temporary.glob("cdc-kafka-*")), "a broker directory was left behind"
 
 
 def test_without_the_option_the_plugin_adds_nothing(tmp_path):

@@ -183,3 +183,74 @@ def test_a_jvm_part_that_cannot_be_had_is_its_tool_s_words_and_exit_1(monkeypatc
         main(["jvm"])
     err = capsys.readouterr().err
     assert exit_.value.code == 1 and err.startswith("cdc-conformance: mvn failed for kafka") and "Traceback" not in err
+
+
+KNOWN_FAILURES_MISTAKES = {
+    "known_failures:\n  - case: a-case\n": "entry 1 (a-case): no reason (expected case and reason, texts, and bug at most)",
+    "known_failures:\n  - case: a-case\n    reason: [not, a, text]\n": "entry 1 (a-case): reason is not a text",
+    "known_failures:\n  - case: a-case\n    reason: why\n    resaon: typo\n": "entry 1 (a-case): unknown key resaon",
+    "known_failures:\n  - just a string\n": "entry 1: expected a mapping of case, reason and bug, got 'just a string'",
+    "known_failures: {case: a}\n": "known_failures: expected a list of entries, got dict",
+    "- case: a-case\n  reason: why\n": "expected a mapping with one key, known_failures",
+    "known_failures:\n  - case: a-case\n    reason: 'unclosed\n": "not YAML at line",
+}
+
+
+@pytest.mark.parametrize("text", KNOWN_FAILURES_MISTAKES, ids=range(len(KNOWN_FAILURES_MISTAKES)))
+@pytest.mark.parametrize("command", [["lint"], ["run", "--case", "canal-json-delete"]], ids=["lint", "run"])
+def test_a_known_failures_file_with_a_mistake_is_one_line_naming_it(cli_here, tmp_path, text, command):
+    """Issue 58 (9): a missing reason was `KeyError: 'reason'` from lint, invalid YAML a 60-line ParserError; now one
+    line naming the file, the entry and what was expected, exit 2, before any JVM starts."""
+    (tmp_path / "mine.yaml").write_text(text)
+    code, _, err = cli_here(*command, "--known-failures", tmp_path / "mine.yaml")
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "mine.yaml" in lines[0] and KNOWN_FAILURES_MISTAKES[text] in lines[0], err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run", "--remote", "http://localhost:15002"], "--remote http://localhost:15002: a Spark Connect URL, sc://HOST:PORT"),
+    (["bench", "--streaming", "--normalizer", "tests.peer_fixtures.batch_only:normalize"],
+     "--streaming: tests.peer_fixtures.batch_only:normalize has no streaming entry"),
+])
+def test_journey_misuse_is_one_line_before_any_jvm(cli_here, args, message):
+    """Issue 58 (7, 11, 13): refused as usage, in one line, before a broker or Spark starts."""
+    code, _, err = cli_here(*args)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and message in lines[0], err
+
+
+def test_remote_without_the_connect_client_is_one_line(monkeypatch):
+    """`run --remote` where PySpark's Connect client is missing printed a 53-line traceback (issue 58, 13)."""
+    import pyspark.sql.connect.utils as connect_utils
+
+    from cdc_conformance.harness.spark import remote_problem
+
+    def missing(_name):
+        raise ImportError("grpcio >= 1.48.1 must be installed; however, it was not found.")
+
+    monkeypatch.setattr(connect_utils, "check_dependencies", missing)
+    problem = remote_problem("sc://localhost:15002")
+    assert problem is not None and 'pip install "pyspark[connect]"' in problem and "grpcio" in problem
+    monkeypatch.setattr(connect_utils, "check_dependencies", lambda _name: None)
+    assert remote_problem("sc://localhost:15002") is None
+
+
+def test_version_names_the_release_and_the_commit(cli_here):
+    from cdc_conformance.harness import suite_files
+
+    code, out, _ = cli_here("--version")
+    assert code == 0 and out.startswith(f"cdc-conformance {suite_files.suite_version()} (commit ")
+
+
+def test_merge_refuses_runs_on_two_spark_versions(cli_here, tmp_path):
+    """The merged report names one Spark; runs on two were labelled with one of them (issue 58, 13)."""
+    import json
+
+    from cdc_conformance.harness.reports import run_facts
+
+    for name, spark in (("a", "3.5.0"), ("b", "4.0.0")):
+        (tmp_path / name).mkdir()
+        facts = {**run_facts({"normalizer": "mypkg.job:normalize"}), "spark_version": spark}
+        (tmp_path / name / "results.jsonl").write_text(json.dumps(facts) + "\n")
+    code, _, err = cli_here("merge", tmp_path / "a", tmp_path / "b", "--reports", tmp_path / "merged")
+    assert code == 2 and "different Spark versions (3.5.0, 4.0.0)" in err, err

@@ -1,39 +1,27 @@
 """No import circle between the project's modules (issue 21). Imports inside functions count too: a lazy import
-hides a circle from the interpreter, not from a reader (generators.ces and generators.ces_avro had one). Who may
-import whom at all: test_who_imports_whom.py."""
-import ast
+hides a circle from the interpreter, not from a reader (generators.ces and generators.ces_avro had one). Every module
+of the suite is in the graph, cdc_conformance/peers included (a circle through it went unseen: issue 58), read by
+tests/unit/imports.py. Who may import whom at all: test_who_imports_whom.py."""
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("normalizer", "generators", "harness")
+import pytest
+
+from tests.unit import imports
 
 
-def _modules() -> dict[str, Path]:
-    out = {}
-    for package in PACKAGES:
-        for path in (ROOT / package).rglob("*.py"):
-            parts = list(path.relative_to(ROOT).with_suffix("").parts)
-            out[".".join(["cdc_conformance", *(parts[:-1] if parts[-1] == "__init__" else parts)])] = path
-    for path in (ROOT / "cdc_conformance").glob("*.py"):  # the model the suite owns
-        out["cdc_conformance" if path.stem == "__init__" else f"cdc_conformance.{path.stem}"] = path
-    return out
-
-
-def _imported(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
-    """The project modules `name` imports (`from pkg import mod` names the module, not the package)."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names if alias.name in modules}
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-                base = ".".join(package[:len(package) - node.level + 1] + ([base] if base else []))
-            for alias in node.names:
-                full = f"{base}.{alias.name}"
-                found.add(full if full in modules else base)
-    return (found & set(modules)) - {name}
+def _graph(extra: dict[Path, str] | None = None) -> dict[str, set[str]]:
+    """Module -> the suite's modules it imports (`from pkg import mod` names the module); `extra`: a file's source
+    taking the place of the one at its path (a fixture)."""
+    sources = {path: (imports.SUITE_ROOT / path).read_text(encoding="utf-8") for path in imports.python_files()
+               if path.parts[0] in (*imports.FOLDERS, imports.PACKAGE)}
+    sources.update(extra or {})
+    modules = {imports.module_name(path) for path in sources}
+    graph = {}
+    for path, source in sources.items():
+        name = imports.module_name(path)
+        graph[name] = {found if found in modules else found.rpartition(".")[0]
+                       for found in imports.imported(source, path)} & modules - {name}
+    return graph
 
 
 def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -79,18 +67,24 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_no_module_imports_itself_through_others():
-    modules = _modules()
-    graph = {name: _imported(name, path, modules) for name, path in modules.items()}
-    assert _circles(graph) == []
+    assert _circles(_graph()) == []
 
 
 def test_the_graph_sees_the_imports():
-    """Module names as the code imports them (cdc_conformance.<folder>...): a graph of other names would be empty."""
-    modules = _modules()
-    assembly = "cdc_conformance.normalizer.assembly"
-    assert "cdc_conformance.model" in _imported(assembly, modules[assembly], modules)
+    """Module names as the code imports them (cdc_conformance.<folder>...), the peers' too: a graph of other names
+    would be empty."""
+    graph = _graph()
+    assert "cdc_conformance.model" in graph["cdc_conformance.normalizer.assembly"]
+    assert "cdc_conformance.harness.jvm" in graph["cdc_conformance.peers.flink"]
 
 
 def test_the_circle_finder_finds_a_circle():
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+@pytest.mark.parametrize("fixture, pretends, rule, source", [f for f in imports.fixtures() if f[2] == "circle"],
+                         ids=lambda value: value if isinstance(value, str) and value.endswith(".py") else "")
+def test_each_circle_fixture_makes_a_circle(fixture, pretends, rule, source):
+    circles = _circles(_graph({pretends: source}))
+    assert any(imports.module_name(pretends) in circle for circle in circles), f"{fixture} ({pretends}) makes no circle"

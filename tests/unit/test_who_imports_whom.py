@@ -1,58 +1,61 @@
 """Who may import whom (issue 51). The wheel installs one top-level package, `cdc_conformance`; nothing of the suite
 imports its folders by their bare names (`normalizer`, `harness`, ...), which in a user's repository are the user's own
-packages. The harness and the generators see the reference normalizer only through the door (harness/under_test.py);
-any import that must go around it is listed below with its reason, and fails this test once it is gone, so the list
-stays the truth (none today). The model (cdc_conformance/model.py, keys.py, model-grammar.json) is the suite's and
-imports nothing of it."""
-import ast
-import subprocess
+packages. The harness and the generators see the reference normalizer only through the door (harness/under_test.py),
+the package itself included (`from cdc_conformance import normalizer`); any import that must go around it is listed
+below with its reason, and fails this test once it is gone, so the list stays the truth (none today). The model
+(cdc_conformance/model.py, keys.py, model-grammar.json) is the suite's and imports nothing of it; the normalizer imports
+nothing of the harness or the generators. Imports are read by tests/unit/imports.py (relative ones and import_module
+strings too), and each rule has fixtures in import_fixtures/ that must break it (issue 58: seven of sixteen one-line
+violations passed the rules before)."""
 from collections import defaultdict
+from pathlib import Path
 
-from cdc_conformance.harness.suite_files import SUITE_ROOT
+import pytest
 
-FOLDERS = {"normalizer", "harness", "generators", "conformance", "golden"}
+from tests.unit import imports
+
 REFERENCE = "cdc_conformance.normalizer"
 # (importing folder, imported module of the reference) -> why it still does; remove an entry once its import is gone
 AROUND_THE_DOOR: dict[tuple[str, str], str] = {}
 
 
-def _python_files():
-    listed = subprocess.run(["git", "ls-files", "*.py"], capture_output=True, text=True, cwd=SUITE_ROOT, check=True).stdout
-    return [SUITE_ROOT / name for name in listed.split()]
+def bare_folder(path: Path, names: set[str]) -> list[str]:
+    return [name for name in names if name.split(".")[0] in imports.FOLDERS]
 
 
-def _imports(path):
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            yield node.module
-            yield from (f"{node.module}.{alias.name}" for alias in node.names)
+def around_the_door(path: Path, names: set[str]) -> list[str]:
+    """The harness and the generators (the door loads a normalizer by name, `import_module` of the user's spec)."""
+    if path.parts[0] not in ("harness", "generators"):
+        return []
+    return [name for name in names if name == REFERENCE or name.startswith(REFERENCE + ".")]
+
+
+def model_imports_the_suite(path: Path, names: set[str]) -> list[str]:
+    if path.parts[0] != "cdc_conformance" or len(path.parts) != 2:
+        return []
+    return [name for name in names if name.startswith(imports.PACKAGE + ".") or name == imports.PACKAGE]
+
+
+def normalizer_imports_the_harness(path: Path, names: set[str]) -> list[str]:
+    if path.parts[0] != "normalizer":
+        return []
+    return [name for name in names if name.split(".")[:2] in (["cdc_conformance", "harness"], ["cdc_conformance", "generators"])]
+
+
+RULES = {"bare-folder": bare_folder, "around-the-door": around_the_door, "model-imports-the-suite": model_imports_the_suite,
+         "normalizer-imports-the-harness": normalizer_imports_the_harness}
 
 
 def test_nothing_imports_the_suites_folders_by_their_bare_names():
-    bare = [f"{path.relative_to(SUITE_ROOT)}: {name}" for path in _python_files() for name in _imports(path)
-            if name.split(".")[0] in FOLDERS]
+    bare = [f"{path}: {name}" for path, names in imports.suite_imports().items() for name in bare_folder(path, names)]
     assert not bare, "import the suite as cdc_conformance.<folder>:\n" + "\n".join(bare)
 
 
-def _around_the_door() -> dict[tuple[str, str], list[str]]:
-    found = defaultdict(list)
-    for path in _python_files():
-        folder = path.relative_to(SUITE_ROOT).parts[0]
-        if folder not in ("harness", "generators"):  # the door loads a normalizer by name (import_module), never by import
-            continue
-        for name in _imports(path):
-            parts = name.split(".")
-            if name.startswith(REFERENCE + ".") and len(parts) >= 3:
-                module = ".".join(parts[:3])
-                if str(path.relative_to(SUITE_ROOT)) not in found[(folder, module)]:
-                    found[(folder, module)].append(str(path.relative_to(SUITE_ROOT)))
-    return found
-
-
 def test_the_harness_and_generators_reach_the_reference_only_through_the_door():
-    found = _around_the_door()
+    found = defaultdict(list)
+    for path, names in imports.suite_imports().items():
+        for name in around_the_door(path, names):
+            found[(path.parts[0], ".".join(name.split(".")[:3]))].append(str(path))
     new = {key: files for key, files in found.items() if key not in AROUND_THE_DOOR}
     assert not new, f"imports of the reference normalizer from the harness or generators: {new}"
     gone = sorted(set(AROUND_THE_DOOR) - set(found))
@@ -60,13 +63,22 @@ def test_the_harness_and_generators_reach_the_reference_only_through_the_door():
 
 
 def test_the_model_imports_nothing_of_the_suite():
-    wrong = [f"{path.name}: {name}" for path in (SUITE_ROOT / "cdc_conformance").glob("*.py") for name in _imports(path)
-             if name.startswith("cdc_conformance")]
+    wrong = [f"{path}: {name}" for path, names in imports.suite_imports().items() for name in model_imports_the_suite(path, names)]
     assert not wrong, wrong
 
 
 def test_the_normalizer_imports_nothing_of_the_harness_or_generators():
-    wrong = [f"{path.relative_to(SUITE_ROOT)}: {name}" for path in _python_files()
-             if path.relative_to(SUITE_ROOT).parts[0] == "normalizer" for name in _imports(path)
-             if name.startswith(("cdc_conformance.harness", "cdc_conformance.generators"))]
+    wrong = [f"{path}: {name}" for path, names in imports.suite_imports().items()
+             for name in normalizer_imports_the_harness(path, names)]
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize("fixture, pretends, rule, source", [f for f in imports.fixtures() if f[2] in RULES],
+                         ids=lambda value: value if isinstance(value, str) and value.endswith(".py") else "")
+def test_each_fixture_breaks_its_rule(fixture, pretends, rule, source):
+    assert RULES[rule](pretends, imports.imported(source, pretends)), f"{fixture} ({pretends}) passes {rule}"
+
+
+def test_every_rule_has_fixtures_and_every_fixture_a_rule():
+    named = {rule for _, _, rule, _ in imports.fixtures()}
+    assert set(RULES) <= named and named <= set(RULES) | {"circle"}, named ^ set(RULES)

@@ -1,0 +1,2 @@
+# as: generators/example.py breaks: bare-folder
+from harness import spark

@@ -1,0 +1,2 @@
+# as: harness/example.py breaks: bare-folder
+import normalizer

@@ -1,0 +1,2 @@
+# as: tests/example.py breaks: bare-folder
+from generators.ces import encode

@@ -1,0 +1,2 @@
+# as: harness/jvm.py breaks: circle
+from cdc_conformance.peers import flink

@@ -1,0 +1,2 @@
+# as: harness/cli/example.py breaks: around-the-door
+from ... import normalizer

@@ -1,0 +1,2 @@
+# as: harness/example.py breaks: around-the-door
+from ..normalizer import pipeline

@@ -1,0 +1,2 @@
+# as: normalizer/example.py breaks: normalizer-imports-the-harness
+from cdc_conformance.harness import jvm

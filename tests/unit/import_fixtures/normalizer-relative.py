@@ -1,0 +1,2 @@
+# as: normalizer/example.py breaks: normalizer-imports-the-harness
+from ..generators import ces
