@@ -55,6 +55,7 @@ from cdc_conformance.generators.values import (
     MONEY_TYPE,
     PG_TIMESTAMP_TYPES,
     POSTGRES_TYPES,
+    SCALE_ABOVE_PRECISION_TYPE,
     TIME_24_TYPE,
     VARBIT_TYPES,
     LogicalType,
@@ -1072,7 +1073,8 @@ def value_types(profile: Profile) -> list[LogicalType]:
     if profile.connector == "postgresql":  # its bit varying, its time's 24:00, its timestamps' infinity, the types of its own users hold
         # money under decimal.handling.mode=string too: streamed as its digits, in a snapshot as Double.toString
         # (`1.0E7`; seen on 3.3.2: _setting_view, _snapshot_view)
-        return ALL_TYPES + BITS_TYPES + VARBIT_TYPES + [TIME_24_TYPE] + PG_TIMESTAMP_TYPES + POSTGRES_TYPES + [MONEY_TYPE]
+        return (ALL_TYPES + BITS_TYPES + VARBIT_TYPES + [TIME_24_TYPE] + PG_TIMESTAMP_TYPES + POSTGRES_TYPES + [MONEY_TYPE]
+                + [SCALE_ABOVE_PRECISION_TYPE])
     return ALL_TYPES + [t for t in BITS_TYPES if t.digits <= 64] + [LogicalType("GEOMETRY"), DURATION_TYPE]
 
 

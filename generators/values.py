@@ -349,6 +349,8 @@ BITS_TYPES = [LogicalType("BITS", 3), LogicalType("BITS", 9), LogicalType("BITS"
 VARBIT_TYPES = [LogicalType("VARBIT", 9), LogicalType("VARBIT", 70)]
 TIME_24_TYPE = LogicalType("TIME_24", 6)
 MONEY_TYPE = LogicalType("MONEY", scale=2)
+# PostgreSQL 15+'s numeric with a scale above its precision: values below 0.01 (issue 58: its precision was dropped)
+SCALE_ABOVE_PRECISION_TYPE = LogicalType("DECIMAL", 3, 5)
 # PostgreSQL's timestamp(p) and timestamptz, which also hold infinity and -infinity: the type of their finite values
 POSTGRES_INFINITIES = ("infinity", "-infinity")
 PG_INFINITE = {"PG_TIMESTAMP": LogicalType("TIMESTAMP"), "PG_TIMESTAMP_TZ": LogicalType("TIMESTAMP_TZ")}

@@ -94,8 +94,10 @@ def problem(logical_type: str | None, text: str | None) -> str | None:
 
 
 def _digits(text: str) -> int:
+    """The digits of the unscaled value, leading zeros dropped: SQL's precision (PostgreSQL's numeric(3,5) holds
+    0.00123, three digits)."""
     integer, _, fraction = text.lstrip("-").partition(".")
-    return (0 if integer == "0" else len(integer)) + len(fraction)
+    return len((integer + fraction).lstrip("0"))
 
 
 def _canonical_base64(text: str) -> bool:

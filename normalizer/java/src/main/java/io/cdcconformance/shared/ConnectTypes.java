@@ -143,6 +143,9 @@ public final class ConnectTypes {
 
     /** {@code types.connect_logical_type}: the logical type of a field with schema {@code name}, {@code type} and
      * {@code parameters}; an unknown type is its own name in upper case (Connect's STRUCT, ARRAY, MAP). */
+    /** PostgreSQL's largest numeric scale (15+; its negative scales, down to -1000, arrive as 2048 minus them). */
+    static final int MAX_POSTGRES_SCALE = 1000;
+
     public static String logicalType(String name, String type, Map<String, String> parameters) {
         String semantic = name == null ? null : SEMANTIC.get(name);
         if (semantic != null) {
@@ -155,8 +158,9 @@ public final class ConnectTypes {
             Integer scale = parameters == null ? null : Canonical.boundedInt(parameters.get("scale"), 0, Canonical.MAX_DECIMAL_SCALE);
             // PostgreSQL's negative scale (numeric(5,-2)) reaches the connector as an unsigned 11-bit field, 2046, with
             // the value's unscaled bytes at that scale: the number is exact, the precision contradicts it (seen on
-            // 3.3.2, issue 49), so the precision is the one left out
-            boolean contradicts = precision != null && scale != null && scale > precision;
+            // 3.3.2, issue 49), so the precision is the one left out. A scale above the precision within PostgreSQL's
+            // range (numeric(3,5), since PostgreSQL 15: at most 1000) is a real declaration and keeps its precision
+            boolean contradicts = precision != null && scale != null && scale > precision && scale > MAX_POSTGRES_SCALE;
             return "DECIMAL(" + (precision == null || contradicts ? "?" : precision) + "," + (scale == null ? "?" : scale) + ")";
         }
         if (BITS.equals(name)) {

@@ -217,12 +217,20 @@ public final class ModelGrammar {
         return digits.compareTo(boundDigits) <= 0;
     }
 
+    /** The digits of the unscaled value, leading zeros dropped: SQL's precision (PostgreSQL's numeric(3,5) holds
+     * 0.00123, three digits). */
     private static int digits(String text) {
-        String unsigned = text.startsWith("-") ? text.substring(1) : text;
-        int point = unsigned.indexOf('.');
-        String integer = point < 0 ? unsigned : unsigned.substring(0, point);
-        int fraction = point < 0 ? 0 : unsigned.length() - point - 1;
-        return (integer.equals("0") ? 0 : integer.length()) + fraction;
+        int count = 0;
+        boolean leading = true;
+        for (int i = text.startsWith("-") ? 1 : 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '.' || (leading && c == '0')) {
+                continue;
+            }
+            leading = false;
+            count++;
+        }
+        return count;
     }
 
     private static boolean calendarDay(String text) {
