@@ -9,6 +9,7 @@
 #   make test-java - the JVM readers' JUnit tests and fuzz targets over their seeds (make test runs it)
 #   make fuzz  - coverage-guided fuzzing of every reader, 10 minutes each (Jazzer)
 #   make soak  - 10,000 mutated records per format through Kafka and Spark (make test-long runs a 500 slice)
+#   make bench - throughput beside a plain parse, every format, batch then streaming (docs/performance.md)
 #   make peers - the reference beside Flink's debezium-json and canal-json and a naive Spark parse, over every case and
 #                200 drawn examples per format (docs/peers.md; make test runs the naive parse over a few cases, make
 #                test-long the Flink peers over the cases docs/peers.md pins)
@@ -105,6 +106,14 @@ fuzz: bootstrap
 
 soak: bootstrap
 	$(BIN)/cdc-conformance soak --records 10000
+
+# Throughput beside a plain parse of the same records, every format, batch then streaming (docs/performance.md: the
+# goals live here, never in timed tests); BENCH_MESSAGES and BENCH_REPEAT to change the size
+BENCH_MESSAGES ?= 100000
+BENCH_REPEAT ?= 3
+bench: bootstrap
+	$(BIN)/cdc-conformance bench --all --messages $(BENCH_MESSAGES) --repeat $(BENCH_REPEAT)
+	$(BIN)/cdc-conformance bench --streaming --all --messages $(BENCH_MESSAGES) --repeat 2
 
 # The ecosystem's consumers beside the reference (docs/peers.md): every case of the formats the peers read and 200 drawn
 # examples per format through Flink's debezium-json and canal-json (flink-json 1.20.3, then 2.3.0) and a naive Spark
