@@ -13,7 +13,7 @@ from decimal import Decimal
 import pytest
 
 from cdc_conformance.generators.history import Change, ColumnSpec, History, Table, Transaction
-from cdc_conformance.generators.values import MONEY_TYPE, LogicalType
+from cdc_conformance.generators.values import MONEY_TYPE, SCALE_ABOVE_PRECISION_TYPE, LogicalType
 from cdc_conformance.harness.producers import checks
 from cdc_conformance.harness.producers.mariadb import MariaDbServer
 from cdc_conformance.harness.producers.postgres import PostgresCluster, ProducerUnavailable
@@ -74,7 +74,8 @@ POSTGRES_OWN = ((LogicalType("UUID"), "{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}"),
                 (LogicalType("INT8_RANGE"), "[-9223372036854775807,9223372036854775806]"),  # upper moved to the max
                 (LogicalType("NUM_RANGE"), "[-0.00,1.0]"), (LogicalType("DATE_RANGE"), "(,9999-12-31]"),  # 10000-01-01
                 (LogicalType("TSTZ_RANGE"), '["2010-01-01 14:30:00.5+02:00",infinity)'),  # printed in UTC
-                (MONEY_TYPE, Decimal("-9999999999999.99")))  # the most digits a snapshot's double keeps
+                (MONEY_TYPE, Decimal("-9999999999999.99")),  # the most digits a snapshot's double keeps
+                (SCALE_ABOVE_PRECISION_TYPE, Decimal("-0.00123")))  # numeric(3,5): its precision kept (issue 58)
 BITS_KINDS = {"postgresql": ((LogicalType("BITS", 9), 0b100000001), (LogicalType("BITS", 65), 2 ** 64),
                              (LogicalType("VARBIT", 10), "00101"), (LogicalType("TIME_24", 6), dt.timedelta(hours=24)),
                              *POSTGRES_OWN),
