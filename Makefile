@@ -84,11 +84,11 @@ test-long: system-packages bootstrap browser
 	scripts/docker-engine.sh run -- $(BIN)/python -m pytest -m long
 
 # The JVM readers as a Maven module (normalizer/java): JUnit tests without Spark, and each fuzz target over its seeds
-# (the conformance cases' and the generators' hostile records; Jazzer's regression mode), in seconds
+# (the conformance cases' and the generators' hostile records, written by the module's build itself: `mvn test` runs
+# alone in a bootstrapped checkout; Jazzer's regression mode), in seconds
 JAVA_MODULE := normalizer/java
 MVN := mvn -q -B -s harness/maven/settings.xml -f $(JAVA_MODULE)/pom.xml
 test-java: bootstrap
-	$(BIN)/python scripts/fuzz_seeds.py
 	$(MVN) test
 
 # Coverage-guided fuzzing of each reader (Jazzer) for 10 minutes each (ReadersFuzzTest's maxDuration); pick targets
@@ -96,7 +96,6 @@ test-java: bootstrap
 # (ReadersFuzzTestInputs/<target>): make it a case. Logs: .cache/fuzz/<target>.log
 FUZZ_TARGETS ?= $(shell $(BIN)/python scripts/fuzz_seeds.py --targets 2>/dev/null)
 fuzz: bootstrap
-	$(BIN)/python scripts/fuzz_seeds.py
 	@mkdir -p .cache/fuzz
 	@failed=""; for target in $(FUZZ_TARGETS); do \
 	  JAZZER_FUZZ=1 mvn -B -s harness/maven/settings.xml -f $(JAVA_MODULE)/pom.xml test -Dquiet.tests=false -Dtest="ReadersFuzzTest#$$target" \

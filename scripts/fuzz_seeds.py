@@ -4,7 +4,7 @@ one file each in Jazzer's inputs directory (ReadersFuzzTestInputs/<target>/), wh
 (make test) and starts from in fuzzing mode (make fuzz). Written on each run, never committed: the cases and the
 generators are their source.
 
-    python scripts/fuzz_seeds.py            # write the seeds
+    python scripts/fuzz_seeds.py            # write the seeds (normalizer/java's build runs it before its tests)
     python scripts/fuzz_seeds.py --targets  # the fuzz targets, one per decoded format
 """
 from __future__ import annotations
