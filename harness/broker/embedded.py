@@ -172,4 +172,7 @@ class EmbeddedKafka(Broker):
             shutil.rmtree(self.workdir / "data" if keep_logs else self.workdir, ignore_errors=True)
 
     def __exit__(self, *exc) -> None:
-        self.stop(keep_logs=exc[0] is not None)
+        # a failure keeps the broker's logs for a post-mortem; a command that exits inside the block (`sys.exit(0)`,
+        # or 1 for failed cases: the broker did its part) is no broker failure, and leaves nothing behind
+        failed = exc[0] is not None and not (issubclass(exc[0], SystemExit) and exc[1].code in (None, 0, 1))
+        self.stop(keep_logs=failed)
