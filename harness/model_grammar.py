@@ -152,10 +152,10 @@ def _position_parts() -> dict[str, re.Pattern]:
 
 
 def position_problem(part: str, text: str | None) -> str | None:
-    """A part of a position that is given (the JVM's ModelGrammar.positionProblem): commit orders it first and is
-    never null in one; event and seq may be (no position within a commit; a SQL Server snapshot row's serial number)."""
+    """A part of a position that is given (the JVM's ModelGrammar.positionProblem): the file's `required` parts are
+    never null in one (commit orders it first); the others may be."""
     if text is None:
-        return "no commit part" if part == "commit" else None
+        return f"no {part} part" if part in document()["position"]["required"] else None
     return None if len(text) <= 600 and _position_parts()[part].fullmatch(text) else f"not a {part} part (fixed width)"
 
 

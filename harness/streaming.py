@@ -12,6 +12,13 @@ import time
 from cdc_conformance.harness.under_test import NormalizerUnderTest
 
 
+def an_hour_ago_ms() -> int:
+    """A Kafka timestamp for records whose event time a test sets: in the past, since the streaming assembly takes no
+    event time later than its micro-batch (normalizer/assembly.py), and within the broker's retention (a week), which
+    deletes records stamped older."""
+    return int(time.time() * 1000) - 3_600_000
+
+
 def reached(progress: dict | None, end_offsets: dict[str, dict[int, int]]) -> bool:
     if not progress:
         return False

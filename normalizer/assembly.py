@@ -221,7 +221,7 @@ def _state_function(grouping: Grouping, timeout_ms: int, window_ms: int):
             state.update((None if after.members is None else json.dumps([json.dumps(m) for m in after.members]),
                           after.newest, json.dumps(sorted(after.prints)), after.until))
             # a timer may not lie behind the watermark: a group already due goes with the next newer record
-            state.setTimeoutTimestamp(max(after.timer(timeout_ms), state.getCurrentWatermarkMs(), 1))
+            state.setTimeoutTimestamp(max(machine.timer(after), state.getCurrentWatermarkMs(), 1))
         for members, late in step.released:
             yield pd.DataFrame({"stream": [stream], "group_key": [group_key],
                                 "members_json": ["[" + ",".join(json.dumps(m) for m in members) + "]"], "late": [late]})

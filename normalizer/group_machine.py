@@ -27,10 +27,6 @@ class Stored:
     def open(self) -> bool:
         return self.members is not None
 
-    def timer(self, timeout_ms: int) -> int:
-        """The event time at which the watermark forgets this state."""
-        return saturated_add(self.newest, timeout_ms) if self.open else self.until
-
 
 @dataclass(frozen=True)
 class Arrival:
@@ -65,6 +61,10 @@ class GroupMachine:
     timeout_ms: int
     copy_window_ms: int
 
+    def timer(self, state: Stored) -> int:
+        """The event time at which the watermark forgets a state: the open group's due time, or the window's end."""
+        return saturated_add(state.newest, self.timeout_ms) if state.open else state.until
+
     def arrive(self, stored: Stored | None, arrivals: list[Arrival], rejected: bool) -> Step:
         step = Step(stored)
         for arrival in sorted(arrivals, key=_event_order):
@@ -72,7 +72,7 @@ class GroupMachine:
                 step.add([arrival.member], None)
                 continue
             state = step.next
-            if state is not None and state.open and arrival.event_ms > state.timer(self.timeout_ms):
+            if state is not None and state.open and arrival.event_ms > self.timer(state):
                 state = self._timed_out(state, step)  # the group was due before this record came
             if state is not None and not state.open:
                 if arrival.event_ms <= state.until:

@@ -4,7 +4,6 @@ state holds"), and every record read is an event or a quarantine record."""
 import itertools
 import json
 import os
-import time
 from dataclasses import replace
 from datetime import datetime
 
@@ -14,7 +13,7 @@ import pytest
 from cdc_conformance.generators.records import KafkaRecord
 from cdc_conformance.harness.kafka_read import read_batch, read_stream
 from cdc_conformance.harness.registry import Registry
-from cdc_conformance.harness.streaming import run_until_caught_up
+from cdc_conformance.harness.streaming import an_hour_ago_ms, run_until_caught_up
 from cdc_conformance.normalizer.pipeline import normalize_stream, split
 
 pytestmark = [pytest.mark.integration, pytest.mark.long]
@@ -101,7 +100,7 @@ def test_after_late_records_the_state_empties_and_every_record_is_accounted_for(
     assert late, f"seed {seed} drew no late record"
     partitions = {topic: n for example in examples for topic, n in example.partitions.items()}
     broker.create_topics(partitions)
-    an_hour_ago = int(time.time() * 1000) - 3_600_000  # event times: the records', not the clock's
+    an_hour_ago = an_hour_ago_ms()  # event times: the records', not the clock's
     broker.produce([replace(record, timestamp_ms=an_hour_ago)
                     for record in [item.record for example in examples for item in example.expected] + late])
     # read after them, stamped now: the watermark passes every timeout and window (a record rejected on its own: no state)

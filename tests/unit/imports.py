@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 from pathlib import Path
 
@@ -67,6 +68,7 @@ def python_files() -> list[Path]:
     return [Path(name) for name in listed.split() if not name.startswith("tests/unit/import_fixtures/")]
 
 
+@functools.cache  # every rule reads the same files: once per test process
 def suite_imports() -> dict[Path, set[str]]:
     return {path: imported((SUITE_ROOT / path).read_text(encoding="utf-8"), path) for path in python_files()}
 

@@ -3,14 +3,13 @@ stateful streaming assembly on that Spark, event-time timeouts and all (the oper
 Spark version may drop a row by, docs/performance.md). Prints one JSON line: the events' ops and the quarantine's
 codes, with their offsets."""
 import json
-import time
 
 from cdc_conformance.generators import dataworks
 from cdc_conformance.generators.records import KafkaRecord
 from cdc_conformance.harness.broker import EmbeddedKafka
 from cdc_conformance.harness.kafka_read import read_stream
 from cdc_conformance.harness.spark import spark_session
-from cdc_conformance.harness.streaming import run_until_caught_up
+from cdc_conformance.harness.streaming import an_hour_ago_ms, run_until_caught_up
 from cdc_conformance.normalizer.pipeline import normalize_stream, split
 
 
@@ -21,7 +20,7 @@ def half(op: str, image: dict) -> bytes:
 
 def main() -> None:
     spark = spark_session()
-    t0 = int(time.time() * 1000) - 3_600_000
+    t0 = an_hour_ago_ms()
     with EmbeddedKafka() as broker:
         topic = "stateful-stream"
         broker.create_topics({topic: 1})

@@ -8,9 +8,12 @@ installed suite.
 javac run once in a fresh user cache directory).
 """
 import json
+import os
+import re
 import shutil
 import subprocess
 from importlib import metadata
+from pathlib import Path
 
 import pytest
 import yaml
@@ -217,3 +220,39 @@ def test_the_peers_from_the_users_repository(user):
     assert "seed 1" in result.stdout and lines[0]["examples_per_format"] == 200
     assert list((cache / "cdc-conformance" / "jvm").glob("flink-peer-1.20.3-*/cdc-conformance-flink-peer.jar"))
     assert installed.snapshot(site_packages) == before, "peers wrote into the installed suite"
+
+
+def test_the_first_run_mistakes_from_the_users_repository(user, tmp_path):
+    """Issue 58's journey steps (7-13), as a new user meets them, with the built wheel: no Java on PATH is one line,
+    once, and leaves no broker directory; a known-failures file with a mistake is one line naming it, from lint, run
+    and the plugin; `--cdc-remote` is refused as `--remote` is; `--version` names the release and its commit; a
+    streaming benchmark of a batch-only normalizer is refused before any JVM. Nothing is written into the installed
+    suite."""
+    repo, python, env, _, site_packages = user
+    before = installed.snapshot(site_packages)
+    cli, scratch = python.parent / "cdc-conformance", tmp_path / "tmp"
+    scratch.mkdir()
+    no_java = {"JAVA_HOME": str(tmp_path / "no-java"), "TMPDIR": str(scratch),
+               "PATH": os.pathsep.join(p for p in env["PATH"].split(os.pathsep) if not (Path(p) / "java").exists())}
+    started = _run(user, python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cdc-normalizer", "normalizer.job:normalize",
+                   "--cdc-format", "canal-json", ok=(1,), **no_java)
+    said = (started.stdout + started.stderr).splitlines()
+    assert sum("the run could not start" in line for line in said) == 1 and len(said) < 15, said[:30]
+    assert not list(scratch.glob("cdc-kafka-*")), "a broker directory was left behind"
+    (repo / "broken-known.yaml").write_text("known_failures:\n  - case: a-case\n")
+    for command in ([cli, "lint", "--known-failures", "broken-known.yaml"],
+                    [cli, "run", "--normalizer", "normalizer.job:normalize", "--known-failures", "broken-known.yaml"]):
+        refused = _run(user, *command, ok=(2,))
+        lines = refused.stderr.strip().splitlines()
+        assert len(lines) == 1 and "cdc-conformance: error: broken-known.yaml: entry 1 (a-case): no reason" in lines[0], lines
+    plugin = _run(user, python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cdc-normalizer", "normalizer.job:normalize",
+                  "--cdc-known-failures", "broken-known.yaml", ok=(4,))
+    assert "broken-known.yaml: entry 1 (a-case): no reason" in plugin.stderr and "Traceback" not in plugin.stderr, _said(plugin)
+    remote = _run(user, python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cdc-normalizer", "normalizer.job:normalize",
+                  "--cdc-remote", "http://localhost:15002", ok=(4,))
+    assert "--cdc-remote http://localhost:15002: a Spark Connect URL" in remote.stderr, _said(remote)
+    assert re.match(r"cdc-conformance \S+ \(commit [0-9a-f]{40}(-dirty)?\)$", _run(user, cli, "--version").stdout.strip())
+    bench = _run(user, cli, "bench", "--streaming", "--normalizer", "normalizer.job:normalize", ok=(2,))
+    assert "has no streaming entry" in bench.stderr and len(bench.stderr.strip().splitlines()) == 1, bench.stderr
+    (repo / "broken-known.yaml").unlink()
+    assert installed.snapshot(site_packages) == before, "a first-run mistake wrote into the installed suite"

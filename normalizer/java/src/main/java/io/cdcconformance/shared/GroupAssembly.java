@@ -55,7 +55,13 @@ public final class GroupAssembly {
         for (int i = 0; i < alternatives.length; i++) {
             fields[i] = alternatives[i].split(",");
         }
-        Assembler assembler = new Assembler(ruleClass, fields, copyCode, conflictCode, timeoutMs, copyWindowMs);
+        ReleaseRule rule;
+        try {  // a class of this package, named by the format's Python module, never by a message
+            rule = Class.forName("io.cdcconformance." + ruleClass).asSubclass(ReleaseRule.class).getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException("no release rule io.cdcconformance." + ruleClass, e);
+        }
+        Assembler assembler = new Assembler(new GroupMachine(rule, fields, copyCode, conflictCode, timeoutMs, copyWindowMs));
         // grouped by the columns, not by a key function: groupByKey would turn every whole record into a Row before
         // the shuffle only to read two strings of it
         return keyed.groupBy("stream", "group_key").as(Encoders.row(KEY), Encoders.row(keyed.schema()))
@@ -63,33 +69,13 @@ public final class GroupAssembly {
                         GroupStateTimeout.EventTimeTimeout());
     }
 
+    /** Spark's side of the machine: its state and timer in and out of a {@code GroupState}, its releases as rows. */
     static final class Assembler implements FlatMapGroupsWithStateFunction<Row, Row, Row, Row> {
-        private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
-        private final String ruleClass;
-        private final String[][] fingerprints;
-        private final String copyCode;
-        private final String conflictCode;
-        private final long timeoutMs;
-        private final long copyWindowMs;
-        private transient GroupMachine machine;
+        private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized, machine and rule
+        private final GroupMachine machine;
 
-        Assembler(String ruleClass, String[][] fingerprints, String copyCode, String conflictCode, long timeoutMs,
-                  long copyWindowMs) {
-            this.ruleClass = ruleClass;
-            this.fingerprints = fingerprints;
-            this.copyCode = copyCode;
-            this.conflictCode = conflictCode;
-            this.timeoutMs = timeoutMs;
-            this.copyWindowMs = copyWindowMs;
-        }
-
-        private GroupMachine machine() throws ReflectiveOperationException {
-            if (machine == null) {  // a class of this package, named by the format's Python module, never by a message
-                ReleaseRule rule = Class.forName("io.cdcconformance." + ruleClass).asSubclass(ReleaseRule.class)
-                        .getDeclaredConstructor().newInstance();
-                machine = new GroupMachine(rule, fingerprints, copyCode, conflictCode, timeoutMs, copyWindowMs);
-            }
-            return machine;
+        Assembler(GroupMachine machine) {
+            this.machine = machine;
         }
 
         @Override
@@ -99,12 +85,12 @@ public final class GroupAssembly {
             GroupMachine.Stored stored = state.exists() ? stored(state.get()) : null;
             GroupMachine.Step step;
             if (state.hasTimedOut()) {
-                step = machine().timeOut(stored);
+                step = machine.timeOut(stored);
             } else {
                 List<GroupMachine.Arrival> arrivals = new ArrayList<>();
                 values.forEachRemaining(value -> arrivals.add(new GroupMachine.Arrival(value.getStruct(2), value.getLong(3))));
                 // a record rejected on its own: a group of one, never seen again
-                step = machine().arrive(stored, arrivals, groupKey.startsWith("R:"));
+                step = machine.arrive(stored, arrivals, groupKey.startsWith("R:"));
             }
             if (step.next() == null) {
                 if (stored != null) {
@@ -113,7 +99,7 @@ public final class GroupAssembly {
             } else {
                 state.update(row(step.next()));
                 // a timer may not lie behind the watermark: a group already due goes with the next newer record
-                state.setTimeoutTimestamp(Math.max(Math.max(step.next().timer(timeoutMs), state.getCurrentWatermarkMs()), 1L));
+                state.setTimeoutTimestamp(Math.max(Math.max(machine.timer(step.next()), state.getCurrentWatermarkMs()), 1L));
             }
             List<Row> out = new ArrayList<>(step.released().size());
             for (GroupMachine.Release release : step.released()) {

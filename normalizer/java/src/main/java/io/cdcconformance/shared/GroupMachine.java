@@ -5,10 +5,9 @@ import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.spark.sql.Row;
 
 /**
@@ -49,11 +48,6 @@ public final class GroupMachine implements Serializable {
         boolean open() {
             return members != null;
         }
-
-        /** The event time at which the watermark forgets this state: the open group's timeout, or the window's end. */
-        public long timer(long timeoutMs) {
-            return open() ? saturatedAdd(newest, timeoutMs) : until;
-        }
     }
 
     /** What the machine releases: members, and null for a released group or the code of late records. */
@@ -83,6 +77,11 @@ public final class GroupMachine implements Serializable {
         this.copyWindowMs = copyWindowMs;
     }
 
+    /** The event time at which the watermark forgets a state: the open group's due time, or the window's end. */
+    public long timer(Stored state) {
+        return state.open() ? saturatedAdd(state.newest(), timeoutMs) : state.until();
+    }
+
     private static final Comparator<Arrival> EVENT_ORDER = Comparator.comparingLong(Arrival::eventMs)
             .thenComparing(a -> a.member().<String>getAs("topic"), Comparator.nullsFirst(Comparator.naturalOrder()))
             .thenComparing(a -> a.member().<Integer>getAs("partition"), Comparator.nullsFirst(Comparator.naturalOrder()))
@@ -100,7 +99,7 @@ public final class GroupMachine implements Serializable {
                 out.add(List.of(arrival.member()), null);
                 continue;
             }
-            if (state != null && state.open() && arrival.eventMs() > state.timer(timeoutMs)) {
+            if (state != null && state.open() && arrival.eventMs() > timer(state)) {
                 state = timedOut(state, out);  // the group was due before this record came
             }
             if (state != null && !state.open()) {
@@ -148,13 +147,12 @@ public final class GroupMachine implements Serializable {
     }
 
     private boolean isCopy(Row member, byte[] digests) {
-        Set<ByteBuffer> prints = new HashSet<>();
-        for (int at = 0; at + DIGEST_BYTES <= digests.length; at += DIGEST_BYTES) {
-            prints.add(ByteBuffer.wrap(digests, at, DIGEST_BYTES).slice());
-        }
         for (int alternative = 0; alternative < fingerprints.length; alternative++) {
-            if (prints.contains(ByteBuffer.wrap(fingerprint(member, alternative)))) {
-                return true;
+            byte[] print = fingerprint(member, alternative);
+            for (int at = 0; at + DIGEST_BYTES <= digests.length; at += DIGEST_BYTES) {
+                if (Arrays.equals(digests, at, at + DIGEST_BYTES, print, 0, DIGEST_BYTES)) {
+                    return true;
+                }
             }
         }
         return false;

@@ -76,6 +76,8 @@ public final class ModelGrammar {
     }
 
     private static final Map<String, Pattern> POSITION_PARTS = positionParts();
+    private static final List<String> REQUIRED_POSITION_PARTS = Json.array(Json.object(document().get("position")).get("required"))
+            .stream().map(Json::text).toList();
     private static final Map<String, List<String>> ENUMERATIONS = enumerations();
 
     /** Null when {@code text} is null or one of the texts the model lists for {@code field} ({@code kind},
@@ -106,11 +108,9 @@ public final class ModelGrammar {
     /** Null when {@code text} is a well-formed {@code part} (commit, event, seq) of a position, else what is wrong. */
     public static String positionProblem(String part, String text) {
         if (text == null) {
-            // a position is ordered by its commit part first, and a null one sorts where each consumer puts NULLs
-            // (issue 49, issue 58: doors by which a reader's missing part came out null). event and seq may be absent
-            // where the source has none: no position within a commit (DataWorks, DTS), no serial number on a SQL Server
-            // snapshot row
-            return "commit".equals(part) ? "no commit part" : null;
+            // the file's `required` parts: a position is ordered by its commit part first, and a null one sorts where
+            // each consumer puts NULLs (issue 49, issue 58: doors by which a reader's missing part came out null)
+            return REQUIRED_POSITION_PARTS.contains(part) ? "no " + part + " part" : null;
         }
         return text.length() <= 600 && POSITION_PARTS.get(part).matcher(text).matches() ? null : "not a " + part + " part (fixed width)";
     }

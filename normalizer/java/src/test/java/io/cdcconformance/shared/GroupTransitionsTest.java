@@ -43,8 +43,8 @@ class GroupTransitionsTest {
             spec.get("fingerprints").get(i).forEach(field -> fields.add(field.asText()));
             fingerprints[i] = fields.toArray(String[]::new);
         }
-        long timeout = spec.get("timeout_ms").asLong();
-        GroupMachine machine = new GroupMachine(rule, fingerprints, "COPY", "CONFLICT", timeout, spec.get("window_ms").asLong());
+        GroupMachine machine = new GroupMachine(rule, fingerprints, "COPY", "CONFLICT", spec.get("timeout_ms").asLong(),
+                spec.get("window_ms").asLong());
         GroupMachine.Stored state = null;
         int number = 0;
         for (JsonNode step : kase.get("steps")) {
@@ -59,7 +59,7 @@ class GroupTransitionsTest {
             }
             assertEquals(step.get("released").toString(), released(result.released()), where);
             state = result.next();
-            assertEquals(step.get("state").toString(), described(state, timeout), where);
+            assertEquals(step.get("state").toString(), described(state, machine), where);
         }
     }
 
@@ -78,7 +78,7 @@ class GroupTransitionsTest {
         return labels;
     }
 
-    private static String described(GroupMachine.Stored state, long timeout) {
+    private static String described(GroupMachine.Stored state, GroupMachine machine) {
         ObjectMapper json = new ObjectMapper();
         if (state == null) {
             return "null";
@@ -89,7 +89,7 @@ class GroupTransitionsTest {
         } else {
             out.put("released", true);
         }
-        out.put("timer", state.timer(timeout));
+        out.put("timer", machine.timer(state));
         return json.valueToTree(out).toString();
     }
 }
