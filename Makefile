@@ -139,9 +139,10 @@ docker-engine-stop:
 # The three jobs from a user's own repository, with the suite installed from its wheel (tests/user/test_workflows.py;
 # .ci/run runs it after `make test`, outside the gate's 12 minutes)
 # The release's build and check (.github/workflows/release.yml): sdist and wheel into dist/, their metadata as a
-# package index checks it
+# package index checks it. The in-tree egg-info goes first: setuptools adds the files its SOURCES.txt lists to the
+# sdist, and one written before a layout change lists paths the package no longer has.
 dist: bootstrap
-	rm -rf dist && $(BIN)/uv build -q -o dist .
+	rm -rf dist *.egg-info && $(BIN)/uv build -q -o dist .
 	$(BIN)/twine check --strict dist/cdc_conformance-*
 
 # mypy over the package as it is imported (scripts/typecheck.sh; make test runs it)

@@ -23,8 +23,9 @@ from pathlib import Path
 
 
 def package_dir(package: str) -> Path:
-    """The directory of one of the suite's packages (regular packages on a file system, never a zip)."""
-    return Path(str(files(package)))
+    """The directory of one of the suite's packages (regular packages on a file system, never a zip), by its real path
+    (in the checkout, cdc_conformance/golden is a link to golden/: a path is the suite's whichever way it is spelled)."""
+    return Path(str(files(package))).resolve()
 
 
 SUITE_ROOT = Path(__file__).resolve().parent.parent   # the checkout, or the installed cdc_conformance package

@@ -11,8 +11,16 @@ from pathlib import Path
 
 from cdc_conformance.harness.suite_files import SUITE_ROOT
 
-FOLDERS = ("normalizer", "harness", "generators", "conformance", "golden")  # installed as cdc_conformance.<folder>
 PACKAGE = "cdc_conformance"
+
+
+def linked_folders() -> tuple[str, ...]:
+    """The client's folders, each a subpackage of cdc_conformance through a link in cdc_conformance/: the one list of
+    the parts (pyproject.toml), every other list derives from it."""
+    return tuple(sorted(entry.name for entry in (SUITE_ROOT / PACKAGE).iterdir() if entry.is_symlink()))
+
+
+FOLDERS = linked_folders()  # imported as cdc_conformance.<folder>
 
 
 def module_name(relative: Path) -> str:

@@ -21,11 +21,12 @@ import yaml
 from cdc_conformance.harness import suite_files
 from cdc_conformance.harness.suite_files import SUITE_ROOT
 from tests import installed
+from tests.unit.imports import FOLDERS
 
 NORMALIZER = "normalizer.job:normalize"
 # the user's own packages, named like the suite's folders: the suite installs only `cdc_conformance`, so these keep
 # their names (they once shadowed the suite's, or were shadowed by them)
-USER_PACKAGES = ("normalizer", "harness", "generators", "conformance", "golden")
+USER_PACKAGES = FOLDERS
 CORRECT = "from cdc_conformance.normalizer.pipeline import normalize as reference\n\n\ndef normalize(raw, format_id):\n" \
           "    return reference(raw, format_id)\n"
 # the next release's bug: before and after swapped on UPDATE
