@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import pkgutil
 import subprocess
 from functools import cache
 from importlib import metadata
@@ -90,8 +91,14 @@ def editing_the_suite() -> bool:
 def is_suite_path(path: Path) -> bool:
     """`path` lies among the suite's own files (the checkout's or the installed packages')."""
     resolved = path.resolve()
-    return any(resolved.is_relative_to(root) for root in (CONFORMANCE_DIR, GOLDEN_DIR, SUITE_ROOT / "reports",
-                                                             package_dir("cdc_conformance.harness"), package_dir("cdc_conformance.normalizer")))
+    return any(resolved.is_relative_to(root) for root in (*_part_dirs(), SUITE_ROOT / "reports"))
+
+
+@cache
+def _part_dirs() -> tuple[Path, ...]:
+    """The package's own folder and each subpackage's (the client's folders, linked into it in the checkout)."""
+    root = package_dir("cdc_conformance")
+    return (root, *(package_dir(f"cdc_conformance.{part.name}") for part in pkgutil.iter_modules([str(root)]) if part.ispkg))
 
 
 def read_only(path: Path) -> bool:
