@@ -16,6 +16,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from cdc_conformance import jvm_classes
 from cdc_conformance.harness import suite_files
 
 JVM_DIR = suite_files.MAVEN_DIR
@@ -54,11 +55,6 @@ def kafka_version() -> str:
         raise ArtifactError(f"{JVM_DIR / 'kafka-broker' / 'pom.xml'} has no <kafka.version> property")
     return match.group(1)
 
-
-def spark_version() -> str:
-    import pyspark
-
-    return pyspark.__version__
 
 
 def kafka_broker_artifacts(version: str | None = None) -> ArtifactSet:
@@ -191,69 +187,11 @@ def _resolve(artifacts: ArtifactSet, marker: Path, digest: str) -> list[Path]:
     return artifacts.jars()
 
 
-# The normalizer's own JVM code (normalizer/java): the Avro guard, CharsetText, JsonText and the decoders' record
-# readers, called from SQL (`java_method`) or registered as Java UDFs (normalizer/jvm_functions.py).
-# Laid out as a Maven module (normalizer/java/pom.xml, for the developers' JUnit tests and fuzzing); users' machines
-# need no Maven: javac compiles src/main against the installed PySpark's jars.
-NORMALIZER_JAVA_DIR = suite_files.package_dir("cdc_conformance.normalizer") / "java" / "src" / "main" / "java"
-NORMALIZER_RESOURCES_DIR = NORMALIZER_JAVA_DIR.parent / "resources"
-NORMALIZER_JAR_NAME = "cdc-conformance-normalizer.jar"
-GRAMMAR_IN_JAR = Path("io/cdcconformance/shared/model-grammar.json")  # beside ModelGrammar, which reads it
-
-
-def pyspark_jars() -> Path:
-    import pyspark
-
-    return Path(pyspark.__file__).parent / "jars"
-
-
-def spark_jars_digest() -> bytes:
-    """What the classes are compiled against: the names of PySpark's jars (their versions), not where they lie, so
-    that two installs of one PySpark share the jar and another Spark compiles its own."""
-    return "\n".join(sorted(jar.name for jar in pyspark_jars().glob("*.jar"))).encode()
-
-
-def normalizer_jar() -> Path:
-    """The normalizer's JVM classes, compiled once per change of their sources. javac and jar come with the JDK;
-    the classpath is the installed PySpark's own jars, so the classes are compiled against exactly the Spark,
-    Jackson and Avro that run them, and nothing is downloaded. Built in the cache, never in the tree; one process
-    at a time (two test workers starting after an edit would each remove the other's build)."""
-    cache_dir().mkdir(parents=True, exist_ok=True)
-    with open(cache_dir() / "normalizer.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        return _normalizer_jar()
-
-
-def _normalizer_jar() -> Path:
-    sources = sorted(NORMALIZER_JAVA_DIR.rglob("*.java"))
-    # the Avro schemas go into the jar as resources, where they lie; the model's grammar is the suite's, copied beside
-    # the validator's class (normalizer/java/pom.xml does the same for Maven)
-    resources = {p: p.relative_to(NORMALIZER_RESOURCES_DIR) for p in sorted(NORMALIZER_RESOURCES_DIR.rglob("*")) if p.is_file()}
-    resources[suite_files.MODEL_GRAMMAR] = GRAMMAR_IN_JAR
-    digest = hashlib.sha256(b"".join(path.read_bytes() for path in [*sources, *resources])
-                            + jvm_tool("javac").encode() + spark_jars_digest()).hexdigest()
-    # one jar per Spark version: classes compiled against one Spark's jars are not reused under another's
-    directory = cache_dir() / f"normalizer-{spark_version()}"
-    jar, marker = directory / NORMALIZER_JAR_NAME, directory / _COMPLETE_MARKER
-    if jar.exists() and marker.exists() and marker.read_text() == digest:
-        return jar
-    shutil.rmtree(directory, ignore_errors=True)
-    classes = directory / "classes"
-    classes.mkdir(parents=True)
-    compile_ = [jvm_tool("javac"), "--release", "17", "-encoding", "UTF-8", "-Xlint:-options", "-nowarn",
-                "-cp", str(pyspark_jars() / "*"), "-d", str(classes), *map(str, sources)]
-    for resource, inside in resources.items():
-        target = classes / inside
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(resource, target)
-    package = [jvm_tool("jar"), "--create", "--file", str(jar), "-C", str(classes), "."]
-    for command in (compile_, package):
-        result = subprocess.run(command, capture_output=True, text=True)
-        if result.returncode != 0:
-            raise ArtifactError(f"{Path(command[0]).name} failed for the normalizer's JVM classes:\n"
-                                f"{result.stdout[-4000:]}{result.stderr[-4000:]}")
-    marker.write_text(digest)
-    return jar
+# PySpark's jars and the JDK's tools: the same for the suite's Maven artifacts as for a normalizer's own classes
+pyspark_jars = jvm_classes.pyspark_jars
+spark_version = jvm_classes.spark_version
+spark_jars_digest = jvm_classes.spark_jars_digest
+jvm_tool = jvm_classes.jvm_tool
 
 
 def _artifact_id(jar: Path) -> str:
@@ -262,25 +200,14 @@ def _artifact_id(jar: Path) -> str:
 
 
 def spark_connector_jars() -> list[Path]:
-    """The connector jars minus anything PySpark already ships (two scala-library jars would clash)."""
+    """Spark's Kafka source and Avro support at the installed PySpark's version, minus anything PySpark already ships
+    (two scala-library jars would clash): the session's, whatever normalizer runs in it."""
     bundled = {_artifact_id(jar) for jar in pyspark_jars().glob("*.jar")}
-    connectors = [jar for jar in ensure_first(spark_connector_candidates())[1] if _artifact_id(jar) not in bundled]
-    return [*connectors, normalizer_jar()]
+    return [jar for jar in ensure_first(spark_connector_candidates())[1] if _artifact_id(jar) not in bundled]
 
 
 def kafka_broker_classpath(version: str | None = None) -> str:
     return os.pathsep.join(str(jar) for jar in ensure(kafka_broker_artifacts(version)))
-
-
-def jvm_tool(name: str) -> str:
-    """A JDK command (java, javac, jar): JAVA_HOME's, else the one on PATH."""
-    java_home = os.environ.get("JAVA_HOME")
-    if java_home and (Path(java_home) / "bin" / name).exists():
-        return str(Path(java_home) / "bin" / name)
-    tool = shutil.which(name)
-    if tool is None:
-        raise ArtifactError(f"no {name} on PATH and JAVA_HOME is not set; a Java 17 JDK is required")
-    return tool
 
 
 def java_executable() -> str:
@@ -288,7 +215,7 @@ def java_executable() -> str:
 
 
 def main() -> None:
-    """`python -m cdc_conformance.harness.jvm`: resolve the artifact sets every run needs (used by `make` bootstrap). Kafka Connect
+    """Resolve the artifact sets every run needs (`cdc-conformance jvm`, which `make` bootstrap runs). Kafka Connect
     with a Debezium connector resolves on first use (the real-producer tier): while the tests run, its download
     overlaps their computing, instead of adding to bootstrap."""
     jars = ensure(kafka_broker_artifacts())
@@ -296,7 +223,7 @@ def main() -> None:
     connectors, jars = ensure_first(spark_connector_candidates())
     print(f"spark {spark_version()} (Scala {scala_binary_version()}): connectors {connector_version(jars)}, "
           f"{len(jars)} jars in {connectors.directory}")
-    print(f"normalizer classes: {normalizer_jar()}")
+
 
 
 if __name__ == "__main__":

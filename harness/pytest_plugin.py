@@ -158,7 +158,7 @@ class PluginRun:
         from cdc_conformance.harness.runner import Runner
         from cdc_conformance.harness.spark import spark_session
 
-        spark = spark_session()  # before the broker: a session that cannot start leaves no broker directory behind
+        spark = spark_session(under_test=self.under_test)  # before the broker: a session that cannot start leaves no broker directory behind
         with EmbeddedKafka() as broker:
             runner = Runner(RoundTrip(spark, broker, self.under_test), Registry.load(), self.known_failures,
                             golden_root=self.golden_root, obtained_root=self.obtained_root,

@@ -22,17 +22,28 @@ QUICK_START_JIT = "-XX:TieredStopAtLevel=1"
 
 def normalizer_jars() -> list[str]:
     """What a Spark session needs on `spark.jars` to run the reference normalizer (and read Kafka): Spark's Kafka source
-    and Avro support for the installed PySpark, and the normalizer's own jar compiled for it. For a session of your
-    own (`.config("spark.jars", ",".join(normalizer_jars()))`), spark-submit (`--jars`) or a cluster's library list;
-    `cdc-conformance jvm --spark-jars` prints the same list. Resolved and compiled on first use."""
-    return [str(jar) for jar in jvm.spark_connector_jars()]
+    and Avro support for the installed PySpark, and the jar the normalizer brings through its door, compiled for it.
+    For a session of your own (`.config("spark.jars", ",".join(normalizer_jars()))`), spark-submit (`--jars`) or a
+    cluster's library list; `cdc-conformance jvm --spark-jars` prints the same list. Resolved and compiled on first use."""
+    from cdc_conformance.harness.under_test import NormalizerUnderTest
+
+    return session_jars(NormalizerUnderTest.load())
+
+
+def session_jars(*normalizers) -> list[str]:
+    """Spark's connectors (the harness reads Kafka with them) and the jars each of `normalizers` brings (its
+    `spark_jars`), each once."""
+    jars = [str(jar) for jar in jvm.spark_connector_jars()]
+    return list(dict.fromkeys([*jars, *(jar for normalizer in normalizers for jar in normalizer.jars)]))
 
 
 def spark_session(master: str | None = None, app_name: str = "cdc-conformance", extra_conf: dict | None = None,
-                  quick_start: bool = False):
+                  quick_start: bool = False, under_test=None):
     """Return the (singleton) session, creating it with the project's settings on first use (`quick_start`: for
-    a process that runs a few short jobs and exits, with the quick JIT). With CDC_SPARK_REMOTE (or Spark's own
-    SPARK_REMOTE) set to `sc://host:port`, a Spark Connect session instead (`remote_session`)."""
+    a process that runs a few short jobs and exits, with the quick JIT), its classpath Spark's connectors and the jars
+    of the normalizer under test (`under_test`, a NormalizerUnderTest or several; the reference when none is named).
+    With CDC_SPARK_REMOTE (or Spark's own SPARK_REMOTE) set to `sc://host:port`, a Spark Connect session instead
+    (`remote_session`)."""
     from pyspark.sql import SparkSession
 
     remote = remote_url()
@@ -42,7 +53,10 @@ def spark_session(master: str | None = None, app_name: str = "cdc-conformance", 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # a local job binds to loopback only
-    jars = ",".join(normalizer_jars())
+    if under_test is None:
+        jars = ",".join(normalizer_jars())
+    else:
+        jars = ",".join(session_jars(*(under_test if isinstance(under_test, list | tuple) else [under_test])))
     java_options = f"-Duser.timezone=UTC -Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}"
     if quick_start:
         java_options += " " + QUICK_START_JIT

@@ -132,7 +132,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     broker = ExternalKafka(bootstrap_servers=args.bootstrap_servers).start()
     under_test = NormalizerUnderTest.load(args.normalizer) if args.normalizer else None
-    stream_once(spark_session(), broker, args.format, args.topic, args.sink, args.checkpoint, args.max_offsets_per_trigger, under_test)
+    stream_once(spark_session(under_test=under_test), broker, args.format, args.topic, args.sink, args.checkpoint,
+                args.max_offsets_per_trigger, under_test)
 
 
 if __name__ == "__main__":

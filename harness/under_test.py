@@ -6,12 +6,15 @@ one, `<function>_combined`: the batch output as one frame of output rows (`event
 streaming entry's rows), which the harness then collects in one job instead of two that each run the whole decode
 (the reference: `cdc_conformance.normalizer.pipeline:normalize`, `normalize_stream` and `normalize_combined`); its
 module may say which formats it reads (`supported_formats()`), what it expresses of the model (`expresses()`,
-harness/expressed.py) and its name in reports (`label()`). docs/normalizer-contract.md says what each takes and
+harness/expressed.py), its name in reports (`label()`) and the jars its session needs beside Spark's own connectors
+(`spark_jars(cache_dir)`: the harness starts its sessions with them, and adds them to a running session that lacks
+them; nothing else of a normalizer's reaches the classpath). docs/normalizer-contract.md says what each takes and
 returns. A normalizer without a streaming entry is checked and certified for batch only, and its results say so.
 Nothing in the harness or the generators imports the reference normalizer (tests/unit/test_who_imports_whom.py).
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
@@ -39,6 +42,7 @@ class NormalizerUnderTest:
     supported_formats: Callable | None = None  # () -> the format ids it reads: its module's `supported_formats`, optional
     expresses: Callable | None = None  # () -> what it expresses of the model (harness/expressed.py); none: all of it
     label: Callable | None = None      # () -> its name in reports ("Flink canal-json 1.20.3"); none: the spec
+    spark_jars: Callable | None = None  # (cache_dir) -> jar paths its session needs; none: Spark's connectors suffice
 
     @classmethod
     def load(cls, spec: str = DEFAULT_NORMALIZER) -> NormalizerUnderTest:
@@ -57,7 +61,7 @@ class NormalizerUnderTest:
         if not callable(function):
             raise NormalizerNotLoadable(f"{spec}: {function_name} is a {type(function).__name__}, not a function")
         optional = [getattr(module, name, None) for name in (f"{function_name}_stream", f"{function_name}_combined",
-                                                             "supported_formats", "expresses", "label")]
+                                                             "supported_formats", "expresses", "label", "spark_jars")]
         return cls(spec, function, *(entry if callable(entry) else None for entry in optional))
 
     @property
@@ -66,6 +70,18 @@ class NormalizerUnderTest:
         from cdc_conformance.harness.expressed import Expression
 
         return Expression.declared(self.expresses() if self.expresses is not None else None)
+
+    @functools.cached_property
+    def jars(self) -> tuple[str, ...]:
+        """The jars it brings (built on first use, into the suite's JVM cache)."""
+        from cdc_conformance.harness import jvm
+
+        return tuple(map(str, self.spark_jars(jvm.cache_dir()))) if self.spark_jars is not None else ()
+
+    def _attached(self, spark) -> None:
+        """Its jars in `spark` before it runs there: a session the harness started for it has them; one started for
+        another normalizer gets them added (`ADD JAR`, classic sessions; a Connect server's jars are the server's)."""
+        _attach_jars(spark, self.jars)
 
     @property
     def name(self) -> str:
@@ -103,6 +119,7 @@ class NormalizerUnderTest:
         """The batch output as the frames to run, its contract checked first: the combined entry's output rows
         alone when the normalizer has one (one job; the reference's split of the same rows is checked in
         tests/integration/test_plans.py), else the batch entry's events and quarantine."""
+        self._attached(raw.sparkSession)
         if self.normalize_combined is not None:
             rows = self.normalize_combined(raw, format_id)
             contract.check_rows(rows, f"{self.spec}_combined")
@@ -128,9 +145,25 @@ class NormalizerUnderTest:
         """The streaming entry's output rows (`events` and `quarantine` arrays), their contract checked."""
         if self.normalize_stream is None:
             raise NoStreamingEntry(f"{self.spec} has no streaming entry (no {self.stream_spec})")
+        self._attached(raw_stream.sparkSession)
         rows = self.normalize_stream(raw_stream, format_id, **options)
         contract.check_rows(rows, self.stream_spec)
         return rows
+
+
+_ATTACHED: set[tuple[int, str]] = set()
+
+
+def _attach_jars(spark, jars) -> None:
+    """`jars` added to a running classic session that did not start with them (`ADD JAR`, once each); a Spark Connect
+    server's classpath is the server's own (its `--jars`)."""
+    if type(spark).__module__.startswith("pyspark.sql.connect"):
+        return
+    started_with = set(spark.conf.get("spark.jars", "").split(","))
+    for jar in jars:
+        if jar not in started_with and (id(spark), jar) not in _ATTACHED:
+            spark.sql(f"ADD JAR '{jar}'")
+            _ATTACHED.add((id(spark), jar))
 
 
 def _first_line(error: BaseException) -> str:

@@ -14,11 +14,13 @@ Debezium decoder several times faster, and its plan is a few nodes instead of th
 from __future__ import annotations
 
 import re
+from importlib.resources import files
 from pathlib import Path
 
 from pyspark.sql import DataFrame
 from pyspark.sql.types import ArrayType, StringType, StructField, StructType
 
+from cdc_conformance import jvm_classes
 from cdc_conformance.model import EVENT_SCHEMA
 from cdc_conformance.normalizer import events, verdicts
 from cdc_conformance.normalizer.kafka_source import kafka_columns
@@ -26,12 +28,27 @@ from cdc_conformance.normalizer.kafka_source import kafka_columns
 PACKAGE = "io.cdcconformance"
 # The readers' resources (Avro schemas, the model's grammar), beside their package's classes: one home, read by the jar
 # and by Python alike
-JAVA_RESOURCES = Path(__file__).parent / "java" / "src" / "main" / "resources" / "io" / "cdcconformance"
+JAVA_MAIN = Path(__file__).parent / "java" / "src" / "main"
+JAVA_RESOURCES = JAVA_MAIN / "resources" / "io" / "cdcconformance"
+JAR_NAME = "cdc-conformance-normalizer"
+# the model's grammar is the suite's, copied beside the class that reads it (normalizer/java/pom.xml does the same)
+GRAMMAR = files("cdc_conformance").joinpath("model-grammar.json")
+GRAMMAR_IN_JAR = Path("io/cdcconformance/shared/model-grammar.json")
 RECORD_OUTPUT = StructType([
     StructField("code", StringType(), True),      # NULL: the record's events stand
     StructField("detail", StringType(), True),
     StructField("events", ArrayType(EVENT_SCHEMA, False), False),
 ])
+
+
+def jar(cache_dir: Path) -> Path:
+    """The readers' jar (normalizer/java, a Maven module for the developers' JUnit tests and fuzzing; users' machines
+    need no Maven: javac compiles src/main against the installed PySpark's jars), in `cache_dir`, built on first use;
+    the Avro schemas go in as resources, where they lie."""
+    resources = {path.relative_to(JAVA_MAIN / "resources"): path.read_bytes()
+                 for path in sorted((JAVA_MAIN / "resources").rglob("*")) if path.is_file()}
+    resources[GRAMMAR_IN_JAR] = GRAMMAR.read_bytes()
+    return jvm_classes.compiled_jar(JAR_NAME, JAVA_MAIN / "java", cache_dir, resources)
 
 
 def function_name(java_class: str) -> str:

@@ -5,6 +5,7 @@ contract is docs/normalizer-contract.md. Formats are plug-ins (normalizer.plugin
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 from pyspark.sql import DataFrame, SparkSession
@@ -25,6 +26,14 @@ def label() -> str:
 
 def supported_formats() -> list[str]:
     return list(plugin.decoders())
+
+
+def spark_jars(cache_dir: Path) -> list[str]:
+    """What a session needs on its classpath besides Spark's own connectors: the readers' jar, built into `cache_dir`
+    on first use (docs/normalizer-contract.md)."""
+    from cdc_conformance.normalizer import jvm_functions
+
+    return [str(jvm_functions.jar(cache_dir))]
 
 
 def _require_utc(spark: SparkSession) -> None:

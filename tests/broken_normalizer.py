@@ -1,6 +1,6 @@
 """A deliberately broken normalizer, for the reproduce workflow's end-to-end test: it drops the '+tag' part
 of e-mail addresses in after images, so it mishandles only the few records whose address has one."""
-from cdc_conformance.normalizer.pipeline import Normalized, normalize
+from cdc_conformance.normalizer.pipeline import Normalized, normalize, spark_jars  # noqa: F401  (the reference's jars)
 
 
 def normalize_broken(raw, format_id):

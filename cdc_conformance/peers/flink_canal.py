@@ -3,6 +3,7 @@ as a Flink SQL table over the topic reads it with the format's defaults (no data
 from __future__ import annotations
 
 from cdc_conformance.peers import flink
+from cdc_conformance.peers.flink import spark_jars  # noqa: F401  (the door: the jar this peer's session needs)
 
 
 def normalize(raw, format_id: str) -> flink.changes.Output:

@@ -4,6 +4,7 @@ when the record is Connect's schema-and-payload envelope (docs/peers.md)."""
 from __future__ import annotations
 
 from cdc_conformance.peers import flink
+from cdc_conformance.peers.flink import spark_jars  # noqa: F401  (the door: the jar this peer's session needs)
 
 
 def normalize(raw, format_id: str) -> flink.changes.Output:

@@ -20,6 +20,7 @@ from cdc_conformance.harness.cli import certify, peers, producers, reproduce, su
 from cdc_conformance.harness.cli.common import PROG
 from cdc_conformance.harness.jvm import ArtifactError
 from cdc_conformance.harness.known_failures import KnownFailuresError
+from cdc_conformance.jvm_classes import JvmBuildError
 
 
 def _print_version(context: click.Context, _parameter, given: bool) -> None:
@@ -131,7 +132,7 @@ def _main(argv: list[str] | None) -> None:
     except BrokerError as error:  # unreachable, refused or failed delivery: the first line says which
         click.echo(f"{PROG}: {str(error).splitlines()[0]}", err=True)
         sys.exit(1)
-    except ArtifactError as error:  # a JVM part could not be had (Maven, javac): what the tool said, no traceback
+    except (ArtifactError, JvmBuildError) as error:  # a JVM part could not be had (Maven, javac): what the tool said, no traceback
         click.echo(f"{PROG}: {error}", err=True)
         sys.exit(1)
     except click.Abort:

@@ -75,7 +75,7 @@ def certify(target, every_version, check_records, examples, seed, producer, hist
         return
     function, progress = normalizer_under_test(normalizer_spec), Progress()
     with EmbeddedKafka(heap="1g") as broker:
-        roundtrip = RoundTrip(spark_session(), broker, function)
+        roundtrip = RoundTrip(spark_session(under_test=function), broker, function)
         if check_records:
             with progress.phase(f"checking {len(records)} certification record(s)"):
                 problems = certification.check_all(roundtrip, registry, cases, records, load_known_failures(), golden_root,

@@ -70,8 +70,9 @@ def selected_cases(cases, case_ids, formats, registry):
 
 
 @contextmanager
-def started_with_spark(broker):
-    """The Spark session (with the quick JIT: `run` is a few short jobs), with `broker` started and stopped on
+def started_with_spark(broker, under_test):
+    """The Spark session for `under_test` (one normalizer, or several: their jars on its classpath; with the quick
+    JIT: `run` is a few short jobs), with `broker` started and stopped on
     the way out (told of any error). An embedded broker starts on a thread of its own while this one starts
     Spark (their start-ups overlap: about 2 s of `make run`); another backend is reached first, so that an
     unreachable one is a one-line error before any JVM of Spark's says a word."""
@@ -81,12 +82,12 @@ def started_with_spark(broker):
     with ExitStack() as stack:
         if not isinstance(broker, EmbeddedKafka):
             stack.enter_context(broker)
-            yield spark_session(quick_start=True)
+            yield spark_session(quick_start=True, under_test=under_test)
             return
         with ThreadPoolExecutor(max_workers=1) as pool:
             starting = pool.submit(broker.__enter__)
             try:
-                spark = spark_session(quick_start=True)
+                spark = spark_session(quick_start=True, under_test=under_test)
             finally:
                 if starting.exception() is None:
                     stack.push(broker)

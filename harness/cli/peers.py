@@ -63,7 +63,7 @@ def peers(formats, peer_specs, case_ids, examples, seed, broker, bootstrap_serve
     known = known_failures_for(None, None)
     rows, problems, started = [], [], time.monotonic()
     kafka = make_broker(broker, bootstrap_servers, None)
-    with started_with_spark(kafka) as spark:
+    with started_with_spark(kafka, [reference, *chosen]) as spark:
         for format_id in selected_formats:
             units, missing = peer_run.case_units([c for c in cases if c.format == format_id])
             problems += missing

@@ -110,7 +110,7 @@ def _run(histories, databases, versions, replica_identity, chosen, seed, under_t
                     for setting in chosen:
                         with progress.phase(f"Debezium {version} on {database} ({setting.name}): {histories} histories",
                                             total=histories) as done:
-                            results += checks.drawn_checks(spark_session(), broker, under_test, version, histories, seed,
+                            results += checks.drawn_checks(spark_session(under_test=under_test), broker, under_test, version, histories, seed,
                                                            identities, done, database, setting)
     except ProducerUnavailable as error:
         raise click.ClickException(f"the real producers cannot run here: {error}") from error
@@ -143,7 +143,7 @@ def _alone(producer: str, histories, seed, drawn_checks, broker_settings: dict, 
     try:
         with EmbeddedKafka(heap="512m", **broker_settings) as broker, \
                 Progress().phase(f"{producer} on MariaDB: {histories} histories", total=histories) as done:
-            results = drawn_checks(spark_session(), broker, under_test, histories, seed, done)
+            results = drawn_checks(spark_session(under_test=under_test), broker, under_test, histories, seed, done)
     except ProducerUnavailable as error:
         raise click.ClickException(f"{producer} cannot run here: {error}") from error
     differences = sum(len(r.differences) for r in results)

@@ -7,6 +7,7 @@ import click
 
 from cdc_conformance.harness.cli.common import DecodedFormat, Misuse, normalizer_under_test, written_path
 from cdc_conformance.harness.progress import Progress
+from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER
 
 
 def _reproducer(broker, normalizer_spec: str, format_id: str):
@@ -15,7 +16,7 @@ def _reproducer(broker, normalizer_spec: str, format_id: str):
     from cdc_conformance.harness.spark import spark_session
 
     function = normalizer_under_test(normalizer_spec)
-    spark = spark_session()
+    spark = spark_session(under_test=[function, normalizer_under_test(DEFAULT_NORMALIZER)])
     return Reproducer(RoundTrip(spark, broker, function), RoundTrip(spark, broker), format_id)
 
 
@@ -179,7 +180,8 @@ def promote(capture_file, case_id, features, title, versions, cases_dir, golden_
     known_failure = reproduce.KnownFailure(_load_expectation(expect_file), reason, bug) if reason else None
     with EmbeddedKafka() as broker:
         try:
-            spark = spark_session()
+            reference = normalizer_under_test(DEFAULT_NORMALIZER)
+            spark = spark_session(under_test=[reference, *([failing_normalizer] if failing_normalizer else [])])
             failing = RoundTrip(spark, broker, failing_normalizer) if failing_normalizer else None
             path = reproduce.promote(RoundTrip(spark, broker), document, case_id, list(features), versions, title,
                                      cases_root, golden_root, known_failure, known_failures_file, failing)

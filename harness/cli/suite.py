@@ -98,7 +98,7 @@ def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, 
     from cdc_conformance.harness.runner import Runner
 
     broker = make_broker(backend, bootstrap_servers, settings["kafka_image"])
-    with started_with_spark(broker) as spark:
+    with started_with_spark(broker, function) as spark:
         try:
             runner = Runner(RoundTrip(spark, broker, function), registry, settings["known_failures"],
                             update_golden=settings["update_golden"], keep_orphans=settings["keep_orphans"],

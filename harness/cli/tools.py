@@ -54,7 +54,7 @@ def bench(formats, every_format, messages, repeat, growth, streaming, max_offset
     with EmbeddedKafka(heap="1g") as broker, progress.phase(f"benchmarking {len(chosen)} format(s)", total=len(chosen)) as done:
         for format_id in chosen:
             with progress.phase(f"{format_id}: {messages:,} messages, {repeat} pass(es)"):
-                rows.append(benchmark.format_row(spark_session(), broker, under_test, registry.generator(format_id),
+                rows.append(benchmark.format_row(spark_session(under_test=under_test), broker, under_test, registry.generator(format_id),
                                                  messages, repeat, growth))
             progress.note(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s ({rows[-1].ratio:.2f}x plain)")
             done()
@@ -76,7 +76,7 @@ def _bench_streaming(chosen, registry, under_test, progress, messages, max_offse
             progress.phase(f"streaming {len(chosen)} format(s)", total=len(chosen)) as done:
         for format_id in chosen:
             with progress.phase(f"{format_id}: {messages:,} messages, {max_offsets:,} a trigger, {repeat} pass(es)"):
-                rows.append(benchmark.stream_row(spark_session(), broker, under_test, registry.generator(format_id),
+                rows.append(benchmark.stream_row(spark_session(under_test=under_test), broker, under_test, registry.generator(format_id),
                                                  messages, max_offsets, repeat, workdir, cold=True, growth=growth))
             progress.note(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s streaming ({rows[-1].ratio:.2f}x plain)")
             done()
@@ -106,7 +106,7 @@ def soak(records, formats, seed, normalizer_spec) -> None:
     chosen = formats or registry.decoded_formats()
     rows = []
     with EmbeddedKafka(heap="1g") as broker, progress.phase(f"soaking {len(chosen)} format(s)", total=len(chosen)) as done:
-        roundtrip = RoundTrip(spark_session(), broker, under_test)
+        roundtrip = RoundTrip(spark_session(under_test=under_test), broker, under_test)
         for format_id in chosen:
             with progress.phase(f"{format_id}: {records:,} mutated records"):
                 rows.append(soaking.soak(roundtrip, registry.generator(format_id), records, seed))
@@ -120,16 +120,18 @@ def soak(records, formats, seed, normalizer_spec) -> None:
               "needs for the normalizer (spark-submit --jars, a cluster's libraries).")
 def jvm(spark_jars) -> None:
     """Resolve the JVM artifacts (Kafka broker, Spark connectors; Kafka Connect resolves on first use) with Maven and
-    compile the normalizer's JVM classes (normalizer/java) into the cache (the checkout's .cache/jvm, or the user's
-    cache directory)."""
+    build the jars the reference normalizer brings (its `spark_jars`: normalizer/java compiled) into the cache (the
+    checkout's .cache/jvm, or the user's cache directory)."""
     from cdc_conformance.harness import jvm as artifacts
+    from cdc_conformance.harness.spark import normalizer_jars
 
     if spark_jars:
-        from cdc_conformance.harness.spark import normalizer_jars
-
         click.echo(",".join(normalizer_jars()))
         return
     artifacts.main()
+    from cdc_conformance.harness.under_test import NormalizerUnderTest
+
+    click.echo(f"normalizer classes: {', '.join(NormalizerUnderTest.load().jars)}")
 
 
 

@@ -23,7 +23,8 @@ def _user_project(tmp_path):
     package = tmp_path / "mypkg"
     package.mkdir()
     (package / "__init__.py").write_text('__version__ = "1.4.0"\n')
-    (package / "job.py").write_text("from cdc_conformance.normalizer.pipeline import normalize as reference\n\n\n"
+    (package / "job.py").write_text("from cdc_conformance.normalizer.pipeline import normalize as reference\n"
+                                    "from cdc_conformance.normalizer.pipeline import spark_jars  # noqa: F401\n\n\n"
                                     "def normalize(raw, format_id):\n    return reference(raw, format_id)\n")
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "mypkg"\nversion = "1.4.0"\n')
     return tmp_path

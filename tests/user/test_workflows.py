@@ -27,13 +27,16 @@ NORMALIZER = "normalizer.job:normalize"
 # the user's own packages, named like the suite's folders: the suite installs only `cdc_conformance`, so these keep
 # their names (they once shadowed the suite's, or were shadowed by them)
 USER_PACKAGES = FOLDERS
-CORRECT = "from cdc_conformance.normalizer.pipeline import normalize as reference\n\n\ndef normalize(raw, format_id):\n" \
+# each hands over to the reference, so each brings the reference's jars through its door (spark_jars)
+CORRECT = "from cdc_conformance.normalizer.pipeline import normalize as reference\n" \
+          "from cdc_conformance.normalizer.pipeline import spark_jars  # noqa: F401\n\n\ndef normalize(raw, format_id):\n" \
           "    return reference(raw, format_id)\n"
 # the next release's bug: before and after swapped on UPDATE
 SWAPPED = """from pyspark.sql import functions as F
 
 from cdc_conformance.normalizer.pipeline import Normalized
 from cdc_conformance.normalizer.pipeline import normalize as reference
+from cdc_conformance.normalizer.pipeline import spark_jars  # noqa: F401
 
 
 def normalize(raw, format_id):
