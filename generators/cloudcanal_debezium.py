@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from cdc_conformance import keys
 from cdc_conformance.generators import debezium
 from cdc_conformance.generators.bench import history_bench
+from cdc_conformance.generators.debezium_connect import binlog_file
 from cdc_conformance.generators.history import Change, History, Table, Transaction
 from cdc_conformance.generators.oracle import change_events
 from cdc_conformance.generators.plugin import FormatGenerator, Hostile, json_mutator, profile_examples, profile_render
@@ -81,7 +82,7 @@ class Encoder:
     # -- oracle --------------------------------------------------------------------------------------
     def _oracle(self, change: Change, tx: Transaction, source: dict) -> list[CanonicalEvent]:
         commit = tx.commit_time.replace(microsecond=tx.commit_time.microsecond // 1000 * 1000)
-        position = {"commit": f"{debezium.binlog_file(source['file'])}:{source['pos']:020d}", "event": None, "seq": keys.PLAIN_SEQ}
+        position = {"commit": f"{binlog_file(source['file'])}:{source['pos']:020d}", "event": None, "seq": keys.PLAIN_SEQ}
         base = dict(event_id="", format=FORMAT, kind="ROW", origin=[], snapshot=False,
                     source={"system": "mysql", "server": None, "database": self.profile.database, "schema": None,
                             "table": self.table.name},

@@ -14,7 +14,7 @@ import base64
 import datetime as dt
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from typing import Any, overload
+from typing import overload
 
 from hypothesis import strategies as st
 
@@ -23,25 +23,15 @@ from cdc_conformance.generators import mariadb_ddl
 from cdc_conformance.generators.bench import history_bench
 from cdc_conformance.generators.debezium_connect import (
     BINLOG_SOURCE,
-    CHARACTER_TYPES,
-    CONNECT_TIME_NAMES,
-    JDBC_TYPES,
     RUN_ID,
-    SCHEMA_CHANGE_COLUMN,
-    SCHEMA_CHANGE_COLUMN_SINCE_2,
     SourceClock,
-    binlog_file,
-    connect_field,
     encode_value,
     epoch_ms,
-    fixed_digits,
     from_epoch_ms,
-    hex_lsn,
-    mariadb_column_type,
-    postgres_column_type,
-    schemaless_text,
 )
 from cdc_conformance.generators.debezium_hostile import HOSTILE, MUTATORS
+from cdc_conformance.generators.debezium_oracle import DebeziumOracle
+from cdc_conformance.generators.debezium_schemas import HEARTBEAT, SERVER_NAME_KEY, ConnectSchemas
 from cdc_conformance.generators.history import Change, History, Row, Table, Transaction, histories, tables
 from cdc_conformance.generators.jsontext import dumps_bytes
 from cdc_conformance.generators.plugin import FormatGenerator
@@ -51,7 +41,6 @@ from cdc_conformance.generators.values import (
     ALL_TYPES,
     BITS_TYPES,
     DURATION_TYPE,
-    EPOCH,
     MONEY_TYPE,
     PG_TIMESTAMP_TYPES,
     POSTGRES_TYPES,
@@ -59,11 +48,10 @@ from cdc_conformance.generators.values import (
     TIME_24_TYPE,
     VARBIT_TYPES,
     LogicalType,
-    canonical_text,
     java_double_text,
     rescale,
 )
-from cdc_conformance.model import CanonicalEvent, Column
+from cdc_conformance.model import CanonicalEvent
 
 FORMAT = "debezium-json"
 
@@ -404,12 +392,6 @@ def _as_pipeline_writes(profile: Profile) -> Profile:
                    source_types=False, replica_identity="FULL", toasted=False)
 
 
-_SERVER_NAME_KEY = {"type": "struct", "fields": [{"type": "string", "optional": False, "field": "serverName"}],
-                    "optional": False, "name": "io.debezium.connector.common.ServerNameKey"}
-_HEARTBEAT = {"type": "struct", "fields": [{"type": "int64", "optional": False, "field": "ts_ms"}],
-              "optional": False, "name": "io.debezium.connector.common.Heartbeat"}
-
-
 # ------------------------------------------------------------------------------------------------
 # The encoder
 # ------------------------------------------------------------------------------------------------
@@ -431,103 +413,10 @@ class DebeziumEncoder:
     def __post_init__(self):
         if self.profile.binlog_rotation is not None:
             self.clock.binlog_index, self.clock.statements_per_file = self.profile.binlog_rotation
+        self.schemas = ConnectSchemas(self.profile, self.table, self.database_types)
+        self.oracle = DebeziumOracle(self.profile, self.table, self.schemas, FORMAT)
 
-    # -- schemas ---------------------------------------------------------------------------------
-    def _schema_prefix(self) -> str:
-        if self.profile.flink_cdc:  # the connector's own topic name inside Flink, whatever topic the sink writes to
-            return f"{self.profile.prefix}.{self.profile.database_of(self.table)}.{self.table.name}"
-        return self.profile.topic(self.table)
-
-    def row_fields(self) -> list[dict]:
-        return [self._propagated(self._time_named(connect_field(c.name, c.logical, c.nullable)), c)
-                for c in self.table.columns]
-
-    def _time_named(self, field_schema: dict) -> dict:
-        """Under time.precision.mode=connect a date, a time and a timestamp are Kafka Connect's own logical types
-        (their values in milliseconds: `_setting_view` made them TIME(3), TIMESTAMP(3))."""
-        connect_name = CONNECT_TIME_NAMES.get(field_schema.get("name", "")) if self.profile.time_precision == "connect" else None
-        return field_schema if connect_name is None else {**field_schema, "name": connect_name}
-
-    def _propagated(self, field_schema: dict, column) -> dict:
-        """The field's schema with its column's type among its parameters, after its own (Profile.source_types)."""
-        database_type = self.database_types.get(column.name, column.logical)
-        propagated = None
-        if self.profile.source_types:
-            propagated = (mariadb_column_type(database_type, bool(column.pk_position)) if self.profile.binlog
-                          else postgres_column_type(database_type, self._in_snapshot))
-        if propagated is None:
-            return field_schema
-        type_, length, scale = propagated
-        parameters = {**field_schema.get("parameters", {}), "__debezium.source.column.type": type_}
-        if length is not None:
-            parameters["__debezium.source.column.length"] = str(length)
-        if scale is not None:
-            parameters["__debezium.source.column.scale"] = str(scale)
-        if self.profile.names_source_column:
-            parameters["__debezium.source.column.name"] = column.name
-        return {**{k: v for k, v in field_schema.items() if k != "field"}, "parameters": parameters, "field": column.name}
-
-    def key_fields(self) -> list[dict]:
-        return [self._time_named(connect_field(c.name, c.logical, False)) for c in self.table.key_columns]
-
-    def source_fields(self) -> list[dict]:
-        p = self.profile
-        snapshot = ({"type": "string", "optional": True, "name": "io.debezium.data.Enum", "version": 1,
-                     "parameters": {"allowed": p.snapshot_values},
-                     "default": "false", "field": "snapshot"} if p.snapshot_style == "enum"
-                    else {"type": "boolean", "optional": True, "default": False, "field": "snapshot"})
-        common = [{"type": "string", "optional": False, "field": "version"},
-                  {"type": "string", "optional": False, "field": "connector"},
-                  {"type": "string", "optional": False, "field": "name"},
-                  {"type": "int64", "optional": False, "field": "ts_ms"}, snapshot,
-                  {"type": "string", "optional": False, "field": "db"},
-                  {"type": "string", "optional": True, "field": "sequence"}]
-        if p.has_sub_millis:
-            common += [{"type": "int64", "optional": True, "field": "ts_us"},
-                       {"type": "int64", "optional": True, "field": "ts_ns"}]
-        if p.binlog:  # MySqlSourceInfoStructMaker / MariaDbSourceInfoStructMaker: no schema, the binlog's coordinates
-            return common + [{"type": "string", "optional": True, "field": "table"},
-                             {"type": "int64", "optional": False, "field": "server_id"},
-                             {"type": "string", "optional": True, "field": "gtid"},
-                             {"type": "string", "optional": False, "field": "file"},
-                             {"type": "int64", "optional": False, "field": "pos"},
-                             {"type": "int32", "optional": False, "field": "row"},
-                             {"type": "int64", "optional": True, "field": "thread"},
-                             {"type": "string", "optional": True, "field": "query"}]
-        common += [{"type": "string", "optional": False, "field": "schema"},
-                   {"type": "string", "optional": False, "field": "table"}]
-        if p.connector == "sqlserver":
-            return common + [{"type": "string", "optional": True, "field": "change_lsn"},
-                             {"type": "string", "optional": True, "field": "commit_lsn"},
-                             {"type": "int64", "optional": True, "field": "event_serial_no"}]
-        return common + [{"type": "int64", "optional": True, "field": "txId"},
-                         {"type": "int64", "optional": True, "field": "lsn"},
-                         {"type": "int64", "optional": True, "field": "xmin"}]
-
-    def source_schema(self) -> dict:
-        source = {"type": "struct", "fields": self.source_fields(), "optional": False,
-                  "name": f"io.debezium.connector.{self.profile.connector}.Source", "field": "source"}
-        return {**source, "version": 1, "field": "source"} if self.profile.versions_source_schema else source
-
-    def value_schema(self) -> dict:
-        p, name = self.profile, self._schema_prefix()
-        row = {"type": "struct", "fields": self.row_fields(), "optional": True, "name": f"{name}.Value"}
-        fields = [{**row, "field": "before"}, {**row, "field": "after"}, self.source_schema()]
-        if p.has_transaction_field:
-            fields.append({"type": "struct", "optional": True, "name": "event.block", "version": 1, "field": "transaction",
-                           "fields": _TRANSACTION_BLOCK})
-        fields += [{"type": "string", "optional": False, "field": "op"},
-                   {"type": "int64", "optional": True, "field": "ts_ms"}]
-        if p.has_sub_millis:
-            fields += [{"type": "int64", "optional": True, "field": "ts_us"},
-                       {"type": "int64", "optional": True, "field": "ts_ns"}]
-        if p.legacy_transaction_field:
-            fields.append({"type": "struct", "fields": _TRANSACTION_BLOCK, "optional": True, "field": "transaction"})
-        schema = {"type": "struct", "fields": fields, "optional": False, "name": f"{name}.Envelope"}
-        if p.has_transaction_field:
-            schema["version"] = 2 if p.has_sub_millis else 1
-        return schema
-
+    # -- JsonConverter ---------------------------------------------------------------------------
     def _wrap(self, schema: dict, payload):
         return {"schema": schema, "payload": payload} if self.profile.schemas_enable else payload
 
@@ -542,10 +431,6 @@ class DebeziumEncoder:
     def _written(self, logical: LogicalType, value, zoned_fixed: bool):
         """`encode_value` with this profile's encodings."""
         return encode_value(logical, value, zoned_fixed, self.profile.decimal_format, self.profile.padded_bits)
-
-    def _schemaless(self, logical: LogicalType, value, zoned_fixed: bool) -> str | None:
-        """`schemaless_text` with this profile's encodings."""
-        return schemaless_text(logical, value, zoned_fixed, self.profile.decimal_format, self.profile.padded_bits)
 
     @overload
     def row_json(self, row: Row, columns=None) -> dict: ...
@@ -563,9 +448,7 @@ class DebeziumEncoder:
         return self.row_json(row, self.table.key_columns)
 
     def key_bytes(self, row: Row) -> bytes:
-        schema = {"type": "struct", "fields": self.key_fields(), "optional": False,
-                  "name": f"{self._schema_prefix()}.Key"}
-        return dumps_bytes(self._wrap(schema, self.key_payload(row)))
+        return dumps_bytes(self._wrap(self.schemas.key_schema(), self.key_payload(row)))
 
     def _snapshot_marker(self, snapshot: bool, last: bool, first: bool = False):
         if self.profile.flink_cdc:  # its own snapshot reader's offset context is never in snapshot mode
@@ -628,7 +511,7 @@ class DebeziumEncoder:
             return {"id": transaction, **order}
         return {"id": f"{transaction}:{source['lsn']}", **order}
 
-    # -- the oracle's view of one record ----------------------------------------------------------
+    # -- the oracle's view of one record (generators/debezium_oracle.py) -----------------------------
     @overload
     def canonical_image(self, row: Row, columns=None) -> dict: ...
 
@@ -636,69 +519,7 @@ class DebeziumEncoder:
     def canonical_image(self, row: None, columns=None) -> None: ...
 
     def canonical_image(self, row: Row | None, columns=None) -> dict | None:
-        if row is None:
-            return None
-        columns = columns if columns is not None else self.table.columns
-        if self.profile.schemas_enable:
-            return {c.name: canonical_text(c.logical, row[c.name]) for c in columns}
-        return {c.name: self._schemaless(c.logical, row[c.name], self._zoned_fixed()) for c in columns}
-
-    def _canonical_key(self, row: Row) -> list[tuple[str, str | None]]:
-        return [(c.name, canonical_text(c.logical, row[c.name])) for c in self.table.key_columns]
-
-    def _columns(self) -> list[Column] | None:
-        if not self.profile.schemas_enable:
-            return None
-        # nullable is what the schema says (optional), which is not always the column's NOT NULL (a geometry)
-        # the source type: a propagated type, else the semantic name, else the Connect type (the normalizer's)
-        return [Column(c.name, i + 1, descriptor.get("parameters", {}).get("__debezium.source.column.type")
-                       or descriptor.get("name") or descriptor["type"], c.logical.name, descriptor["optional"], c.pk_position)
-                for i, (c, descriptor) in enumerate(zip(self.table.columns, self.row_fields()))]
-
-    def _canonical_position(self, position: dict) -> dict | None:
-        if self.profile.binlog and position["file"] == "":  # Flink CDC's snapshot phase: no binlog coordinates
-            return None
-        if self.profile.binlog:
-            return {"commit": f"{binlog_file(position['file'])}:{fixed_digits(position['pos'])}", "event": str(position["row"]).zfill(10),
-                    "seq": keys.HALF_SEQ.get(position.get("key_change_half"), keys.PLAIN_SEQ)}
-        if self.profile.connector == "sqlserver":
-            return {"commit": hex_lsn(position["commit_lsn"]), "event": hex_lsn(position["change_lsn"]),
-                    "seq": fixed_digits(position["serial"])}
-        # `sequence` [null, lsn] before the connector's first COMMIT: a commit part of zeros, before every later one
-        # however a consumer sorts NULLs (issue 39 A10)
-        return {"commit": fixed_digits(position["last_commit"] or 0), "event": fixed_digits(position["lsn"]),
-                "seq": keys.HALF_SEQ.get(position.get("key_change_half"), keys.PLAIN_SEQ)}
-
-    def _event(self, kind: str, tx: Transaction, position: dict | None, **fields) -> CanonicalEvent:
-        p = self.profile
-        emit_us = epoch_ms(tx.commit_time) * 1000 + tx.emit_lag_us
-        if not p.has_sub_millis:
-            emit_us -= emit_us % 1000
-        base: dict[str, Any] = dict(event_id="", format=FORMAT, kind=kind, origin=[])
-        if kind == "TOMBSTONE":
-            return CanonicalEvent(**base, **fields)
-        if position is None:
-            raise ValueError(f"a {kind} event has a source position; only a tombstone has none")
-        if p.flink_cdc:  # no Kafka key: the events' key, and which columns are the key's, are unknown
-            columns = [replace(c, pk_position=None) for c in fields.get("columns") or []] or fields.get("columns")
-            fields = {**fields, "key": None, **({"columns": columns} if "columns" in fields else {})}
-        return CanonicalEvent(
-            **base, format_version=p.format_version,
-            source=p.canonical_source(self.table),
-            position=self._canonical_position(position),
-            tx_id=self._tx_id(tx, position),
-            # a snapshot read's ts_ms of 0 (Flink CDC's snapshot phase) is no time
-            commit_ts=None if p.flink_cdc and tx.snapshot else tx.commit_time.replace(microsecond=tx.commit_time.microsecond // 1000 * 1000),
-            emit_ts=EPOCH.replace(tzinfo=dt.UTC) + dt.timedelta(microseconds=emit_us),
-            **fields)
-
-    def _tx_id(self, tx: Transaction, position: dict) -> str | None:
-        """PostgreSQL's xid (source.txId); MariaDB's GTID when its transaction block names it (a snapshot has none)."""
-        if self.profile.connector == "postgresql" and position["tx_id"] is not None:
-            return str(position["tx_id"])
-        if self.profile.connector == "mariadb" and self.profile.transaction_metadata and not tx.snapshot:
-            return position["gtid"]
-        return None
+        return self.oracle.canonical_image(row, columns, self._zoned_fixed())
 
     # -- records -----------------------------------------------------------------------------------
     def _record(self, key: bytes | None, value: dict | None, headers=(), topic: str | None = None) -> KafkaRecord:
@@ -715,7 +536,7 @@ class DebeziumEncoder:
                            None if value is None else dumps_bytes(value), tuple(headers))
 
     def _value(self, op, before, after, source, tx) -> dict:
-        return self._wrap(self.value_schema(), self._envelope(op, before, after, source, tx))
+        return self._wrap(self.schemas.value_schema(self._in_snapshot), self._envelope(op, before, after, source, tx))
 
     def _deleted_image(self, row: Row) -> tuple[dict, dict]:
         """A delete's `before` (JSON) and its canonical image. Under PostgreSQL's REPLICA IDENTITY DEFAULT the
@@ -730,7 +551,7 @@ class DebeziumEncoder:
                    for c in self.table.columns}
         if self.profile.schemas_enable:
             return written, self.canonical_image(old)
-        return written, {c.name: self._schemaless(c.logical, old[c.name], self._zoned_fixed() and bool(c.pk_position))
+        return written, {c.name: self.oracle.schemaless(c.logical, old[c.name], self._zoned_fixed() and bool(c.pk_position))
                          for c in self.table.columns}
 
     def _positions(self, tx: Transaction) -> list[dict]:
@@ -785,8 +606,8 @@ class DebeziumEncoder:
         sent_ms = (epoch_ms(tx.commit_time) * 1000 + tx.emit_lag_us) // 1000 + 1
         # SchemaFactory (2.0, DBZ-5044) gives both schemas a version; 1.9.7 wrote none
         versioned = {"version": 1} if self.profile.has_schema_factory else {}
-        key = self._wrap({**_SERVER_NAME_KEY, **versioned}, {"serverName": self.profile.prefix})
-        value = self._wrap({**_HEARTBEAT, **versioned}, {"ts_ms": sent_ms})
+        key = self._wrap({**SERVER_NAME_KEY, **versioned}, {"serverName": self.profile.prefix})
+        value = self._wrap({**HEARTBEAT, **versioned}, {"ts_ms": sent_ms})
         key_bytes = dumps_bytes(key)
         record = KafkaRecord(self.profile.heartbeat_topic(), default_partition(key_bytes, self.profile.partitions),
                              key_bytes, dumps_bytes(value))
@@ -816,10 +637,10 @@ class DebeziumEncoder:
                              f"COLLATE {mariadb_ddl.DATABASE_COLLATION}", "CREATE", []),
             (database, None, f"USE {mariadb_ddl.quoted(database)}", "OTHER", []),
             (database, name, mariadb_ddl.show_create_table(self.table), "CREATE",
-             [{"type": "CREATE", "id": table_id, "table": self._table_description()}])]
+             [{"type": "CREATE", "id": table_id, "table": self.schemas.table_description()}])]
         made_ms = min((epoch_ms(tx.commit_time) for tx in history.transactions), default=0) - 1
         rows_follow = any(tx.snapshot for tx in history.transactions)
-        schema = self._schema_change_schema()  # the connector's own: the same for every record
+        schema = self.schemas.schema_change_value()  # the connector's own: the same for every record
         return [self._schema_change(schema, made_ms, database_name, table_name, ddl, change, table_changes,
                                     last=index == len(statements) - 1 and not rows_follow)
                 for index, (database_name, table_name, ddl, change, table_changes) in enumerate(statements)]
@@ -835,68 +656,17 @@ class DebeziumEncoder:
         if p.has_sub_millis:
             source.update(ts_us=made_ms * 1000, ts_ns=made_ms * 1_000_000)
         source.update(table=table_name, **{k: coordinates[k] for k in BINLOG_SOURCE})
-        versioned = {"version": 1} if p.has_schema_factory else {}
         sent_ms = made_ms + 1
         value = {"source": source, **({"ts_ms": sent_ms} if p.has_schema_factory else {}), "databaseName": database,
                  "schemaName": None, "ddl": ddl, "tableChanges": table_changes}
-        key_schema = {"type": "struct", "fields": [{"type": "string", "optional": False, "field": "databaseName"}],
-                      "optional": False, "name": f"io.debezium.connector.{p.connector}.SchemaChangeKey", **versioned}
-        key = dumps_bytes(self._wrap(key_schema, {"databaseName": database}))
+        key = dumps_bytes(self._wrap(self.schemas.schema_change_key(), {"databaseName": database}))
         record = self._record(key, self._wrap(schema, value), topic=p.schema_change_topic())
         event = CanonicalEvent(
             event_id="", format=FORMAT, kind="DDL", origin=[], format_version=p.format_version, snapshot=True,
             source={"system": p.connector, "server": p.prefix, "database": database, "schema": None, "table": table_name},
-            position=self._canonical_position(coordinates), commit_ts=from_epoch_ms(made_ms),
+            position=self.oracle.canonical_position(coordinates), commit_ts=from_epoch_ms(made_ms),
             emit_ts=from_epoch_ms(sent_ms) if p.has_schema_factory else None, ddl={"statement": ddl, "change": change})
         return Expected(record, [event])
-
-    def _table_description(self) -> dict:
-        """The table as the connector's DDL parser describes it (its columns as `mariadb_column_type`'s, seen on
-        3.3.0 and 1.9.7; 1.9 had no default value or ENUM members in it)."""
-        description: dict[str, Any] = {"defaultCharsetName": mariadb_ddl.CHARSET,
-                       "primaryKeyColumnNames": [c.name for c in self.table.key_columns], "columns": [], "comment": None}
-        for position, column in enumerate(self.table.columns, 1):
-            typed = mariadb_column_type(column.logical, key=bool(column.pk_position))
-            if typed is None:
-                raise ValueError(f"{column.logical} is no type of MariaDB's tier")
-            type_name, length, scale = typed
-            described = {"name": column.name, "jdbcType": JDBC_TYPES[type_name], "nativeType": None, "typeName": type_name,
-                         "typeExpression": type_name,
-                         "charsetName": mariadb_ddl.CHARSET if type_name in CHARACTER_TYPES else None,
-                         "length": length, "scale": scale, "position": position, "optional": column.nullable,
-                         "autoIncremented": False, "generated": False, "comment": None}
-            if self.profile.has_schema_factory:
-                labelled = column.logical.kind in ("ENUM", "SET")
-                described.update(defaultValueExpression=None,
-                                 enumValues=mariadb_ddl.quoted_labels(column.logical.labels) if labelled else None)
-            description["columns"].append(described)
-        return description
-
-    def _schema_change_schema(self) -> dict:
-        """SchemaChangeValue's schema (the connector's own: the same for every record)."""
-        p = self.profile
-        versioned = {"version": 1} if p.has_schema_factory else {}
-        columns = SCHEMA_CHANGE_COLUMN + (SCHEMA_CHANGE_COLUMN_SINCE_2 if p.has_schema_factory else [])
-        column = {"type": "struct", "fields": columns, "optional": False, "name": "io.debezium.connector.schema.Column",
-                  **versioned}
-        table = {"type": "struct", "fields": [
-            {"type": "string", "optional": True, "field": "defaultCharsetName"},
-            {"type": "array", "items": {"type": "string", "optional": False}, "optional": True,
-             "field": "primaryKeyColumnNames"},
-            {"type": "array", "items": column, "optional": False, "field": "columns"},
-            {"type": "string", "optional": True, "field": "comment"}],
-            # optional since the DROP's table change (null) is written
-            "optional": p.has_schema_factory, "name": "io.debezium.connector.schema.Table", **versioned, "field": "table"}
-        change = {"type": "struct", "fields": [{"type": "string", "optional": False, "field": "type"},
-                                               {"type": "string", "optional": False, "field": "id"}, table],
-                  "optional": False, "name": "io.debezium.connector.schema.Change", **versioned}
-        fields = [self.source_schema(), *([{"type": "int64", "optional": False, "field": "ts_ms"}] if versioned else []),
-                  {"type": "string", "optional": True, "field": "databaseName"},
-                  {"type": "string", "optional": True, "field": "schemaName"},
-                  {"type": "string", "optional": True, "field": "ddl"},
-                  {"type": "array", "items": change, "optional": False, "field": "tableChanges"}]
-        return {"type": "struct", "fields": fields, "optional": False,
-                "name": f"io.debezium.connector.{p.connector}.SchemaChangeValue", **versioned}
 
     def _ltree_lost(self, row: Row | None) -> Row | None:
         """`row` with its ltree values as 1.9 streams them (Profile.loses_streamed_ltree)."""
@@ -915,15 +685,15 @@ class DebeziumEncoder:
 
     def _encode_change(self, change: Change, tx: Transaction, position: dict, last: bool, first: bool = False) -> list[Expected]:
         source = self._source(tx, position, last, first)
-        columns = self._columns()
+        columns = self.oracle.columns(self._in_snapshot)
         if change.kind == "TRUNCATE":
             value = self._value("t", None, None, source, tx)
-            return [Expected(self._record(None, value), [self._event("TRUNCATE", tx, position)])]
+            return [Expected(self._record(None, value), [self.oracle.event("TRUNCATE", tx, position)])]
         if change.kind in ("READ", "INSERT"):
             op = "r" if change.kind == "READ" else "c"
             value = self._value(op, None, self.row_json(change.new), source, tx)
-            event = self._event("ROW", tx, position, op="INSERT", snapshot=tx.snapshot, columns=columns,
-                                key=self._canonical_key(change.new), after=self.canonical_image(change.new))
+            event = self.oracle.event("ROW", tx, position, op="INSERT", snapshot=tx.snapshot, columns=columns,
+                                key=self.oracle.canonical_key(change.new), after=self.canonical_image(change.new))
             return [Expected(self._record(self.key_bytes(change.new), value), [event])]
         if change.kind == "DELETE":
             return self._delete(change.old, tx, position, source, columns)
@@ -939,8 +709,8 @@ class DebeziumEncoder:
         after_json = {**self.row_json(change.new), **{c.name: _placeholder(c.logical) for c in toasted}}
         value = self._value("u", before_json, after_json, source, tx)
         kept = [c for c in self.table.columns if c not in toasted]
-        event = self._event("ROW", tx, position, op="UPDATE", snapshot=False, columns=columns,
-                            key=self._canonical_key(change.new),
+        event = self.oracle.event("ROW", tx, position, op="UPDATE", snapshot=False, columns=columns,
+                            key=self.oracle.canonical_key(change.new),
                             before=self.canonical_image(change.old, before_columns) if before_columns else None,
                             after=self.canonical_image(change.new, kept))
         return [Expected(self._record(self.key_bytes(change.new), value), [event])]
@@ -958,17 +728,17 @@ class DebeziumEncoder:
         before_json, before = self._deleted_image(row)
         value = self._value("d", before_json, None, source, tx)
         key = self.key_bytes(row)
-        event = self._event("ROW", tx, position, op="DELETE", snapshot=False, columns=columns,
-                            key=self._canonical_key(row), before=before, pk_change=pk_change)
+        event = self.oracle.event("ROW", tx, position, op="DELETE", snapshot=False, columns=columns,
+                            key=self.oracle.canonical_key(row), before=before, pk_change=pk_change)
         out = [Expected(self._record(key, value, headers), [event])]
         if self.profile.tombstones:  # with the delete's headers (a key change's partner key too)
             out.append(Expected(self._record(key, None, headers),
-                                [self._event("TOMBSTONE", tx, None, key=self._canonical_key(row))]))
+                                [self.oracle.event("TOMBSTONE", tx, None, key=self.oracle.canonical_key(row))]))
         return out
 
     def _key_change(self, change: Change, tx, position, columns) -> list[Expected]:
         old_key, new_key = self.key_payload(change.old), self.key_payload(change.new)
-        canonical_position = self._canonical_position(position)
+        canonical_position = self.oracle.canonical_position(position)
         group = pk_change_group(self.profile, self.table, canonical_position, old_key, new_key)
         if self.profile.connector == "sqlserver":  # CDC's serial numbers order the halves
             delete_position, insert_position = position, {**position, "serial": 2}
@@ -978,8 +748,8 @@ class DebeziumEncoder:
                            headers=[("__debezium.newkey", connect_header_text(new_key))],
                            pk_change={"group": group, "role": "OLD"})
         value = self._value("c", None, self.row_json(change.new), self._source(tx, insert_position, False), tx)
-        event = self._event("ROW", tx, insert_position, op="INSERT", snapshot=False, columns=columns,
-                            key=self._canonical_key(change.new), after=self.canonical_image(change.new),
+        event = self.oracle.event("ROW", tx, insert_position, op="INSERT", snapshot=False, columns=columns,
+                            key=self.oracle.canonical_key(change.new), after=self.canonical_image(change.new),
                             pk_change={"group": group, "role": "NEW"})
         out.append(Expected(self._record(self.key_bytes(change.new), value,
                                          [("__debezium.oldkey", connect_header_text(old_key))]), [event]))
@@ -1024,11 +794,6 @@ _FALLBACKS = {"INT16": 0, "INT32": 0, "INT64": 0, "BOOLEAN": False, "STRING": ""
 def _fallback(logical: LogicalType):
     """A NOT NULL column's fallback; a nanosecond type's epoch is the count 0."""
     return 0 if logical.kind in ("TIME", "TIMESTAMP") and logical.precision == 9 else _FALLBACKS[logical.kind]
-
-
-_TRANSACTION_BLOCK = [{"type": "string", "optional": False, "field": "id"},
-                      {"type": "int64", "optional": False, "field": "total_order"},
-                      {"type": "int64", "optional": False, "field": "data_collection_order"}]
 
 
 def _quoted(value) -> str:

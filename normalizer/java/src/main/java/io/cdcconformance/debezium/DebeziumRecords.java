@@ -3,7 +3,6 @@ package io.cdcconformance.debezium;
 import io.cdcconformance.shared.*;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -16,7 +15,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.api.java.UDF6;
-import scala.collection.Iterator;
 import scala.collection.Seq;
 
 /**
@@ -35,8 +33,6 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
     private static final long serialVersionUID = 1L;  // Spark sends it to executors serialized
     public static final String UNAVAILABLE_PLACEHOLDER = "__debezium_unavailable_value";
     public static final List<String> ROW_OPS = List.of("c", "r", "u", "d");
-    public static final Set<String> SNAPSHOT_MARKERS =
-            Set.of("true", "first", "first_in_data_collection", "last_in_data_collection", "last", "incremental");
     public static final List<String> PAYLOAD_FIELDS = List.of("before", "after", "source", "transaction", "op", "ts_ms", "ts_us",
             "ts_ns", "message", "status", "id", "ddl", "databaseName", "tableChanges");
 
@@ -52,7 +48,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
     private static final Shape DOCUMENT = Shape.struct(
             "schema", Shape.struct("type", Shape.TEXT, "name", Shape.TEXT, "fields", Shape.arrayOf(ENVELOPE_FIELD)),
             "payload", PAYLOAD).with(PAYLOAD.members());
-    private static final Shape KEY = Shape.struct(
+    static final Shape KEY = Shape.struct(
             "schema", Shape.struct("type", Shape.TEXT, "name", Shape.TEXT, "fields", Shape.arrayOf(COLUMN)), "payload", Shape.MAP);
 
     /** How the PostgreSQL connector writes an unchanged TOASTed value per column type, as JsonConverter renders it
@@ -123,6 +119,16 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
     }
 
 
+    /** The cells of `image` by the schema's `fields`: each one's presence, its JSON text and its canonical text. */
+    static List<Cell> typedCells(Map<String, Object> image, List<Field> fields) {
+        List<Cell> cells = new ArrayList<>(fields.size());
+        for (Field field : fields) {
+            Object json = image.get(field.field);
+            cells.add(new Cell(field.field, image.containsKey(field.field), Json.text(json), convert(json, field)));
+        }
+        return cells;
+    }
+
     public static List<Field> fields(Object descriptors) {
         List<Object> list = Json.array(descriptors);
         if (list == null) {
@@ -162,10 +168,6 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         return json instanceof Json.Number && Canonical.beyondDoubleRange(raw) ? null : raw;
     }
 
-    private static final Pattern RELEASE_LINE = Pattern.compile("^([0-9]+[.][0-9]+)");
-    private static final Pattern SQL_SERVER_LSN = Pattern.compile("[0-9A-Fa-f]{8}:[0-9A-Fa-f]{8}:[0-9A-Fa-f]{4}");
-    // the model's commit part holds a file of at most 512 characters; its index padded to ten digits may add some
-    private static final int MAX_BINLOG_FILE_CHARS = 500;
     private static final Pattern FIRST_WORD = Pattern.compile("^\\s*(\\w+)");
     private static final Set<String> DDL_WORDS = Set.of("CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE");
     /** io.debezium.relational.history.TableChanges.TableChangeType, as its name() writes it. */
@@ -188,15 +190,9 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         boolean wrapped;
         Map<String, Object> payload;      // Debezium's form (after the dialect); null only when wrapped without one
         List<Field> rowFields;            // the schema's fields of `after` (else `before`); null without a schema
-        // the key
-        Map<String, String> bareKey;      // the key's object, members as text
-        boolean keyRepeats;
-        boolean keyLoneSurrogate;
-        boolean keyWrapped;
-        Map<String, Object> keyPayloadJson;
-        List<Field> keyFields;
-        List<String> keyNames;
-        Map<String, String> keyRaw;       // the key's columns as text: its payload when wrapped, else the object
+        final DebeziumSource source;      // the payload's source block (none without a payload)
+        final KeyChangeHeaders keyChanges;
+        final DebeziumKey keyRead;        // the key as read
 
         Record(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset) {
             this.key = key;
@@ -205,40 +201,12 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             this.topic = topic;
             this.partition = partition;
             this.offset = offset;
-            readKey();
+            this.keyChanges = new KeyChangeHeaders(headers);
+            this.keyRead = new DebeziumKey(key);
             if (value != null) {
                 readValue();
             }
-        }
-
-        private void readKey() {
-            if (key == null) {
-                return;
-            }
-            Json.Document parsed = Json.read(key);
-            Map<String, Object> object = parsed.object();
-            keyRepeats = parsed.repeatsAMember;
-            keyLoneSurrogate = parsed.loneSurrogate;
-            bareKey = Records.textMap(object);
-            if (object == null) {
-                return;
-            }
-            Map<String, Object> schema = KEY.fits(object) ? Json.object(object.get("schema")) : null;
-            keyPayloadJson = KEY.fits(object) ? Json.object(object.get("payload")) : null;
-            keyWrapped = schema != null && keyPayloadJson != null;
-            if (keyWrapped) {
-                keyFields = fields(schema.get("fields"));
-                keyNames = keyFields == null ? null : fieldNames(keyFields);
-                keyRaw = Records.textMap(keyPayloadJson);
-            } else if (keyPayloadJson != null && !Json.present(object.get("schema")) && object.size() == 2) {
-                // JsonConverter with schemas.enable on a key without a schema: {"schema":null,"payload":{...}} (Paimon's
-                // Flink CDC test data): its columns are the payload's, not `schema` and `payload` (issue 49)
-                keyNames = new ArrayList<>(keyPayloadJson.keySet());
-                keyRaw = Records.textMap(keyPayloadJson);
-            } else {
-                keyNames = new ArrayList<>(object.keySet());
-                keyRaw = bareKey;
-            }
+            source = new DebeziumSource(payload == null ? null : Records.textMap(payload.get("source")));
         }
 
         private void readValue() {
@@ -283,15 +251,6 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
 
         Map<String, Object> image(String name) {
             return payload == null ? null : Json.object(payload.get(name));
-        }
-
-        Map<String, String> source() {
-            return payload == null ? null : Records.textMap(payload.get("source"));
-        }
-
-        String src(String name) {
-            Map<String, String> source = source();
-            return source == null ? null : source.get(name);
         }
 
         boolean isRowOp() {
@@ -352,29 +311,6 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         List<Cell> cells(String name) {
             Map<String, Object> image = image(name);
             return image == null || rowFields == null ? null : typedCells(image, rowFields);
-        }
-
-        List<Cell> typedCells(Map<String, Object> image, List<Field> fields) {
-            List<Cell> cells = new ArrayList<>(fields.size());
-            for (Field field : fields) {
-                Object json = image.get(field.field);
-                cells.add(new Cell(field.field, image.containsKey(field.field), Json.text(json), convert(json, field)));
-            }
-            return cells;
-        }
-
-        List<Cell> keyCells() {
-            if (keyWrapped) {
-                return keyFields == null ? null : typedCells(keyPayloadJson, keyFields);
-            }
-            if (keyNames == null) {
-                return null;
-            }
-            List<Cell> cells = new ArrayList<>(keyNames.size());
-            for (String name : keyNames) {
-                cells.add(new Cell(name, true, keyRaw.get(name), keyRaw.get(name)));
-            }
-            return cells;
         }
 
         boolean duplicateFields() {
@@ -448,170 +384,15 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         }
 
         // -----------------------------------------------------------------------------------------------------
-        // Key changes
+        // Source and schema changes
         // -----------------------------------------------------------------------------------------------------
-
-        String header(String name) {
-            if (headers == null) {
-                return null;
-            }
-            Iterator<Row> it = headers.iterator();
-            while (it.hasNext()) {
-                Row header = it.next();
-                if (header != null && name.equals(header.getString(0))) {
-                    byte[] bytes = (byte[]) header.get(1);
-                    return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-                }
-            }
-            return null;
-        }
-
-        /** The key in a key change's partner header ({@code __debezium.newkey}, {@code oldkey}), as Connect's header
-         * converter writes the key struct: JSON-like text that escapes only backslashes and quotes (a tab stays
-         * raw), wrapped ({@code {"schema","payload"}}) or bare. */
-        Map<String, String> headerKey(String name) {
-            Map<String, Object> object = Json.read(header(name), Json.CONTROL_CHARACTERS_RAW).object();
-            if (object == null) {
-                return null;
-            }
-            boolean wrappedShape = KEY.fits(object);
-            if (wrappedShape && Json.object(object.get("payload")) != null) {
-                return Records.textMap(object.get("payload"));
-            }
-            return wrappedShape && Json.present(object.get("schema")) ? null : Records.textMap(object);
-        }
-
-        /** OLD for the DELETE of a key change, NEW for its INSERT (Debezium >= 1.2 marks them with headers). */
-        String keyChangeHalf() {
-            String op = op();
-            if ("d".equals(op) && header("__debezium.newkey") != null) {
-                return "OLD";
-            }
-            if (("c".equals(op) || "r".equals(op)) && header("__debezium.oldkey") != null) {
-                return "NEW";
-            }
-            return null;
-        }
-
-        Map<String, String> partnerKey() {
-            return headerKey("d".equals(op()) ? "__debezium.newkey" : "__debezium.oldkey");
-        }
-
-        // -----------------------------------------------------------------------------------------------------
-        // Source, position, times
-        // -----------------------------------------------------------------------------------------------------
-
-        /** {@code sequence[0]}, the last committed LSN; 0 when it is null: Debezium PostgreSQL writes {@code [null, lsn]}
-         * until it sees its first COMMIT, and a null commit part would sort those events before or after the rest as
-         * the consumer sorts NULLs (zeros sort before every later commit, as they came). */
-        /** PostgreSQL's commit part: {@code sequence} is the JSON text of [last commit LSN, LSN], each digits or null
-         * (Debezium 1.5+, DBZ-2911: {@code SourceInfo.sequence}). Absent (a connector before 1.5) or a null first
-         * element (1.x before its first COMMIT): zeros. Null where the text is no JSON array of at least one element:
-         * {@link #sequenceMalformed} refuses such a record rather than give its events a null commit part. */
-        String sequenceCommit() {
-            String text = src("sequence");
-            if (text == null) {
-                return "0";
-            }
-            List<Object> sequence = Json.array(Json.read(text).root);
-            if (sequence == null || sequence.isEmpty()) {
-                return null;
-            }
-            return sequence.get(0) == Json.NULL ? "0" : Json.text(sequence.get(0));
-        }
-
-        boolean sequenceMalformed() {
-            return "postgresql".equalsIgnoreCase(src("connector")) && sequenceCommit() == null;
-        }
-
-        String[] positionParts() {
-            return new String[] {src("lsn"), src("pos"), src("row"), src("event_serial_no"), sequenceCommit(),
-                    Canonical.binlogIndex(src("file"))};
-        }
-
-        boolean positionTooWide() {
-            String[] parts = positionParts();
-            int[] widths = {20, 20, 10, 20, 20, Canonical.BINLOG_INDEX_WIDTH};
-            for (int i = 0; i < parts.length; i++) {
-                if (Canonical.widerThan(parts[i], widths[i])) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        /** A numeric position part the source gives that is no unsigned integer (`-5`, `0x1F`, `1.5`, `"abc"`): every
-         * connector writes an LSN, a binlog offset, a row and a serial number as one. Its part came out null, which
-         * sorts where the consumer puts NULLs (issue 49; the `[null, lsn]` of PostgreSQL 1.x is the one null given). */
-        boolean positionNotDigits() {
-            String[] parts = positionParts();
-            for (int i = 0; i < parts.length - 1; i++) {
-                if (parts[i] != null && !Canonical.isDigits(parts[i])) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        /** Flink CDC's MySQL source writes its snapshot phase's rows with {@code BinlogOffset.ofEarliest()}: file
-         * {@code ""} and pos 0 (StatefulTaskContext.loadStartingOffsetState), no binlog coordinates at all. */
-        boolean noBinlogCoordinates() {
-            return "".equals(src("file")) && "0".equals(Canonical.fixedWidth(src("pos"), 1));
-        }
-
-        /** SQL Server's LSNs as its connector writes them (`Lsn.toString`: 8, 8 and 4 hex digits), a binlog file as a
-         * server names it (no colon: the position is `file:offset`): anything else makes a position that is not the
-         * model's, and positions compare as text (both found by make fuzz, issue 40). */
-        boolean positionMalformed() {
-            String connector = src("connector") == null ? "" : src("connector").toLowerCase(Locale.ROOT);
-            if ("sqlserver".equals(connector)) {
-                for (String lsn : new String[] {src("commit_lsn"), src("change_lsn")}) {
-                    if (lsn != null && !SQL_SERVER_LSN.matcher(lsn).matches()) {
-                        return true;
-                    }
-                }
-            }
-            String file = src("file");
-            // no file at all: every binlog connector writes one (Flink CDC's snapshot rows an empty one), and the
-            // position's commit part is file:offset (issue 58: it came out null)
-            return ("mysql".equals(connector) || "mariadb".equals(connector)) && (file == null || !noBinlogCoordinates()
-                    && (file.isEmpty() || file.indexOf(':') >= 0 || file.length() > MAX_BINLOG_FILE_CHARS));
-        }
-
-        /** SQL Server orders the halves of a key change by event_serial_no; PostgreSQL, MySQL and MariaDB give both
-         * one log position, so `seq` orders them. */
-        Row position(String half) {
-            String connector = src("connector");
-            String seq = "NEW".equals(half) ? Keys.NEW_SEQ : Keys.OLD_SEQ;
-            switch (connector == null ? "" : connector.toLowerCase(Locale.ROOT)) {
-                case "sqlserver":
-                    return Events.position(Records.upperWithoutColons(src("commit_lsn")), Records.upperWithoutColons(src("change_lsn")),
-                            Canonical.fixedWidth(src("event_serial_no"), 20));
-                case "postgresql":
-                    return Events.position(Canonical.fixedWidth(sequenceCommit(), 20), Canonical.fixedWidth(src("lsn"), 20), seq);
-                case "mysql":
-                case "mariadb":  // the MariaDB connector (its own since 2.7) writes MySQL's binlog coordinates
-                    if (noBinlogCoordinates()) {
-                        return null;  // Flink CDC's snapshot phase: no position, ordered as a snapshot's rows are (by none)
-                    }
-                    String pos = Canonical.fixedWidth(src("pos"), 20);
-                    String file = Canonical.binlogFile(src("file"));
-                    return Events.position(file == null || pos == null ? null : file + ":" + pos,
-                            Canonical.fixedWidth(src("row"), 10), seq);
-                default:
-                    return null;
-            }
-        }
 
         Row sourceInfo(String kind) {
-            Map<String, String> source = source();
-            if (source != null) {
-                String connector = source.get("connector");
-                return Events.source(connector == null ? null : connector.toLowerCase(Locale.ROOT), source.get("name"),
-                        source.get("db"), Records.emptyAsNull(source.get("schema")), Records.emptyAsNull(source.get("table")));
+            if (source.present()) {
+                return source.row();
             }
             if ("HEARTBEAT".equals(kind)) {
-                return Events.source(null, keyRaw == null ? null : keyRaw.get("serverName"), null, null, null);
+                return Events.source(null, keyRead.raw == null ? null : keyRead.raw.get("serverName"), null, null, null);
             }
             return null;
         }
@@ -650,16 +431,16 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             if (value != null && (!Json.isUtf8(value) || valueLoneSurrogate)) {
                 return JsonRecordRules.notUtf8("value");
             }
-            if (key != null && (!Json.isUtf8(key) || keyLoneSurrogate)) {
+            if (key != null && (!Json.isUtf8(key) || keyRead.loneSurrogate)) {
                 return JsonRecordRules.notUtf8("key");
             }
             if (value != null && valueMalformed) {
                 return Records.rule("MALFORMED_JSON", "value is not a JSON object");
             }
-            if (key != null && bareKey == null) {
+            if (key != null && keyRead.bare == null) {
                 return Records.rule("MALFORMED_KEY", "key is not a JSON object");
             }
-            if (keyRepeats) {
+            if (keyRead.repeats) {
                 return JsonRecordRules.namesAMemberTwice("key");
             }
             if (value == null) {
@@ -691,19 +472,19 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             if (op != null && !isRowOp() && !"t".equals(op) && !"m".equals(op)) {
                 return Records.rule("UNKNOWN_OPERATION", "unknown op " + op);
             }
-            if (op != null && source() == null) {
+            if (op != null && !source.present()) {
                 return Records.rule("MISSING_FIELD", "payload.source is missing");
             }
-            if (positionTooWide()) {
+            if (source.positionTooWide()) {
                 return Records.rule("UNDECODABLE_VALUE", "a source position part (lsn, pos, row, event_serial_no, sequence) has too many digits");
             }
-            if (sequenceMalformed()) {
+            if (source.sequenceMalformed()) {
                 return Records.rule("UNDECODABLE_VALUE", "source.sequence is not the JSON text of an array [commit LSN, LSN]");
             }
-            if (positionNotDigits()) {
+            if (source.positionNotDigits()) {
                 return Records.rule("UNDECODABLE_VALUE", "a source position part (lsn, pos, row, event_serial_no, sequence) is not an unsigned integer");
             }
-            if (positionMalformed()) {
+            if (source.positionMalformed()) {
                 return Records.rule("UNDECODABLE_VALUE", "a SQL Server LSN is not xxxxxxxx:xxxxxxxx:xxxx (hex), or a binlog "
                         + "file name is missing, empty (with an offset), holds a colon or is longer than 500 characters");
             }
@@ -714,16 +495,16 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                 return Records.rule("MISSING_FIELD", "op m without message");
             }
             if (isRowOp()) {
-                if (duplicateFields() || (keyNames != null && repeats(keyNames))) {
+                if (duplicateFields() || (keyRead.names != null && repeats(keyRead.names))) {
                     return Records.rule("SCHEMA_MISMATCH", "the schema declares a column twice");
                 }
-                if ((rowFields != null && fieldNames(rowFields).contains(null)) || (keyNames != null && keyNames.contains(null))) {
+                if ((rowFields != null && fieldNames(rowFields).contains(null)) || (keyRead.names != null && keyRead.names.contains(null))) {
                     return Records.rule("SCHEMA_MISMATCH", "the schema declares a column without a name");
                 }
                 if (unknownColumns("before") || unknownColumns("after")) {
                     return Records.rule("SCHEMA_MISMATCH", "row image has columns its schema does not declare");
                 }
-                String unknownType = firstUnknownType(rowFields, keyFields);
+                String unknownType = firstUnknownType(rowFields, keyRead.fields);
                 if (unknownType != null) {
                     return Records.rule("UNKNOWN_COLUMN_TYPE", "column type " + unknownType);
                 }
@@ -732,13 +513,13 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                 return Records.rule("UNDECODABLE_VALUE", "a number whose exact text cannot be told from the record (beyond the range of a "
                         + "double, written with escapes, or two tokens that read alike)");
             }
-            if (undecodable(cells("before")) || undecodable(cells("after")) || undecodable(keyCells())) {
+            if (undecodable(cells("before")) || undecodable(cells("after")) || undecodable(keyRead.cells())) {
                 return Records.rule("UNDECODABLE_VALUE", "a column value does not match its declared type");
             }
-            if (("u".equals(op) || "d".equals(op)) && Keys.oldKeyMissing(keyNames, Records.textMap(image("before")))) {
+            if (("u".equals(op) || "d".equals(op)) && Keys.oldKeyMissing(keyRead.names, Records.textMap(image("before")))) {
                 return Records.rule("MISSING_OLD_KEY", "the before image lacks a key column or holds NULL for one: which row changed is unknown");
             }
-            if (keyChangeHalf() != null && !(Keys.known(keyRaw) && Keys.known(partnerKey()))) {
+            if (keyChanges.half(op()) != null && !(Keys.known(keyRead.raw) && Keys.known(keyChanges.partnerKey(op())))) {
                 return Records.rule("MALFORMED_KEY", "a key-change half whose partner cannot be identified (no Kafka key, or a "
                         + "__debezium.newkey/oldkey header that is no key)");
             }
@@ -762,28 +543,28 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             boolean row = kind.equals("ROW");
             boolean tx = kind.equals("TX_BEGIN") || kind.equals("TX_END");
             String op = value == null ? null : op();
-            String half = row ? keyChangeHalf() : null;
-            Row source = sourceInfo(kind);
-            Row position = value == null ? null : position(half);
+            String half = row ? keyChanges.half(op()) : null;
+            Row sourceRow = sourceInfo(kind);
+            Row position = value == null ? null : source.position(half);
             Map<String, String> before = row ? canonicalImage("before") : null;
             Map<String, String> after = row ? canonicalImage("after") : null;
             Events.Event event = new Events.Event()
                     .set("event_id", Events.eventId(topic, partition, offset, 0))
                     .set("format", formatId())
-                    .set("format_version", formatVersion())
+                    .set("format_version", source.formatVersion())
                     .set("kind", kind)
                     .set("op", canonicalOp(op))
-                    .set("snapshot", row ? snapshot(op) : kind.equals("DDL") ? schemaSnapshot() : null)
-                    .set("source", source)
+                    .set("snapshot", row ? source.snapshot(op) : kind.equals("DDL") ? source.schemaSnapshot() : null)
+                    .set("source", sourceRow)
                     .set("columns", row ? columns() : null)
                     .set("key", (row || kind.equals("TOMBSTONE")) && key != null ? keyEntries() : null)
                     .set("before", before)
                     .set("after", after)
-                    .set("pk_change", half == null ? null : pkChange(half, source, position))
+                    .set("pk_change", half == null ? null : pkChange(half, sourceRow, position))
                     .set("position", position)
                     .set("tx_id", transactionOf(tx ? text("id") : txId()))
-                    .set("commit_ts", tx ? Canonical.epochToInstant(text("ts_ms"), 1_000L) : commitInstant(op))
-                    .set("emit_ts", tx || value == null ? null : instant(text("ts_us"), text("ts_ms")))
+                    .set("commit_ts", tx ? Canonical.epochToInstant(text("ts_ms"), 1_000L) : source.commitInstant(op))
+                    .set("emit_ts", tx || value == null ? null : DebeziumSource.instant(text("ts_us"), text("ts_ms")))
                     .set("ddl", kind.equals("DDL") ? Events.pair(text("ddl"), ddlChange()) : null)
                     .set("message", kind.equals("MESSAGE") ? Events.pair(Json.text(image("message"), "prefix"),
                             Json.text(image("message"), "content")) : null)
@@ -793,8 +574,8 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             }
             // an update that changed the key (Debezium splits those itself; other producers of its envelope may not):
             // the DELETE of the old key, then the INSERT of the new one, one group
-            String group = Keys.group(groupParts(source, position), Keys.only(Records.textMap(image("before")), keyNames), keyRaw);
-            Events.Event delete = event.copy().set("op", "DELETE").set("key", Events.keyEntries(keyNames, before))
+            String group = Keys.group(groupParts(sourceRow, position), Keys.only(Records.textMap(image("before")), keyRead.names), keyRead.raw);
+            Events.Event delete = event.copy().set("op", "DELETE").set("key", Events.keyEntries(keyRead.names, before))
                     .set("after", null).set("pk_change", Events.pair(group, "OLD"))
                     .set("position", halfPosition(position, Keys.OLD_SEQ));
             Events.Event insert = event.copy().set("event_id", Events.eventId(topic, partition, offset, 1)).set("op", "INSERT")
@@ -804,7 +585,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         }
 
         boolean updateChangedKey() {
-            return image("before") != null && Keys.keyChanged(keyNames, Records.textMap(image("before")), Records.textMap(image("after")));
+            return image("before") != null && Keys.keyChanged(keyRead.names, Records.textMap(image("before")), Records.textMap(image("after")));
         }
 
         Row halfPosition(Row position, String seq) {
@@ -823,14 +604,8 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
 
         Row pkChange(String half, Row source, Row position) {
             String[] parts = groupParts(source, position);
-            return "OLD".equals(half) ? Events.pair(Keys.group(parts, keyRaw, headerKey("__debezium.newkey")), "OLD")
-                    : Events.pair(Keys.group(parts, headerKey("__debezium.oldkey"), keyRaw), "NEW");
-        }
-
-        String formatVersion() {
-            String version = src("version");
-            Matcher line = version == null ? null : RELEASE_LINE.matcher(version);
-            return line != null && line.find() ? line.group(1) : null;
+            return "OLD".equals(half) ? Events.pair(Keys.group(parts, keyRead.raw, keyChanges.key(KeyChangeHeaders.NEW_KEY)), "OLD")
+                    : Events.pair(Keys.group(parts, keyChanges.key(KeyChangeHeaders.OLD_KEY), keyRead.raw), "NEW");
         }
 
         String canonicalOp(String op) {
@@ -850,17 +625,6 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             }
         }
 
-        /** A schema change of the connector's schema snapshot, as its source says (a binlog connector's snapshot writes
-         * every statement at the position it started at, so only this flag sets them apart); null where it says nothing. */
-        Boolean schemaSnapshot() {
-            return src("snapshot") == null ? null : snapshot(null);
-        }
-
-        Boolean snapshot(String op) {
-            String marker = src("snapshot");
-            return "r".equals(op) || (marker != null && SNAPSHOT_MARKERS.contains(marker.toLowerCase(Locale.ROOT)));
-        }
-
         List<Row> columns() {
             if (rowFields == null) {
                 return null;
@@ -869,7 +633,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             for (int i = 0; i < rowFields.size(); i++) {
                 Field f = rowFields.get(i);
                 String propagated = f.parameters == null ? null : f.parameters.get("__debezium.source.column.type");
-                int keyIndex = keyNames == null ? -1 : keyNames.indexOf(f.field);
+                int keyIndex = keyRead.names == null ? -1 : keyRead.names.indexOf(f.field);
                 columns.add(Events.column(f.field, i + 1, propagated != null ? propagated : f.name != null ? f.name : f.type,
                         f.logical, f.optional == null ? null : f.optional.toLowerCase(Locale.ROOT).equals("true"),
                         keyIndex < 0 || f.field == null ? null : keyIndex + 1));
@@ -878,7 +642,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         }
 
         List<Row> keyEntries() {
-            List<Cell> cells = keyCells();
+            List<Cell> cells = keyRead.cells();
             if (cells == null) {
                 return null;
             }
@@ -892,23 +656,9 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         String txId() {
             Map<String, String> transaction = payload == null ? null : Records.textMap(payload.get("transaction"));
             String id = transaction == null ? null : transaction.get("id");
-            return id != null ? id : src("txId");
+            return id != null ? id : source.get("txId");
         }
 
-        /** When the change was committed: {@code source.ts_us}, else {@code ts_ms}. A snapshot read's {@code ts_ms} of
-         * 0 is no time: Flink CDC's MySQL source writes 0 for every record of its snapshot phase
-         * (RecordUtils.formatMessageTimestamp) where Debezium's own snapshot writes the read's time; taken as written
-         * every such row was committed on 1970-01-01 (issue 49). */
-        Instant commitInstant(String op) {
-            if ("r".equals(op) && src("ts_us") == null && "0".equals(src("ts_ms"))) {
-                return null;
-            }
-            return instant(src("ts_us"), src("ts_ms"));
-        }
-
-        Instant instant(String micros, String millis) {
-            return Events.first(Canonical.epochToInstant(micros, 1_000_000L), Canonical.epochToInstant(millis, 1_000L));
-        }
     }
 
     /** The transaction a transaction id names. PostgreSQL's since Debezium 2.0 (DBZ-5329) is {@code <xid>:<lsn>} with

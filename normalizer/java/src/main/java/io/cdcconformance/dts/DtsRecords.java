@@ -148,6 +148,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
         List<Column> columns;       // null when fields name a column twice or without a name
         List<Cell> beforeCells;
         List<Cell> afterCells;
+        String commit;              // the record id, the position's commit part (dts-avro.md); null where it is negative
 
         Record(byte[] value, String topic, Integer partition, Long offset) {
             this.value = value;
@@ -173,6 +174,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             } catch (IOException | RuntimeException e) {
                 return;  // the guard found one datum: not reached
             }
+            commit = Canonical.fixedWidth(String.valueOf(r.get("id")), 20);
             generation = schema == SCHEMA_2020 ? "2020" : "2019";
             operation = text(r.get("operation"));
             String[] kinds = KINDS.get(operation);
@@ -328,7 +330,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             if (!KINDS.containsKey(operation)) {
                 return Records.rule("UNMAPPED_CONTROL_EVENT", "operation " + operation + " has no canonical kind");
             }
-            if (commit() == null) {
+            if (commit == null) {
                 return Records.rule("UNDECODABLE_VALUE", "the record id is negative: it is the position's commit part");
             }
             boolean row = "ROW".equals(kind);
@@ -399,15 +401,9 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             return verdict != null ? Events.output(verdict[0], verdict[1], null) : Events.output(null, null, events());
         }
 
-        /** The record id, the position's commit part (docs/formats/dts-avro.md); null where it is negative. */
-        String commit() {
-            return Canonical.fixedWidth(String.valueOf(r.get("id")), 20);
-        }
-
         List<Row> events() {
             boolean row = "ROW".equals(kind);
             Row source = source();
-            String commit = commit();
             Map<String, String> before = row ? image(beforeCells) : null;
             Map<String, String> after = row ? image(afterCells) : null;
             List<Row> columnRows = null;

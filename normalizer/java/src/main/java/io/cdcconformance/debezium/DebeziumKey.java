@@ -1,0 +1,69 @@
+package io.cdcconformance.debezium;
+
+import io.cdcconformance.shared.Json;
+import io.cdcconformance.shared.Records;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A Debezium record's Kafka key as read: the row's key columns, by name, as text, and typed by the key's schema when
+ * JsonConverter wrote one ({@code {"schema","payload"}}). A heartbeat's key names its server instead.
+ */
+final class DebeziumKey {
+    final Map<String, String> bare;     // the key's object, members as text; null when the key is no JSON object
+    final boolean repeats;              // a member named twice
+    final boolean loneSurrogate;
+    boolean wrapped;                    // a schema and a payload
+    Map<String, Object> payload;
+    List<DebeziumRecords.Field> fields; // the schema's fields, when wrapped
+    List<String> names;                 // the key's columns, in order
+    Map<String, String> raw;            // the key's columns as text: its payload when wrapped, else the object
+
+    DebeziumKey(byte[] key) {
+        Json.Document parsed = key == null ? null : Json.read(key);
+        Map<String, Object> object = parsed == null ? null : parsed.object();
+        repeats = parsed != null && parsed.repeatsAMember;
+        loneSurrogate = parsed != null && parsed.loneSurrogate;
+        bare = Records.textMap(object);
+        if (object != null) {
+            read(object);
+        }
+    }
+
+    private void read(Map<String, Object> object) {
+        boolean fits = DebeziumRecords.KEY.fits(object);
+        Map<String, Object> schema = fits ? Json.object(object.get("schema")) : null;
+        payload = fits ? Json.object(object.get("payload")) : null;
+        wrapped = schema != null && payload != null;
+        if (wrapped) {
+            fields = DebeziumRecords.fields(schema.get("fields"));
+            names = fields == null ? null : DebeziumRecords.fieldNames(fields);
+            raw = Records.textMap(payload);
+        } else if (payload != null && !Json.present(object.get("schema")) && object.size() == 2) {
+            // JsonConverter with schemas.enable on a key without a schema: {"schema":null,"payload":{...}} (Paimon's
+            // Flink CDC test data): its columns are the payload's, not `schema` and `payload` (issue 49)
+            names = new ArrayList<>(payload.keySet());
+            raw = Records.textMap(payload);
+        } else {
+            names = new ArrayList<>(object.keySet());
+            raw = bare;
+        }
+    }
+
+    /** The key's cells: typed by its schema when wrapped, else each member's text as written. */
+    List<DebeziumRecords.Cell> cells() {
+        if (wrapped) {
+            return fields == null ? null : DebeziumRecords.typedCells(payload, fields);
+        }
+        if (names == null) {
+            return null;
+        }
+        List<DebeziumRecords.Cell> cells = new ArrayList<>(names.size());
+        for (String name : names) {
+            cells.add(new DebeziumRecords.Cell(name, true, raw.get(name), raw.get(name)));
+        }
+        return cells;
+    }
+}
