@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any, overload
 
 from cdc_conformance import keys
 from cdc_conformance.generators.debezium_connect import binlog_file, epoch_ms, fixed_digits, hex_lsn, schemaless_text
+from cdc_conformance.generators.debezium_profile import Profile
 from cdc_conformance.generators.debezium_schemas import ConnectSchemas
 from cdc_conformance.generators.history import Row, Table, Transaction
 from cdc_conformance.generators.values import EPOCH, LogicalType, canonical_text
 from cdc_conformance.model import CanonicalEvent, Column
-
-if TYPE_CHECKING:
-    from cdc_conformance.generators.debezium import Profile
 
 
 @dataclass

@@ -5,7 +5,7 @@ from here (generators/debezium_oracle.py). Seen on the real connectors (docs/pro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cdc_conformance.generators import mariadb_ddl
 from cdc_conformance.generators.debezium_connect import (
@@ -18,10 +18,8 @@ from cdc_conformance.generators.debezium_connect import (
     mariadb_column_type,
     postgres_column_type,
 )
+from cdc_conformance.generators.debezium_profile import Profile
 from cdc_conformance.generators.history import Table
-
-if TYPE_CHECKING:
-    from cdc_conformance.generators.debezium import Profile
 
 SERVER_NAME_KEY = {"type": "struct", "fields": [{"type": "string", "optional": False, "field": "serverName"}],
                    "optional": False, "name": "io.debezium.connector.common.ServerNameKey"}

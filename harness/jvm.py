@@ -39,6 +39,9 @@ class ArtifactSet:
     pom: Path
     version: str
     properties: dict[str, str]
+    # an application the pom builds (`mvn package` in a copy of its folder: a Quarkus application's runner jar, its
+    # libraries in lib/ beside it), not a list of dependencies to copy
+    application: bool = False
 
     @property
     def directory(self) -> Path:
@@ -135,8 +138,19 @@ def kafka_connect_artifacts(debezium_version: str = DEFAULT_DEBEZIUM_VERSION, co
                                           "kafka.version": kafka_version()})
 
 
+# Apicurio Registry's application (harness/maven/schema-registry): the schema registry of the formats that need one
+SCHEMA_REGISTRY_VERSION = "2.4.2.Final"
+
+
+def schema_registry_artifacts() -> ArtifactSet:
+    return ArtifactSet("schema-registry", JVM_DIR / "schema-registry" / "pom.xml", SCHEMA_REGISTRY_VERSION,
+                       {"apicurio.version": SCHEMA_REGISTRY_VERSION}, application=True)
+
+
 def _complete(artifacts: ArtifactSet) -> tuple[Path, str, bool]:
-    digest = hashlib.sha256(artifacts.pom.read_bytes() + repr(sorted(artifacts.properties.items())).encode()).hexdigest()
+    sources = sorted(path for path in artifacts.pom.parent.rglob("*") if path.is_file()) if artifacts.application else [artifacts.pom]
+    digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)
+                            + repr(sorted(artifacts.properties.items())).encode()).hexdigest()
     marker = artifacts.directory / _COMPLETE_MARKER
     return marker, digest, marker.exists() and marker.read_text().startswith(digest)
 
@@ -175,16 +189,35 @@ def _resolve(artifacts: ArtifactSet, marker: Path, digest: str) -> list[Path]:
     if mvn is None:
         raise ArtifactError("Maven (mvn) is not on PATH; it is needed once to resolve the JVM artifacts")
     artifacts.directory.mkdir(parents=True, exist_ok=True)
-    command = [
-        mvn, "-q", "-B", "-s", str(JVM_DIR / "settings.xml"), "-f", str(artifacts.pom),
-        *[f"-D{key}={value}" for key, value in artifacts.properties.items()],
-        "dependency:copy-dependencies", f"-DoutputDirectory={artifacts.directory}", "-DincludeScope=runtime",
-    ]
+    settings = [mvn, "-q", "-B", "-s", str(JVM_DIR / "settings.xml"), *[f"-D{key}={value}" for key, value in artifacts.properties.items()]]
+    if artifacts.application:
+        command = _build_application(artifacts, settings)
+    else:
+        command = [*settings, "-f", str(artifacts.pom), "dependency:copy-dependencies",
+                   f"-DoutputDirectory={artifacts.directory}", "-DincludeScope=runtime"]
+        _maven(command, artifacts)
+    marker.write_text(f"{digest} {' '.join(command)}")
+    return artifacts.jars()
+
+
+def _build_application(artifacts: ArtifactSet, settings: list[str]) -> list[str]:
+    """`mvn package` in a copy of the pom's folder inside the cache (the suite's files are read-only), then the runner
+    jar and its lib/ kept in the set's directory, the build's other output removed."""
+    build = artifacts.directory / "build"
+    shutil.copytree(artifacts.pom.parent, build)
+    command = [*settings, "-f", str(build / "pom.xml"), "package", "-DskipTests"]
+    _maven(command, artifacts)
+    for runner in (build / "target").glob("*-runner.jar"):
+        runner.rename(artifacts.directory / runner.name)
+    (build / "target" / "lib").rename(artifacts.directory / "lib")
+    shutil.rmtree(build)
+    return command
+
+
+def _maven(command: list[str], artifacts: ArtifactSet) -> None:
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         raise ArtifactError(f"mvn failed for {artifacts.name} {artifacts.version}:\n{result.stdout[-4000:]}")
-    marker.write_text(f"{digest} {' '.join(command)}")
-    return artifacts.jars()
 
 
 # PySpark's jars and the JDK's tools: the same for the suite's Maven artifacts as for a normalizer's own classes

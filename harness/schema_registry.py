@@ -1,0 +1,106 @@
+"""A real schema registry, started by the harness like the broker: Apicurio Registry's application (harness/maven/
+schema-registry, built once into the cache by Maven and Quarkus's plugin), its storage H2 in memory, on a free loopback
+port, its Confluent-compatible API (`/apis/ccompat/v6`) what Kafka Connect's Avro converters and the normalizer talk
+to. One process per registry, its log in a temporary directory removed on stop (kept when the start failed).
+
+Only the tiers that need a registry start one; nothing here runs at bootstrap.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+from cdc_conformance.harness import jvm
+from cdc_conformance.harness.broker.base import free_port
+from cdc_conformance.harness.processes import log_tail, started, stop_group
+
+CONFLUENT_API = "/apis/ccompat/v6"
+CONTENT_TYPE = "application/vnd.schemaregistry.v1+json"
+
+
+class SchemaRegistryError(RuntimeError):
+    """The registry did not start, or answered a request with an error: what it said."""
+
+
+@dataclass
+class SchemaRegistry:
+    start_timeout: float = 180.0
+    port: int = 0
+    workdir: Path | None = None
+    _process: subprocess.Popen | None = field(default=None, repr=False)
+
+    @property
+    def url(self) -> str:
+        """The Confluent-compatible API's base URL (what a converter's `schema.registry.url` names)."""
+        return f"http://127.0.0.1:{self.port}{CONFLUENT_API}"
+
+    def start(self) -> SchemaRegistry:
+        (runner,) = [jar for jar in jvm.ensure(jvm.schema_registry_artifacts()) if jar.name.endswith("-runner.jar")]
+        self.workdir = Path(tempfile.mkdtemp(prefix="cdc-registry-"))
+        self.port = self.port or free_port()
+        command = [jvm.java_executable(), "-Xmx384m", "-XX:TieredStopAtLevel=1", "-Duser.timezone=UTC",
+                   f"-Dquarkus.http.port={self.port}", "-Dquarkus.http.host=127.0.0.1", "-jar", str(runner)]
+        with open(self.workdir / "registry.log", "ab") as log:
+            self._process = started(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                                     cwd=self.workdir))
+        try:
+            self._wait_ready()
+        except BaseException:
+            self.stop(keep_log=True)
+            raise
+        return self
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + self.start_timeout
+        while time.monotonic() < deadline:
+            if self._process is not None and self._process.poll() is not None:
+                raise SchemaRegistryError(f"the schema registry exited ({self._process.returncode}):\n{self._log_tail()}")
+            try:
+                self.subjects()
+                return
+            except (OSError, SchemaRegistryError):
+                time.sleep(0.5)
+        raise SchemaRegistryError(f"the schema registry did not answer within {self.start_timeout:.0f} s:\n{self._log_tail()}")
+
+    def _log_tail(self) -> str:
+        return log_tail(self.workdir / "registry.log" if self.workdir else None, 30, "(no log)")
+
+    def stop(self, keep_log: bool = False) -> None:
+        stop_group(self._process)
+        self._process = None
+        if self.workdir is not None and not keep_log:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def __enter__(self) -> SchemaRegistry:
+        return self.start()
+
+    def __exit__(self, kind, error, traceback) -> None:
+        self.stop(keep_log=error is not None and not isinstance(error, SystemExit))
+
+    # -- the Confluent-compatible API, as a converter uses it ------------------------------------------------------
+    def request(self, method: str, path: str, body: dict | None = None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers={"Content-Type": CONTENT_TYPE})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            raise SchemaRegistryError(f"{method} {path}: {error.code} {error.read()[:500]!r}") from error
+
+    def subjects(self) -> list[str]:
+        return self.request("GET", "/subjects")
+
+    def register(self, subject: str, schema: str) -> int:
+        """The id of `schema` (an Avro schema's JSON text) under `subject`, registered if it is new there."""
+        return int(self.request("POST", f"/subjects/{quote(subject, safe='')}/versions", {"schema": schema})["id"])
+
+    def schema(self, schema_id: int) -> str:
+        return self.request("GET", f"/schemas/ids/{int(schema_id)}")["schema"]
