@@ -117,11 +117,21 @@ def spark():
 
 
 @pytest.fixture(scope="session")
-def roundtrip(spark, broker):
+def schema_registry():
+    """The harness's schema registry (Apicurio Registry), started only when a test produces records that name a
+    schema or runs a format that needs one (debezium-avro)."""
+    from cdc_conformance.harness.schema_registry import LazySchemaRegistry
+
+    with LazySchemaRegistry() as registry:
+        yield registry
+
+
+@pytest.fixture(scope="session")
+def roundtrip(spark, broker, schema_registry):
     """Records through the broker, Spark's Kafka source and the reference normalizer."""
     from cdc_conformance.harness.roundtrip import RoundTrip
 
-    return RoundTrip(spark, broker)
+    return RoundTrip(spark, broker, schema_registry=schema_registry)
 
 
 @pytest.fixture

@@ -57,6 +57,7 @@ class Code(str, Enum):
 
     MALFORMED_JSON = "MALFORMED_JSON"
     MALFORMED_AVRO = "MALFORMED_AVRO"            # the value is not a datum of the format's Avro schema
+    UNKNOWN_SCHEMA_ID = "UNKNOWN_SCHEMA_ID"      # the record names a schema id its schema registry does not hold
     NOT_UTF8 = "NOT_UTF8"
     MALFORMED_KEY = "MALFORMED_KEY"
     MISSING_FIELD = "MISSING_FIELD"
@@ -83,6 +84,7 @@ class Code(str, Enum):
 CODE_PHASE: dict[Code, Phase] = {
     Code.MALFORMED_JSON: Phase.DECODE,
     Code.MALFORMED_AVRO: Phase.DECODE,
+    Code.UNKNOWN_SCHEMA_ID: Phase.DECODE,
     Code.NOT_UTF8: Phase.DECODE,
     Code.MALFORMED_KEY: Phase.DECODE,
     Code.MALFORMED_DATA: Phase.DECODE,

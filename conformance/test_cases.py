@@ -64,7 +64,9 @@ def _run_suite(spark, request):
     broker = request.getfixturevalue(BACKEND_FIXTURES[request.param])
     # golden files are rewritten from the embedded run, the one that runs every case
     update = request.config.getoption("--update-golden") and request.param == "embedded"
-    runner = Runner(RoundTrip(spark, broker, read_partitions=READ_PARTITIONS[request.param]), REGISTRY, load_known_failures(), update_golden=update)
+    roundtrip = RoundTrip(spark, broker, read_partitions=READ_PARTITIONS[request.param],
+                          schema_registry=request.getfixturevalue("schema_registry"))
+    runner = Runner(roundtrip, REGISTRY, load_known_failures(), update_golden=update)
     with session_settings(spark, HOSTILE_SESSION if SESSIONS[request.param] == "hostile" else {}):
         result = runner.run(RUNS[request.param], CASES)
     print(f"{request.param}: {result.golden.summary()}")

@@ -49,7 +49,7 @@ def history_bench(render: Callable[[History, str, int], list[Expected]], plain_s
             record = rendered[n % len(rendered)]
             # keyless records (canal) go round the partitions, as a producer without a key spreads them
             partition = default_partition(record.key, partitions) if record.key else n % partitions
-            yield KafkaRecord(topic, partition, record.key, record.value, record.headers)
+            yield KafkaRecord(topic, partition, record.key, record.value, record.headers, registrations=record.registrations)
 
     return Bench(records=records, plain_label=label,
                  plain=lambda raw: raw.selectExpr(f"from_json(CAST(value AS STRING), '{plain_schema()}') AS d"))

@@ -79,6 +79,7 @@ class Hostile:
     code: Code | None
     key: bytes | None = None
     headers: tuple[tuple[str, bytes | None], ...] = ()
+    registrations: tuple = ()  # the schemas its key and value name (KafkaRecord.registrations)
 
 
 def profile_examples(profiles: Callable[[], st.SearchStrategy], value_types, **history_options):

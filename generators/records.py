@@ -8,6 +8,15 @@ from cdc_conformance.model import CODE_PHASE, CanonicalEvent, Code, Origin
 
 
 @dataclass(frozen=True)
+class Registration:
+    """A writer schema to register before producing: the registry numbers schemas as they come, so a generator cannot
+    know the id, and the harness (harness/schema_registry.py, `registered`) writes it into bytes 1-4 of the part."""
+
+    subject: str
+    schema: str  # the Avro schema's JSON text
+
+
+@dataclass(frozen=True)
 class KafkaRecord:
     """One record to produce, exactly as a capture tool would have written it."""
 
@@ -17,6 +26,9 @@ class KafkaRecord:
     value: bytes | None
     headers: tuple[tuple[str, bytes | None], ...] = ()
     timestamp_ms: int | None = None  # the record's Kafka timestamp (CreateTime); None: the producer's clock at sending
+    # the key's and value's writer schemas a schema registry must hold ("key"/"value" -> Registration): their bytes
+    # are in the registry's wire format with a placeholder id, which the harness replaces with the registry's own
+    registrations: tuple[tuple[str, Registration], ...] = ()
 
     @property
     def written_value(self) -> bytes:

@@ -12,6 +12,8 @@ import uuid
 from dataclasses import dataclass
 
 from cdc_conformance.generators.plugin import FormatGenerator
+from cdc_conformance.harness.roundtrip import format_options
+from cdc_conformance.harness.schema_registry import RegistryClient, registered
 from cdc_conformance.harness.under_test import NormalizerUnderTest
 
 
@@ -38,20 +40,22 @@ def measure_all(name: str, frames: list, messages: int) -> Measurement:
 
 
 def run(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerator, messages: int, repeat: int = 1,
-        partitions: int = 2) -> list[Measurement]:
+        partitions: int = 2, schema_registry: RegistryClient | None = None) -> list[Measurement]:
     from cdc_conformance.harness.kafka_read import read_batch
 
     bench = generator.benchmark()
     topic = f"bench-{generator.format_id}-{uuid.uuid4().hex[:8]}"
     broker.create_topics({topic: partitions})
-    broker.produce(bench.records(topic, messages, partitions))
+    broker.produce(registered(list(bench.records(topic, messages, partitions)), schema_registry))
+    options = format_options(generator.format_id, schema_registry.url if schema_registry is not None else None)
     ranges = {topic: {p: (0, end) for p, end in broker.end_offsets(topic).items()}}
     raw = lambda: read_batch(spark, broker.bootstrap_servers, ranges)  # noqa: E731
     measure("warm-up", bench.plain(raw().limit(1000)), 1000)  # JIT and Kafka consumer start-up
     results = []
     for _ in range(repeat):
         results.append(measure(bench.plain_label, bench.plain(raw()), messages))
-        results.append(measure_all(f"normalizer {generator.format_id}", under_test.frames(raw(), generator.format_id), messages))
+        results.append(measure_all(f"normalizer {generator.format_id}", under_test.frames(raw(), generator.format_id, **options),
+                                   messages))
     return results
 
 
@@ -76,12 +80,13 @@ class FormatRow:
 
 
 def format_row(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerator, messages: int, repeat: int,
-               growth: bool = False) -> FormatRow:
+               growth: bool = False, schema_registry: RegistryClient | None = None) -> FormatRow:
     """Best of `repeat` passes each (after the warm-up): the first pass of a JVM runs interpreted code."""
-    results = run(spark, broker, under_test, generator, messages, repeat)
+    results = run(spark, broker, under_test, generator, messages, repeat, schema_registry=schema_registry)
     row = FormatRow(generator.format_id, messages, _best(results, "plain"), _best(results, "normalizer"))
     if growth:
-        larger = _best(run(spark, broker, under_test, generator, messages * 10, repeat), "normalizer")
+        larger = _best(run(spark, broker, under_test, generator, messages * 10, repeat, schema_registry=schema_registry),
+                       "normalizer")
         row.growth = (messages * 10 / larger) / (messages / row.normalizer_rate)
     return row
 
@@ -203,7 +208,8 @@ class StreamRow:
 
 
 def run_stream(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerator, messages: int,
-               max_offsets_per_trigger: int, repeat: int, workdir: str, cold: bool = False, partitions: int = 2) -> list[StreamPass]:
+               max_offsets_per_trigger: int, repeat: int, workdir: str, cold: bool = False, partitions: int = 2,
+               schema_registry: RegistryClient | None = None) -> list[StreamPass]:
     """The format's benchmark records on a topic of their own, then a warm-up query of each side (the normalizer's
     reported when `cold`), and `repeat` pairs of queries (plain, normalizer), each a new query from the earliest
     offset."""
@@ -212,32 +218,36 @@ def run_stream(spark, broker, under_test: NormalizerUnderTest, generator: Format
     bench = generator.benchmark()
     topic = f"bench-stream-{generator.format_id}-{uuid.uuid4().hex[:8]}"
     broker.create_topics({topic: partitions})
-    broker.produce(bench.records(topic, messages, partitions))
+    broker.produce(registered(list(bench.records(topic, messages, partitions)), schema_registry))
+    options = format_options(generator.format_id, schema_registry.url if schema_registry is not None else None)
     end_offsets = {topic: broker.end_offsets(topic)}
     raw = lambda: read_stream(spark, broker.bootstrap_servers, [topic], max_offsets_per_trigger)  # noqa: E731
     normalizer = f"normalizer {generator.format_id}"
     results = []
     # the first query of each side warms it up (the JIT compiles the normalizer's larger code later); with `cold` the
     # normalizer's is the session's first query, and reported
-    first = stream_pass(f"cold {normalizer}", under_test.stream(raw(), generator.format_id), messages, end_offsets, workdir)
+    first = stream_pass(f"cold {normalizer}", under_test.stream(raw(), generator.format_id, **options), messages, end_offsets, workdir)
     results += [first] if cold else []
     stream_pass("warm-up", bench.plain(raw()), messages, end_offsets, workdir)
     for _ in range(repeat):
         results.append(stream_pass(bench.plain_label, bench.plain(raw()), messages, end_offsets, workdir))
-        results.append(stream_pass(normalizer, under_test.stream(raw(), generator.format_id), messages, end_offsets, workdir))
+        results.append(stream_pass(normalizer, under_test.stream(raw(), generator.format_id, **options), messages, end_offsets, workdir))
     return results
 
 
 def stream_row(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerator, messages: int,
-               max_offsets_per_trigger: int, repeat: int, workdir: str, cold: bool, growth: bool = False) -> StreamRow:
-    results = run_stream(spark, broker, under_test, generator, messages, max_offsets_per_trigger, repeat, workdir, cold)
+               max_offsets_per_trigger: int, repeat: int, workdir: str, cold: bool, growth: bool = False,
+               schema_registry: RegistryClient | None = None) -> StreamRow:
+    results = run_stream(spark, broker, under_test, generator, messages, max_offsets_per_trigger, repeat, workdir, cold,
+                         schema_registry=schema_registry)
     warm = [r for r in results if r.name.startswith("normalizer")]
     last = warm[-1]
     first = next((r for r in results if r.name.startswith("cold")), None)
     row = StreamRow(generator.format_id, messages, max_offsets_per_trigger, _best(results, "plain"), _best(results, "normalizer"),
                     first.rate if first else float("nan"), last.state_rows, last.state_bytes)
     if growth:
-        larger = run_stream(spark, broker, under_test, generator, messages * 10, max_offsets_per_trigger, 1, workdir)
+        larger = run_stream(spark, broker, under_test, generator, messages * 10, max_offsets_per_trigger, 1, workdir,
+                            schema_registry=schema_registry)
         big = [r for r in larger if r.name.startswith("normalizer")][-1]
         row.growth = big.seconds / (messages / row.normalizer_rate)
         row.state_rows_10x = big.state_rows

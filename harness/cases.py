@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import base64
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
@@ -40,8 +40,8 @@ class Case:
     notes: str = ""
 
     def kafka_records(self, topic_of=lambda topic: topic) -> list[KafkaRecord]:
-        return [KafkaRecord(topic_of(r["topic"]), r.get("partition", 0), _bytes(r, "key"), _bytes(r, "value"),
-                            tuple((h["key"], _bytes(h, "value")) for h in r.get("headers", [])))
+        return [_connect_avro(r, KafkaRecord(topic_of(r["topic"]), r.get("partition", 0), _bytes(r, "key"), _bytes(r, "value"),
+                                             tuple((h["key"], _bytes(h, "value")) for h in r.get("headers", []))))
                 for r in self.records]
 
     def coordinates(self) -> list[tuple[str, int, int]]:
@@ -65,6 +65,19 @@ def _bytes(item: dict, name: str) -> bytes | None:
         return base64.b64decode(item[f"{name}_base64"], validate=True)
     text = item.get(name)
     return None if text is None else text.encode("utf-8")
+
+
+def _connect_avro(item: dict, record: KafkaRecord) -> KafkaRecord:
+    """A record whose key or value a case gives as JsonConverter's document of the Connect record, written as Kafka
+    Connect's Avro converter writes it (the wire format, its schema registered as the case is produced)."""
+    from cdc_conformance.generators import debezium_avro  # here: loading cases needs no generator otherwise
+
+    for part in ("key", "value"):
+        document = item.get(f"{part}_connect_avro")
+        if document is not None:
+            written, registration = debezium_avro.wire(document.encode("utf-8"), f"{record.topic}-{part}", "topic")
+            record = replace(record, **{part: written}, registrations=(*record.registrations, (part, registration)))  # type: ignore[arg-type]
+    return record
 
 
 def _validator() -> Draft202012Validator:

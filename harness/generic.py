@@ -15,12 +15,13 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 from cdc_conformance.generators.history import histories, tables
-from cdc_conformance.generators.plugin import FormatGenerator
+from cdc_conformance.generators.plugin import VALID_NEIGHBOUR, FormatGenerator
 from cdc_conformance.generators.records import KafkaRecord, predict_offsets
 from cdc_conformance.generators.values import KEY_TYPES
 from cdc_conformance.harness.accounting import coordinate
 from cdc_conformance.harness.property import BatchResult, Example, draw_examples, events_of, placed, run_batch, session_seed
-from cdc_conformance.harness.roundtrip import RoundTrip
+from cdc_conformance.harness.roundtrip import RoundTrip, format_options
+from cdc_conformance.harness.schema_registry import RegistryClient, registered
 from cdc_conformance.harness.under_test import NormalizerUnderTest
 from cdc_conformance.model import CODE_PHASE, Code, Phase
 
@@ -146,7 +147,7 @@ def check_hostile(roundtrip: RoundTrip, generator: FormatGenerator) -> list[str]
     stops the job, and every record is accounted for."""
     topic = _topic("hostile", generator.format_id, 1)
     names = list(generator.hostile)
-    records = [KafkaRecord(topic, 0, h.key, h.value, h.headers) for h in generator.hostile.values()]
+    records = [KafkaRecord(topic, 0, h.key, h.value, h.headers, registrations=h.registrations) for h in generator.hostile.values()]
     output = roundtrip.run(records, generator.format_id, {topic: 1})
     got = {q["origin"][0]["offset"]: q["code"] for q in output.quarantine}
     emitted = {o["offset"] for e in output.events for o in e["origin"]}
@@ -214,8 +215,11 @@ def check_extremes(roundtrip: RoundTrip, generator: FormatGenerator) -> tuple[in
     variants = generator.extreme_records()
     must_quarantine = ([(label, value, Code.NOT_UTF8) for label, value in generator.lone_surrogate_records()]
                        + [(label, value, Code.DUPLICATE_KEY) for label, value in generator.duplicate_member_records()])
-    records = [KafkaRecord(topic, 0, None, value, ()) for _, value in variants]
-    records += [KafkaRecord(topic, 0, None, value, ()) for _, value, _ in must_quarantine]
+    # the valid neighbour's value schema, where the format's records name theirs (a registry's wire format)
+    named = tuple((part, registration) for part, registration in generator.hostile[VALID_NEIGHBOUR].registrations
+                  if part == "value")
+    records = [KafkaRecord(topic, 0, None, value, (), registrations=named) for _, value in variants]
+    records += [KafkaRecord(topic, 0, None, value, (), registrations=named) for _, value, _ in must_quarantine]
     try:
         output = roundtrip.run(records, generator.format_id, {topic: 1})
     except Exception as error:  # noqa: BLE001 - the job failing on input is the finding itself
@@ -231,7 +235,8 @@ def check_extremes(roundtrip: RoundTrip, generator: FormatGenerator) -> tuple[in
 
 
 def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, count: int, seed: int | None = None,
-                    micro_batches: int = 6, under_test: NormalizerUnderTest | None = None) -> list[str]:
+                    micro_batches: int = 6, under_test: NormalizerUnderTest | None = None,
+                    schema_registry: RegistryClient | None = None) -> list[str]:
     """Structured Streaming over Spark's Kafka source, cut into about `micro_batches` micro-batches (so
     that events of several records straddle them), gives exactly the batch output over the same records.
     A fixed small maxOffsetsPerTrigger would make a drawn example of 400 one-byte segments take minutes."""
@@ -242,15 +247,16 @@ def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, co
     partitions = {topic: n for example in examples for topic, n in example.partitions.items()}
     records = [item.record for example in examples for item in example.expected]
     broker.create_topics(partitions)
-    broker.produce(records)
+    broker.produce(registered(records, schema_registry))
+    options = format_options(generator.format_id, schema_registry.url if schema_registry is not None else None)
     # a format whose events are one record each streams like its batch: a few micro-batches show it;
     # boundaries matter where events are built from several records (segments, update halves). Asked of the
     # format, not of the reference normalizer: another normalizer under test may keep state differently
     if not generator.groups_across_records:
         micro_batches = min(micro_batches, 2)
     streamed = streaming.stream_until_caught_up(spark, broker, generator.format_id, list(partitions), workdir,
-                                                max(2, len(records) // micro_batches), under_test)
-    batch = streaming.batch_rows(spark, broker, generator.format_id, list(partitions), under_test)
+                                                max(2, len(records) // micro_batches), under_test, **options)
+    batch = streaming.batch_rows(spark, broker, generator.format_id, list(partitions), under_test, **options)
     if streamed == batch:
         return [] if streamed else ["nothing was normalized"]
     return [f"streaming differs from batch (seed {seed}): {len(streamed)} vs {len(batch)} outputs; first difference: "

@@ -147,6 +147,15 @@ def schema_registry_artifacts() -> ArtifactSet:
                        {"apicurio.version": SCHEMA_REGISTRY_VERSION}, application=True)
 
 
+# Apicurio's Kafka Connect converter (harness/maven/avro-converter): Avro in the Confluent wire format, from Connect
+AVRO_CONVERTER_VERSION = "2.6.13.Final"
+
+
+def avro_converter_artifacts() -> ArtifactSet:
+    return ArtifactSet("avro-converter", JVM_DIR / "avro-converter" / "pom.xml", AVRO_CONVERTER_VERSION,
+                       {"apicurio.converter.version": AVRO_CONVERTER_VERSION})
+
+
 def _complete(artifacts: ArtifactSet) -> tuple[Path, str, bool]:
     sources = sorted(path for path in artifacts.pom.parent.rglob("*") if path.is_file()) if artifacts.application else [artifacts.pom]
     digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)

@@ -37,10 +37,13 @@ def pytest_addoption(parser):
                     help="run on a Spark Connect server holding the normalizer's jars [env: CDC_SPARK_REMOTE]")
     group.addoption("--cdc-reports", default=None, metavar="DIR",
                     help="also write the run's reports here (results.jsonl for `cdc-conformance gate`, JUnit, matrix)")
+    group.addoption("--cdc-schema-registry", default=None, metavar="URL",
+                    help="the Confluent-compatible API of a schema registry of your own, for formats whose records name "
+                         "schemas by id (debezium-avro) [default: the suite's own, started when a format needs it]")
 
 
 _OPTIONS = ("--cdc-format", "--cdc-case", "--cdc-cases", "--cdc-golden", "--cdc-known-failures", "--cdc-obtained",
-            "--cdc-remote", "--cdc-reports")
+            "--cdc-remote", "--cdc-reports", "--cdc-schema-registry")
 
 
 def pytest_configure(config):
@@ -90,6 +93,7 @@ class PluginRun:
     reports_dir: Path | None
     check_orphans: bool
     known_failures_file: str | None = None
+    schema_registry: str | None = None  # --cdc-schema-registry; None: the suite's own, started when needed
     result: Any = None  # the run's SuiteResult, once it ran
 
     @classmethod
@@ -103,6 +107,9 @@ class PluginRun:
 
         option = config.getoption
         here = Path(config.invocation_params.dir)
+        registry_url = option("--cdc-schema-registry")
+        if registry_url is not None and not registry_url.startswith(("http://", "https://")):
+            raise pytest.UsageError(f"--cdc-schema-registry {registry_url}: an http:// or https:// URL")
         if option("--cdc-remote"):
             import os
 
@@ -136,7 +143,7 @@ class PluginRun:
         return cls(under_test, cases, selected, known_failures,
                    golden_root, suite_files.obtained_root(golden_root, given["--cdc-obtained"], Path(config.rootpath)),
                    replay, given["--cdc-reports"], check_orphans=bool(given["--cdc-golden"]) or not given["--cdc-cases"],
-                   known_failures_file=option("--cdc-known-failures"))
+                   known_failures_file=option("--cdc-known-failures"), schema_registry=option("--cdc-schema-registry"))
 
     def outcome(self):
         """The run's result, made by the first item that asks. A run that cannot start (no Java on PATH, a Connect
@@ -156,11 +163,13 @@ class PluginRun:
         from cdc_conformance.harness.registry import Registry
         from cdc_conformance.harness.roundtrip import RoundTrip
         from cdc_conformance.harness.runner import Runner
+        from cdc_conformance.harness.schema_registry import ExternalSchemaRegistry, LazySchemaRegistry
         from cdc_conformance.harness.spark import spark_session
 
         spark = spark_session(under_test=self.under_test)  # before the broker: a session that cannot start leaves no broker directory behind
-        with EmbeddedKafka() as broker:
-            runner = Runner(RoundTrip(spark, broker, self.under_test), Registry.load(), self.known_failures,
+        registry = ExternalSchemaRegistry(self.schema_registry) if self.schema_registry else LazySchemaRegistry()
+        with EmbeddedKafka() as broker, registry:
+            runner = Runner(RoundTrip(spark, broker, self.under_test, schema_registry=registry), Registry.load(), self.known_failures,
                             golden_root=self.golden_root, obtained_root=self.obtained_root,
                             replay_options=self.replay_options, check_orphans=self.check_orphans,
                             known_failures_file=self.known_failures_file)

@@ -75,6 +75,11 @@ class Registry:
     def decoded_formats(self) -> list[str]:
         return [f for f in sorted(self.formats) if self.decoded(f)]
 
+    def options(self, format_id: str) -> dict[str, str]:
+        """The options a normalizer needs to read the format (option -> its meaning), passed to its entries as
+        keyword arguments (docs/normalizer-contract.md, "Format options"): `schema_registry` for debezium-avro."""
+        return {str(name): str(meaning) for name, meaning in (self.formats.get(format_id, {}).get("options") or {}).items()}
+
     def features(self, format_id: str) -> set[str]:
         return {feature for fv in self.versions(format_id) for feature in fv.features}
 

@@ -6,6 +6,7 @@ streaming checks.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +14,7 @@ from cdc_conformance.generators.records import KafkaRecord
 from cdc_conformance.harness import accounting
 from cdc_conformance.harness.broker import Broker, BrokerError, Coordinates
 from cdc_conformance.harness.kafka_read import read_batch
+from cdc_conformance.harness.schema_registry import RegistryClient, SchemaRegistryError, registered
 from cdc_conformance.harness.under_test import NormalizerUnderTest
 
 
@@ -38,6 +40,9 @@ class RoundTrip:
     # Debezium batch of 49 records in 36 tasks: 3.2 s warm; in 2: 0.9 s). The normalizer must not depend on
     # partitioning: several Kafka partitions in one task is a layout users' jobs have too.
     read_partitions: int | None = 2
+    # the schema registry of the formats whose records name writer schemas by id (debezium-avro): their schemas are
+    # registered there as the records are produced, and its URL is the normalizer's `schema_registry` option
+    schema_registry: RegistryClient | None = None
 
     def __post_init__(self):
         self.normalizer = NormalizerUnderTest.load() if self.normalizer is None else NormalizerUnderTest.of(self.normalizer)
@@ -47,11 +52,16 @@ class RoundTrip:
         ranges, coordinates = self.produce(records, partitions)
         return self.normalize_ranges(ranges, format_id, coordinates)
 
+    def options(self, format_id: str) -> dict[str, str]:
+        """The format options the normalizer gets for `format_id` (registry.yaml's `options`): the URL of this round
+        trip's schema registry where the format names one."""
+        return format_options(format_id, self.schema_registry.url if self.schema_registry is not None else None)
+
     def produce(self, records: list[KafkaRecord], partitions: dict[str, int]) -> tuple[dict, list[Coordinates]]:
         """Create the topics and produce the records in order: the offset ranges they hold, and their coordinates
         (for `normalize_ranges`, by this round trip's normalizer or another's over the same records)."""
         self.broker.create_topics(partitions)
-        coordinates = self.broker.produce(records)
+        coordinates = self.broker.produce(registered(records, self.schema_registry))
         ranges: dict[str, dict[int, tuple[int, int]]] = {topic: {p: (0, 0) for p in range(count)}
                                                          for topic, count in partitions.items()}
         for c in coordinates:
@@ -63,10 +73,30 @@ class RoundTrip:
         raw = read_batch(self.spark, self.broker.bootstrap_servers, ranges)
         raw = (raw.coalesce(self.read_partitions) if self.read_partitions else raw).cache()
         try:
-            events, quarantine = self.normalizer.batch(raw, format_id)
+            events, quarantine = self.normalizer.batch(raw, format_id, **self.options(format_id))
             read = raw.count()
         finally:
             raw.unpersist()
         if read != len(coordinates):
             raise BrokerError(f"Spark read {read} records, {len(coordinates)} were produced")
         return RunOutput(events, quarantine, coordinates)
+
+
+@functools.cache
+def _declared_options(format_id: str) -> tuple[str, ...]:
+    from cdc_conformance.harness.registry import Registry
+
+    return tuple(Registry.load().options(format_id))
+
+
+def format_options(format_id: str, schema_registry: str | None) -> dict[str, str]:
+    """The option values a run gives a normalizer for `format_id`: those the format declares, from what the run has.
+    A format that needs a registry the run lacks is an error naming it (never a normalizer called without it)."""
+    values = {"schema_registry": schema_registry}
+    options: dict[str, str] = {}
+    for name in _declared_options(format_id):
+        value = values.get(name)
+        if value is None:
+            raise SchemaRegistryError(f"{format_id} needs a {name.replace('_', ' ')} and this run has none")
+        options[name] = value
+    return options

@@ -30,8 +30,52 @@ class SchemaRegistryError(RuntimeError):
     """The registry did not start, or answered a request with an error: what it said."""
 
 
+class RegistryClient:
+    """The Confluent-compatible API of a registry at `url`, as a converter uses it."""
+
+    @property
+    def url(self) -> str:
+        raise NotImplementedError
+
+    def request(self, method: str, path: str, body: dict | None = None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers={"Content-Type": CONTENT_TYPE})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            raise SchemaRegistryError(f"{method} {path}: {error.code} {error.read()[:500]!r}") from error
+
+    def subjects(self) -> list[str]:
+        return self.request("GET", "/subjects")
+
+    def register(self, subject: str, schema: str) -> int:
+        """The id of `schema` (an Avro schema's JSON text) under `subject`, registered if it is new there."""
+        return int(self.request("POST", f"/subjects/{quote(subject, safe='')}/versions", {"schema": schema})["id"])
+
+    def schema(self, schema_id: int) -> str:
+        return self.request("GET", f"/schemas/ids/{int(schema_id)}")["schema"]
+
+
 @dataclass
-class SchemaRegistry:
+class ExternalSchemaRegistry(RegistryClient):
+    """A registry the harness does not run (`--schema-registry URL`: a team's own, or a Connect server's)."""
+
+    address: str
+
+    @property
+    def url(self) -> str:
+        return self.address.rstrip("/")
+
+    def __enter__(self) -> ExternalSchemaRegistry:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+
+@dataclass
+class SchemaRegistry(RegistryClient):
     start_timeout: float = 180.0
     port: int = 0
     workdir: Path | None = None
@@ -85,22 +129,53 @@ class SchemaRegistry:
     def __exit__(self, kind, error, traceback) -> None:
         self.stop(keep_log=error is not None and not isinstance(error, SystemExit))
 
-    # -- the Confluent-compatible API, as a converter uses it ------------------------------------------------------
-    def request(self, method: str, path: str, body: dict | None = None):
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.url + path, data=data, method=method, headers={"Content-Type": CONTENT_TYPE})
-        try:
-            with urllib.request.urlopen(request, timeout=30) as response:
-                return json.loads(response.read() or b"null")
-        except urllib.error.HTTPError as error:
-            raise SchemaRegistryError(f"{method} {path}: {error.code} {error.read()[:500]!r}") from error
 
-    def subjects(self) -> list[str]:
-        return self.request("GET", "/subjects")
+class LazySchemaRegistry(RegistryClient):
+    """The harness's own registry for a run, started on first use: a run whose records name no schema, and whose
+    formats need none, never starts one. `stop()` stops it if it started."""
 
-    def register(self, subject: str, schema: str) -> int:
-        """The id of `schema` (an Avro schema's JSON text) under `subject`, registered if it is new there."""
-        return int(self.request("POST", f"/subjects/{quote(subject, safe='')}/versions", {"schema": schema})["id"])
+    def __init__(self) -> None:
+        self._started: SchemaRegistry | None = None
 
-    def schema(self, schema_id: int) -> str:
-        return self.request("GET", f"/schemas/ids/{int(schema_id)}")["schema"]
+    @property
+    def url(self) -> str:
+        if self._started is None:
+            self._started = SchemaRegistry().start()
+        return self._started.url
+
+    def stop(self) -> None:
+        if self._started is not None:
+            self._started.stop()
+            self._started = None
+
+    def __enter__(self) -> LazySchemaRegistry:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def registered(records: list, registry: RegistryClient | None) -> list:
+    """`records` as they go to the broker: each key and value that names a writer schema (`KafkaRecord.registrations`)
+    with that schema registered and its id written after the magic byte. Without registrations, as they are; with
+    some and no registry, an error naming the records' subject."""
+    from dataclasses import replace
+
+    ids: dict[tuple[str, str], int] = {}
+    out = []
+    for record in records:
+        if not record.registrations:
+            out.append(record)
+            continue
+        if registry is None:
+            raise SchemaRegistryError(f"{record.topic}: its records name schemas ({record.registrations[0][1].subject}) "
+                                      "and no schema registry runs")
+        parts = {}
+        for part, registration in record.registrations:
+            wanted = (registration.subject, registration.schema)
+            if wanted not in ids:
+                ids[wanted] = registry.register(*wanted)
+            written = getattr(record, part)
+            parts[part] = written[:1] + ids[wanted].to_bytes(4, "big") + written[5:]
+        out.append(replace(record, **parts))
+    return out

@@ -76,13 +76,15 @@ def end_offsets(broker, topics: list[str]) -> dict[str, dict[int, int]]:
     return {topic: broker.end_offsets(topic) for topic in topics}
 
 
-def batch_rows(spark, broker, format_id: str, topics: list[str], under_test: NormalizerUnderTest | None = None) -> list:
-    """The batch normalizer over everything in `topics`, rendered like `rendered` renders output rows."""
+def batch_rows(spark, broker, format_id: str, topics: list[str], under_test: NormalizerUnderTest | None = None,
+               **options) -> list:
+    """The batch normalizer over everything in `topics`, rendered like `rendered` renders output rows (`options`: the
+    format's, harness.roundtrip.format_options)."""
     from cdc_conformance.harness.kafka_read import read_batch
 
     under_test = under_test or NormalizerUnderTest.load()
     ranges = {topic: {p: (0, end) for p, end in ends.items()} for topic, ends in end_offsets(broker, topics).items()}
-    events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), format_id)
+    events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), format_id, **options)
     return sorted([("E", e) for e in events] + [("Q", q) for q in quarantine], key=str)
 
 

@@ -115,22 +115,23 @@ class NormalizerUnderTest:
     def modes(self) -> list[str]:
         return ["batch", "streaming"] if self.normalize_stream is not None else ["batch"]
 
-    def frames(self, raw, format_id: str) -> list:
+    def frames(self, raw, format_id: str, **options) -> list:
         """The batch output as the frames to run, its contract checked first: the combined entry's output rows
         alone when the normalizer has one (one job; the reference's split of the same rows is checked in
         tests/integration/test_plans.py), else the batch entry's events and quarantine."""
         self._attached(raw.sparkSession)
         if self.normalize_combined is not None:
-            rows = self.normalize_combined(raw, format_id)
+            rows = self.normalize_combined(raw, format_id, **options)
             contract.check_rows(rows, f"{self.spec}_combined")
             return [rows]
-        result = self.normalize(raw, format_id)
+        result = self.normalize(raw, format_id, **options)
         contract.check(result, self.spec)
         return [result.events, result.quarantine]
 
-    def batch(self, raw, format_id: str) -> tuple[list[dict], list[dict]]:
-        """Events and quarantine records of `raw` as canonical JSON, each in origin order."""
-        frames = self.frames(raw, format_id)
+    def batch(self, raw, format_id: str, **options) -> tuple[list[dict], list[dict]]:
+        """Events and quarantine records of `raw` as canonical JSON, each in origin order (`options`: the format's,
+        registry.yaml: a format that declares none gets none, so a normalizer need not take any)."""
+        frames = self.frames(raw, format_id, **options)
         if len(frames) == 1:
             rows = frames[0].collect()
             events, quarantine = [e for r in rows for e in r.events], [q for r in rows for q in r.quarantine]

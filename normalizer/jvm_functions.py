@@ -18,6 +18,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
 from pyspark.sql.types import ArrayType, StringType, StructField, StructType
 
 from cdc_conformance import jvm_classes
@@ -65,10 +66,12 @@ def register(spark, java_class: str, returns: StructType = RECORD_OUTPUT) -> str
     return name
 
 
-def decode_records(raw: DataFrame, java_class: str, format_id: str) -> DataFrame:
-    """Kafka source rows -> output rows, each record read by `java_class`."""
+def decode_records(raw: DataFrame, java_class: str, format_id: str, arguments: tuple[str, ...] = ()) -> DataFrame:
+    """Kafka source rows -> output rows, each record read by `java_class` (`arguments`: text the reader takes after the
+    record's six columns, as literals: a format's options, never anything from a message)."""
     reader = register(raw.sparkSession, java_class)
-    return kafka_columns(raw).selectExpr(
-        "*", f"{reader}(key, value, headers, topic, partition, offset) AS record",
+    columns = [F.col(name) for name in ("key", "value", "headers", "topic", "partition", "offset")]
+    return kafka_columns(raw).select(
+        "*", F.call_function(reader, *columns, *map(F.lit, arguments)).alias("record"),
     ).selectExpr("*", f"{verdicts.from_code('record.code', 'record.detail')} AS verdict").selectExpr(
         *events.record_output("record.events", "verdict", format_id))

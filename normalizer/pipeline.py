@@ -43,12 +43,13 @@ def _require_utc(spark: SparkSession) -> None:
                            f"(spark.sql.session.timeZone is {zone!r})")
 
 
-def normalize_combined(raw: DataFrame, format_id: str) -> DataFrame:
+def normalize_combined(raw: DataFrame, format_id: str, **options) -> DataFrame:
     """Output rows (normalizer.events): per record or group, an array of events and one of quarantine records. The
-    contract's combined entry (docs/normalizer-contract.md): a harness collects these once instead of the two frames."""
+    contract's combined entry (docs/normalizer-contract.md): a harness collects these once instead of the two frames.
+    `options`: the format's (`schema_registry` for debezium-avro), none for the others."""
     decoder = plugin.find(format_id)
     _require_utc(raw.sparkSession)
-    return decoder.decode(raw)
+    return decoder.batch(raw, **options)
 
 
 def split(combined: DataFrame) -> Normalized:
@@ -64,15 +65,16 @@ def split(combined: DataFrame) -> Normalized:
                       quarantine=combined.selectExpr("inline(concat(quarantine, array()))"))
 
 
-def normalize(raw: DataFrame, format_id: str) -> Normalized:
-    return split(normalize_combined(raw, format_id))
+def normalize(raw: DataFrame, format_id: str, **options) -> Normalized:
+    return split(normalize_combined(raw, format_id, **options))
 
 
 def normalize_stream(raw: DataFrame, format_id: str, **options) -> DataFrame:
     """The same output rows over a streaming Kafka source DataFrame.
 
     Stateless decoders run unchanged; stateful ones (CES segments) keep open groups in state and take
-    their options (`segment_timeout_seconds` or `pair_timeout_seconds`, `copy_window_seconds`).
+    their options (`segment_timeout_seconds` or `pair_timeout_seconds`, `copy_window_seconds`); a format's own options
+    (`schema_registry`) as in batch.
     """
     decoder = plugin.find(format_id)
     _require_utc(raw.sparkSession)

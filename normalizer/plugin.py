@@ -31,15 +31,29 @@ class FormatDecoder:
     """
 
     format_id: str
-    decode: Callable[[DataFrame], DataFrame]
+    decode: Callable[..., DataFrame]
     decode_stream: Callable[..., DataFrame] | None = None
+    # the format's options (registry.yaml `options`), each a keyword argument of `decode` and `decode_stream`, required:
+    # `schema_registry` for records whose schemas are found by id (debezium-avro)
+    options: tuple[str, ...] = ()
+
+    def batch(self, raw: DataFrame, **options) -> DataFrame:
+        return self.decode(raw, **self._format_options(options))
 
     def stream(self, raw: DataFrame, **options) -> DataFrame:
+        given = self._format_options(options)
+        streaming = {name: value for name, value in options.items() if name not in self.options}
         if self.decode_stream is None:
-            if options:
-                raise TypeError(f"{self.format_id} keeps no state; streaming options {sorted(options)} do not apply")
-            return self.decode(raw)
-        return self.decode_stream(raw, **options)
+            if streaming:
+                raise TypeError(f"{self.format_id} keeps no state; streaming options {sorted(streaming)} do not apply")
+            return self.decode(raw, **given)
+        return self.decode_stream(raw, **given, **streaming)
+
+    def _format_options(self, options: dict) -> dict:
+        missing = [name for name in self.options if options.get(name) is None]
+        if missing:
+            raise TypeError(f"{self.format_id} needs the option {missing[0]} (docs/normalizer-contract.md, \"Format options\")")
+        return {name: options[name] for name in self.options}
 
 
 class UnsupportedFormat(ValueError):

@@ -73,6 +73,9 @@ def main() -> None:
     HOSTILE_TABLES.mkdir(parents=True)
     for format_id, rows in hostile_tables().items():
         (HOSTILE_TABLES / f"{format_id}.json").write_text(json.dumps(rows, indent=1) + "\n")
+    # the schema the fuzz target's registry answers for the seeds' placeholder id: the valid neighbour's value schema
+    neighbour = Registry.load().generator("debezium-avro").hostile["valid neighbour"]
+    (HOSTILE_TABLES / "debezium-avro-value-schema.json").write_text(dict(neighbour.registrations)["value"].schema + "\n")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,21 @@ UNDER_TEST_OPTION = click.option("--normalizer", "normalizer_spec", default=DEFA
                                  metavar="MODULE:FUNCTION", help="The normalizer under test.")
 
 
+SCHEMA_REGISTRY_OPTION = click.option(
+    "--schema-registry", "schema_registry", metavar="URL", default=None,
+    help="The Confluent-compatible API of a schema registry of your own, for the formats whose records name schemas by "
+         "id (debezium-avro) [default: the suite's own, started when a format needs it].")
+
+
+def schema_registry_for(url: str | None):
+    """The run's schema registry: the one at `url`, else the suite's own, started on first use."""
+    from cdc_conformance.harness.schema_registry import ExternalSchemaRegistry, LazySchemaRegistry
+
+    if url is not None and not url.startswith(("http://", "https://")):
+        raise Misuse(f"--schema-registry {url}: an http:// or https:// URL")
+    return ExternalSchemaRegistry(url) if url else LazySchemaRegistry()
+
+
 def normalizer_under_test(spec: str, option: str = "--normalizer"):
     """The normalizer under test, or misuse naming the option's value (one line, whatever its import raised)."""
     from cdc_conformance.harness.under_test import NormalizerNotLoadable, NormalizerUnderTest

@@ -8,7 +8,16 @@ from pathlib import Path
 import click
 
 from cdc_conformance.harness.broker import BACKENDS
-from cdc_conformance.harness.cli.common import DEFAULT_REPORTS, UNDER_TEST_OPTION, Misuse, normalizer_under_test, selected_cases, started_with_spark
+from cdc_conformance.harness.cli.common import (
+    DEFAULT_REPORTS,
+    SCHEMA_REGISTRY_OPTION,
+    UNDER_TEST_OPTION,
+    Misuse,
+    normalizer_under_test,
+    schema_registry_for,
+    selected_cases,
+    started_with_spark,
+)
 from cdc_conformance.harness.registry import Registry
 
 
@@ -37,8 +46,9 @@ from cdc_conformance.harness.registry import Registry
 @click.option("--obtained-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Where outputs that differ from their golden files go [default: beside your --golden-dir files; "
                    ".cdc-obtained/ for the suite's own golden files].")
+@SCHEMA_REGISTRY_OPTION
 def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_spec, update_golden, keep_orphans, reports_dir,
-        cases_dir, golden_dir, shard, known_failures_file, remote, obtained_dir) -> None:
+        cases_dir, golden_dir, shard, known_failures_file, remote, obtained_dir, schema_registry) -> None:
     """Run conformance cases through a real broker and Spark; print the summary; write reports."""
     from cdc_conformance.harness import golden, suite_files
     from cdc_conformance.harness.cases import CASES_DIR, CaseError, load_cases, parse_shard, shard_cases
@@ -81,7 +91,8 @@ def run(case_ids, formats, broker, bootstrap_servers, kafka_image, normalizer_sp
         if not selected:
             raise Misuse(f"--shard {shard}: the shard holds no case of the {len(cases)} selected")
     function = normalizer_under_test(normalizer_spec)
-    settings = dict(update_golden=update_golden, keep_orphans=keep_orphans, golden_root=golden_root,
+    registry_client = schema_registry_for(schema_registry)
+    settings = dict(schema_registry=registry_client, update_golden=update_golden, keep_orphans=keep_orphans, golden_root=golden_root,
                     known_failures=known_failures, known_failures_file=known_failures_file and str(known_failures_file),
                     kafka_image=kafka_image, check_orphans=bool(golden_dir) or not cases_dir,
                     obtained_root=obtained_dir,  # None: the Runner's default (suite_files.obtained_root)
@@ -98,9 +109,9 @@ def _run_cases(selected, cases, registry, backend, bootstrap_servers, function, 
     from cdc_conformance.harness.runner import Runner
 
     broker = make_broker(backend, bootstrap_servers, settings["kafka_image"])
-    with started_with_spark(broker, function) as spark:
+    with started_with_spark(broker, function) as spark, settings["schema_registry"] as schema_registry:
         try:
-            runner = Runner(RoundTrip(spark, broker, function), registry, settings["known_failures"],
+            runner = Runner(RoundTrip(spark, broker, function, schema_registry=schema_registry), registry, settings["known_failures"],
                             update_golden=settings["update_golden"], keep_orphans=settings["keep_orphans"],
                             golden_root=settings["golden_root"], replay_options=settings["replay_options"],
                             check_orphans=settings["check_orphans"], obtained_root=settings["obtained_root"],

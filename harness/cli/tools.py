@@ -35,6 +35,7 @@ def bench(formats, every_format, messages, repeat, growth, streaming, max_offset
 
     from cdc_conformance.harness import bench as benchmark
     from cdc_conformance.harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.schema_registry import LazySchemaRegistry
     from cdc_conformance.harness.spark import spark_session
 
     registry = Registry.load()
@@ -51,11 +52,12 @@ def bench(formats, every_format, messages, repeat, growth, streaming, max_offset
         _bench_streaming(chosen, registry, under_test, progress, messages, max_offsets_per_trigger, repeat, growth, json_path)
         return
     rows = []
-    with EmbeddedKafka(heap="1g") as broker, progress.phase(f"benchmarking {len(chosen)} format(s)", total=len(chosen)) as done:
+    with EmbeddedKafka(heap="1g") as broker, LazySchemaRegistry() as schema_registry, \
+            progress.phase(f"benchmarking {len(chosen)} format(s)", total=len(chosen)) as done:
         for format_id in chosen:
             with progress.phase(f"{format_id}: {messages:,} messages, {repeat} pass(es)"):
                 rows.append(benchmark.format_row(spark_session(under_test=under_test), broker, under_test, registry.generator(format_id),
-                                                 messages, repeat, growth))
+                                                 messages, repeat, growth, schema_registry))
             progress.note(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s ({rows[-1].ratio:.2f}x plain)")
             done()
     click.echo(benchmark.summary(rows))
@@ -69,15 +71,17 @@ def _bench_streaming(chosen, registry, under_test, progress, messages, max_offse
 
     from cdc_conformance.harness import bench as benchmark
     from cdc_conformance.harness.broker import EmbeddedKafka
+    from cdc_conformance.harness.schema_registry import LazySchemaRegistry
     from cdc_conformance.harness.spark import spark_session
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="cdc-bench-") as workdir, EmbeddedKafka(heap="1g") as broker, \
-            progress.phase(f"streaming {len(chosen)} format(s)", total=len(chosen)) as done:
+            LazySchemaRegistry() as schema_registry, progress.phase(f"streaming {len(chosen)} format(s)", total=len(chosen)) as done:
         for format_id in chosen:
             with progress.phase(f"{format_id}: {messages:,} messages, {max_offsets:,} a trigger, {repeat} pass(es)"):
                 rows.append(benchmark.stream_row(spark_session(under_test=under_test), broker, under_test, registry.generator(format_id),
-                                                 messages, max_offsets, repeat, workdir, cold=True, growth=growth))
+                                                 messages, max_offsets, repeat, workdir, cold=True, growth=growth,
+                                                 schema_registry=schema_registry))
             progress.note(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s streaming ({rows[-1].ratio:.2f}x plain)")
             done()
     click.echo(benchmark.stream_summary(rows))

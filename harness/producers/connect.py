@@ -32,6 +32,7 @@ class ConnectWorker:
     debezium_version: str = DEFAULT_DEBEZIUM_VERSION
     connector_artifact: str = "postgres"   # debezium-connector-<this>
     worker_settings: dict = field(default_factory=dict)  # converter properties a run's setting chooses
+    extra_classpath: list = field(default_factory=list)  # jars after Connect's (a converter's: Kafka's own classes win)
     start_timeout: float = 90.0
     workdir: Path | None = None
     _process: subprocess.Popen | None = field(default=None, repr=False)
@@ -43,8 +44,8 @@ class ConnectWorker:
 
     def start(self) -> ConnectWorker:
         try:
-            classpath = os.pathsep.join(str(jar) for jar in jvm.ensure(
-                jvm.kafka_connect_artifacts(self.debezium_version, self.connector_artifact)))
+            classpath = os.pathsep.join(str(jar) for jar in [*jvm.ensure(
+                jvm.kafka_connect_artifacts(self.debezium_version, self.connector_artifact)), *self.extra_classpath])
         except jvm.ArtifactError as error:
             raise ProducerUnavailable(f"Debezium {self.connector_artifact} {self.debezium_version} from Maven: "
                                       f"{str(error).splitlines()[0]}") from error

@@ -80,8 +80,9 @@ def test_envelope_extremes_never_fail_the_job(roundtrip, format_id):
 # ces-avro two); their 30-100-second runs here are make test-long's (make test's 12 minutes)
 @pytest.mark.parametrize("format_id", [pytest.param(f, marks=pytest.mark.long) if f in ("ces-json", "ces-avro") else f
                                        for f in FORMATS])
-def test_streaming_equals_batch(spark, broker, tmp_path, format_id):
-    assert generic.check_streaming(spark, broker, REGISTRY.generator(format_id), tmp_path, count=8) == []
+def test_streaming_equals_batch(spark, broker, tmp_path, format_id, schema_registry):
+    assert generic.check_streaming(spark, broker, REGISTRY.generator(format_id), tmp_path, count=8,
+                                   schema_registry=schema_registry) == []
 
 
 # a restart from a checkpoint per stateful format (30-90 s each): make test-long's; make test keeps the restart in the

@@ -21,8 +21,8 @@ final class DebeziumKey {
     List<String> names;                 // the key's columns, in order
     Map<String, String> raw;            // the key's columns as text: its payload when wrapped, else the object
 
-    DebeziumKey(byte[] key) {
-        Json.Document parsed = key == null ? null : Json.read(key);
+    /** The key's document (null: no key), as JsonConverter writes it or as another converter's reader built it. */
+    DebeziumKey(Json.Document parsed) {
         Map<String, Object> object = parsed == null ? null : parsed.object();
         repeats = parsed != null && parsed.repeatsAMember;
         loneSurrogate = parsed != null && parsed.loneSurrogate;

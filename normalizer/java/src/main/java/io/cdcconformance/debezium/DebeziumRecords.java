@@ -79,7 +79,20 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
     @Override
     public Row call(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset) {
         return Readers.record(getClass().getSimpleName(), topic, partition, offset,
-                () -> new Record(key, value, headers, topic, partition, offset).output());
+                () -> new Record(key, value, headers, topic, partition, offset, null).output());
+    }
+
+    /** The JSON document of a record's key or value: JsonConverter's bytes are its text. A converter that writes
+     * another form (Avro through a schema registry: {@link DebeziumAvroRecords}) builds the document JsonConverter
+     * would have written from what it reads, or gives the record its quarantine ({@link Record#wireProblem}). */
+    protected Json.Document document(byte[] bytes, String part, Record record) {
+        return Json.read(bytes);
+    }
+
+    /** Whether the key's or value's bytes are the UTF-8 text JSON is; a binary converter's strings are checked by its
+     * own reader. */
+    protected boolean textual(byte[] bytes) {
+        return Json.isUtf8(bytes);
     }
 
     /** A Connect field descriptor with its logical type. */
@@ -174,7 +187,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
     private static final Set<String> TABLE_CHANGE_TYPES = Set.of("CREATE", "ALTER", "DROP");
 
     /** One record, read once; its rules and events. */
-    public final class Record {
+    public class Record {
         final byte[] key;
         final byte[] value;
         final Seq<Row> headers;
@@ -192,9 +205,12 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         List<Field> rowFields;            // the schema's fields of `after` (else `before`); null without a schema
         final DebeziumSource source;      // the payload's source block (none without a payload)
         final KeyChangeHeaders keyChanges;
+        final Object context;             // what a converter's reader needs to read the bytes (its schema registry)
+        String[] wireProblem;             // set by a converter's reader: the code and detail that replace the events
         final DebeziumKey keyRead;        // the key as read
 
-        Record(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset) {
+        Record(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset, Object context) {
+            this.context = context;
             this.key = key;
             this.value = value;
             this.headers = headers;
@@ -202,7 +218,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             this.partition = partition;
             this.offset = offset;
             this.keyChanges = new KeyChangeHeaders(headers);
-            this.keyRead = new DebeziumKey(key);
+            this.keyRead = new DebeziumKey(key == null ? null : document(key, "key", this));
             if (value != null) {
                 readValue();
             }
@@ -210,7 +226,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         }
 
         private void readValue() {
-            Json.Document parsed = Json.read(value);
+            Json.Document parsed = document(value, "value", this);
             Map<String, Object> object = parsed.object();
             valueRepeats = parsed.repeatsAMember;
             valueLoneSurrogate = parsed.loneSurrogate;
@@ -428,10 +444,13 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
 
         /** {code, detail} of the first rule that holds, or null when the record is fine. */
         String[] verdict() {
-            if (value != null && (!Json.isUtf8(value) || valueLoneSurrogate)) {
+            if (wireProblem != null) {
+                return wireProblem;
+            }
+            if (value != null && (!textual(value) || valueLoneSurrogate)) {
                 return JsonRecordRules.notUtf8("value");
             }
-            if (key != null && (!Json.isUtf8(key) || keyRead.loneSurrogate)) {
+            if (key != null && (!textual(key) || keyRead.loneSurrogate)) {
                 return JsonRecordRules.notUtf8("key");
             }
             if (value != null && valueMalformed) {

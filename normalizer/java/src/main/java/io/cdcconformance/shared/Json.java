@@ -53,6 +53,17 @@ public final class Json {
         }
     }
 
+    /** A number of another reader (an Avro datum's int or double) as the token JsonConverter writes for it. */
+    public static Number number(String token) {
+        return new Number(token);
+    }
+
+    /** A tree built by another reader (an Avro datum as JsonConverter would have written it): a document of one
+     * value, no member named twice, no lone surrogate (the reader checked its strings). */
+    public static Document built(Object root) {
+        return new Document(root, new Reading());
+    }
+
     /** A parsed text: its root value (null when the text is not JSON), and what was wrong with it. */
     public static final class Document {
         public final Object root;

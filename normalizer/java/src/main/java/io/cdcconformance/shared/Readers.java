@@ -11,7 +11,8 @@ import org.apache.spark.sql.RowFactory;
  *
  * <p>Caught: any {@link RuntimeException}, a {@link StackOverflowError} (a record nested deeper than the stack) and
  * an {@link AssertionError}. Not caught: {@link OutOfMemoryError} and {@link LinkageError}, which say the JVM or the
- * deployment is broken, not the record; lengths are bounded before allocation so that no record brings the first.
+ * deployment is broken, not the record (lengths are bounded before allocation so that no record brings the first), and
+ * {@link ServiceUnavailable}: a schema registry that does not answer says nothing about the record.
  */
 public final class Readers {
     public static final String READER_FAILURE = "READER_FAILURE";
@@ -27,6 +28,8 @@ public final class Readers {
         try {
             injectFault(topic, partition, offset);
             return ModelExit.checked(read.get());
+        } catch (ServiceUnavailable e) {
+            throw e;  // the service's failure, not the record's: the task fails naming it
         } catch (RuntimeException | StackOverflowError | AssertionError e) {
             return Events.output(READER_FAILURE, detail(reader, e), null);
         }

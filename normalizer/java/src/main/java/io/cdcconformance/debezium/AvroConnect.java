@@ -1,0 +1,182 @@
+package io.cdcconformance.debezium;
+
+import io.cdcconformance.shared.Json;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericEnumSymbol;
+import org.apache.avro.generic.GenericFixed;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * An Avro writer schema and datum, as Kafka Connect's Avro converter wrote them from a Connect record, read back as the
+ * document Kafka Connect's JsonConverter writes for the same record ({@code {"schema","payload"}}, schemas enabled):
+ * the Connect schema the Avro schema carries (the converter's {@code AvroData}: {@code connect.name},
+ * {@code connect.parameters}, {@code connect.version}, {@code connect.type} for int8 and int16, optional as a union
+ * with null), and each value as JsonConverter renders it (bytes and decimals as base64, numbers as their tokens). What
+ * follows is debezium-json's reader, unchanged: the same change gives the same events whichever converter wrote it.
+ */
+final class AvroConnect {
+    private AvroConnect() {
+    }
+
+    /** The JsonConverter document of {@code datum}, written with {@code schema}. */
+    static Map<String, Object> document(Schema schema, Object datum) {
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put("schema", connectSchema(schema, null));
+        document.put("payload", value(schema, datum));
+        return document;
+    }
+
+    /** The Connect schema as JsonConverter writes it ({@code JsonConverter.asJsonSchema}); {@code field}: the name of
+     * the struct field it is the schema of. */
+    static Map<String, Object> connectSchema(Schema avro, String field) {
+        boolean optional = false;
+        Schema schema = avro;
+        if (avro.getType() == Schema.Type.UNION) {
+            Schema kept = nonNull(avro);
+            optional = kept != avro;
+            schema = kept;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("type", connectType(schema));
+        switch (schema.getType()) {
+            case RECORD -> {
+                List<Object> fields = new ArrayList<>();
+                for (Schema.Field member : schema.getFields()) {
+                    fields.add(connectSchema(member.schema(), member.name()));
+                }
+                out.put("fields", fields);
+            }
+            case ARRAY -> out.put("items", connectSchema(schema.getElementType(), null));
+            case MAP -> {
+                out.put("keys", Map.of("type", "string", "optional", Boolean.FALSE));
+                out.put("values", connectSchema(schema.getValueType(), null));
+            }
+            default -> { }
+        }
+        out.put("optional", optional);
+        String name = connectName(schema);
+        if (name != null) {
+            out.put("name", name);
+        }
+        Object version = schema.getObjectProp("connect.version");
+        if (version instanceof Number) {
+            out.put("version", Json.number(version.toString()));
+        }
+        Object parameters = schema.getObjectProp("connect.parameters");
+        if (parameters instanceof Map) {
+            Map<String, Object> texts = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> entry : ((Map<?, ?>) parameters).entrySet()) {
+                texts.put(String.valueOf(entry.getKey()), String.valueOf(entry.getValue()));
+            }
+            out.put("parameters", texts);
+        }
+        if (field != null) {
+            out.put("field", field);
+        }
+        return out;
+    }
+
+    /** A union of null and one other branch is that branch, optional; any other union is kept whole (no Connect
+     * schema Debezium writes is one: its values are no Connect value, and the reader's type check refuses them). */
+    private static Schema nonNull(Schema union) {
+        List<Schema> branches = union.getTypes();
+        if (branches.size() == 2) {
+            if (branches.get(0).getType() == Schema.Type.NULL) {
+                return branches.get(1);
+            }
+            if (branches.get(1).getType() == Schema.Type.NULL) {
+                return branches.get(0);
+            }
+        }
+        return union;
+    }
+
+    private static String connectName(Schema schema) {
+        String name = schema.getProp("connect.name");
+        if (name != null) {
+            return name;
+        }
+        return schema.getType() == Schema.Type.RECORD ? schema.getFullName() : null;
+    }
+
+    /** Connect's type name, as JsonConverter writes it: AvroData writes int8 and int16 as Avro ints marked with
+     * {@code connect.type}, float32 as float, float64 as double, a Connect struct as a record. */
+    private static String connectType(Schema schema) {
+        return switch (schema.getType()) {
+            case INT -> {
+                String declared = schema.getProp("connect.type");
+                yield "int8".equals(declared) || "int16".equals(declared) ? declared : "int32";
+            }
+            case LONG -> "int64";
+            case FLOAT -> "float";
+            case DOUBLE -> "double";
+            case BOOLEAN -> "boolean";
+            case STRING, ENUM -> "string";
+            case BYTES, FIXED -> "bytes";
+            case RECORD -> "struct";
+            case ARRAY -> "array";
+            case MAP -> "map";
+            default -> schema.getType().getName();  // null, or a union of several: no Connect type
+        };
+    }
+
+    /** A value as JsonConverter writes it: structs as objects in field order, bytes as base64, numbers as their
+     * Java text (what Jackson writes for the same int, long, float or double), null as JSON null. */
+    static Object value(Schema schema, Object datum) {
+        if (datum == null) {
+            return Json.NULL;
+        }
+        if (schema.getType() == Schema.Type.UNION) {
+            return value(branchOf(schema, datum), datum);
+        }
+        return switch (schema.getType()) {
+            case RECORD -> {
+                GenericRecord record = (GenericRecord) datum;
+                Map<String, Object> members = new LinkedHashMap<>();
+                for (Schema.Field field : schema.getFields()) {
+                    members.put(field.name(), value(field.schema(), record.get(field.pos())));
+                }
+                yield members;
+            }
+            case ARRAY -> {
+                List<Object> items = new ArrayList<>();
+                for (Object item : (List<?>) datum) {
+                    items.add(value(schema.getElementType(), item));
+                }
+                yield items;
+            }
+            case MAP -> {
+                Map<String, Object> members = new LinkedHashMap<>();
+                for (Map.Entry<?, ?> entry : ((Map<?, ?>) datum).entrySet()) {
+                    members.put(entry.getKey().toString(), value(schema.getValueType(), entry.getValue()));
+                }
+                yield members;
+            }
+            case BYTES -> base64(((ByteBuffer) datum).duplicate());
+            case FIXED -> Base64.getEncoder().encodeToString(((GenericFixed) datum).bytes());
+            case INT, LONG -> Json.number(datum.toString());
+            // Jackson, as JsonConverter runs it, quotes NaN and the infinities (QUOTE_NON_NUMERIC_NUMBERS)
+            case FLOAT, DOUBLE -> Double.isFinite(((Number) datum).doubleValue()) ? Json.number(datum.toString()) : datum.toString();
+            case BOOLEAN -> datum;
+            case ENUM -> ((GenericEnumSymbol<?>) datum).toString();
+            default -> datum.toString();  // string (Avro's Utf8)
+        };
+    }
+
+    private static Schema branchOf(Schema union, Object datum) {
+        return union.getTypes().get(org.apache.avro.generic.GenericData.get().resolveUnion(union, datum));
+    }
+
+    private static String base64(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return Base64.getEncoder().encodeToString(bytes);
+    }
+}
