@@ -21,8 +21,10 @@ from decimal import Decimal
 from hypothesis import strategies as st
 
 from cdc_conformance.generators import debezium
+from cdc_conformance.generators.history import ColumnSpec, History
 from cdc_conformance.generators.plugin import FormatGenerator, Hostile, record_mutator
 from cdc_conformance.generators.records import Expected, KafkaRecord, Registration, default_partition
+from cdc_conformance.generators.values import LogicalType
 from cdc_conformance.model import Code
 
 FORMAT = "debezium-avro"
@@ -186,19 +188,55 @@ def encode(history, profile: debezium.Profile, strategy: str = "topic") -> list[
 AVRO_PROFILE = {"schemas_enable": True, "decimal_format": "base64", "pipeline": "connect"}
 
 
+# how the table's schema changes in the middle of the topic (an ALTER TABLE between two transactions): the records
+# before the cut are written with the old value schema, those after it with the new one, under another id
+EVOLUTIONS = (None, "column added", "column dropped", "column widened")
+
+
 @st.composite
 def examples(draw, fixed: dict | None = None):
     profile, history = draw(debezium.examples(fixed={**AVRO_PROFILE, **(fixed or {})}))
-    return profile, history, draw(st.sampled_from(SUBJECT_STRATEGIES))
+    evolution = draw(st.sampled_from(EVOLUTIONS)), draw(st.floats(0, 1))
+    return profile, history, draw(st.sampled_from(SUBJECT_STRATEGIES)), evolution
 
 
 def render(example, topic: str, index: int) -> list[Expected]:
-    profile, history, strategy = example
-    return encode(history, replace(profile, prefix=f"server{index}", topic_override=topic), strategy)
+    profile, history, strategy, (evolution, cut) = example
+    profile = replace(profile, prefix=f"server{index}", topic_override=topic)
+    if evolution is None:
+        return encode(history, profile, strategy)
+    before, after = _evolved(history, evolution)
+    old, new = encode(before, profile, strategy), encode(after, profile, strategy)
+    at = int(cut * len(old))  # one history, one clock: the two renderings' records pair up one for one
+    return old[:at] + new[at:]
+
+
+_ADDED = ColumnSpec("evolved", LogicalType("INT64"), True)
+
+
+def _evolved(history: History, evolution: str) -> tuple[History, History]:
+    """The history over the table before and after the change: a nullable column added (NULL in every row, as
+    PostgreSQL and MariaDB add one), the same column dropped (the old schema had it), or an INT32 column widened to
+    INT64 (the values stay; a table without one gets a column added)."""
+    widened = next((c for c in history.table.columns if c.logical.kind == "INT32" and not c.pk_position), None)
+    if evolution == "column widened" and widened is not None:
+        wider = replace(widened, logical=LogicalType("INT64"))
+        table = replace(history.table, columns=tuple(wider if c is widened else c for c in history.table.columns))
+        return history, replace(history, table=table)
+    with_column = _with_column(history)
+    return (history, with_column) if evolution != "column dropped" else (with_column, history)
+
+
+def _with_column(history: History) -> History:
+    def row(values):
+        return None if values is None else {**values, _ADDED.name: None}
+    transactions = tuple(replace(tx, changes=tuple(replace(c, before=row(c.before), after=row(c.after)) for c in tx.changes))
+                         for tx in history.transactions)
+    return History(replace(history.table, columns=(*history.table.columns, _ADDED)), transactions)
 
 
 def shared_history(history, topic: str, index: int):
-    return render((debezium.SHARED_PROFILE, history, "topic"), topic, index)
+    return render((debezium.SHARED_PROFILE, history, "topic", (None, 0.0)), topic, index)
 
 
 def _bench():

@@ -19,6 +19,11 @@ from cdc_conformance.harness.processes import LOG4J2_TO_FILE, log_tail, started,
 from cdc_conformance.harness.producers.postgres import ProducerUnavailable
 
 
+def converter_classpath(setting) -> list:
+    """The jars a run's setting adds after Connect's: Kafka Connect's Avro converter where it writes Avro."""
+    return jvm.ensure(jvm.avro_converter_artifacts()) if setting.avro_converter else []
+
+
 def _properties(settings: dict[str, object]) -> str:
     return "".join(f"{key}={value}\n" for key, value in settings.items())
 

@@ -13,7 +13,7 @@ import random
 from cdc_conformance.generators import debezium
 from cdc_conformance.generators.history import History
 from cdc_conformance.harness.jvm import DEFAULT_MARIADB_DEBEZIUM_VERSION
-from cdc_conformance.harness.producers.connect import ConnectWorker
+from cdc_conformance.harness.producers.connect import ConnectWorker, converter_classpath
 from cdc_conformance.harness.producers.mariadb import PASSWORD, USER, MariaDbServer
 from cdc_conformance.harness.producers.runs import (
     CONNECTOR_SETTINGS,
@@ -95,7 +95,7 @@ def run(broker, history: History, row_image: str = "FULL",
         settings = {**connector_settings(run_id, server, history, prefix, snapshot, debezium_version), **setting.connector_for("mariadb")}
         with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version,
                            connector_artifact="mariadb" if uses_mariadb_connector(debezium_version) else "mysql",
-                           worker_settings=setting.worker) as worker:
+                           worker_settings=setting.worker, extra_classpath=converter_classpath(setting)) as worker:
             wait_for_streaming(server.streams_binlog, worker, "the connector's binlog dump")
             server.run_transactions(MARIADB.transactions(history, snapshot=False))
             server.mark_progress()

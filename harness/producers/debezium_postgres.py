@@ -8,7 +8,7 @@ import uuid
 
 from cdc_conformance.generators import debezium
 from cdc_conformance.generators.history import History
-from cdc_conformance.harness.producers.connect import DEFAULT_DEBEZIUM_VERSION, ConnectWorker
+from cdc_conformance.harness.producers.connect import DEFAULT_DEBEZIUM_VERSION, ConnectWorker, converter_classpath
 from cdc_conformance.harness.producers.postgres import PostgresCluster
 from cdc_conformance.harness.producers.runs import (
     CONNECTOR_SETTINGS,
@@ -94,7 +94,7 @@ def _stream(broker, cluster: PostgresCluster, settings: dict, debezium_version: 
         connection.execute(f"CREATE SCHEMA {PROGRESS_TABLE[0]}")
         connection.execute(f"CREATE TABLE {'.'.join(PROGRESS_TABLE)} (id integer PRIMARY KEY)")
     with ConnectWorker(broker.bootstrap_servers, settings, debezium_version=debezium_version,
-                       worker_settings=setting.worker) as worker:
+                       worker_settings=setting.worker, extra_classpath=converter_classpath(setting)) as worker:
         with cluster.connect() as connection:
             wait_for_streaming(lambda: connection.execute(
                 "SELECT 1 FROM pg_replication_slots WHERE slot_name = %s AND active", (settings["slot.name"],)

@@ -24,6 +24,8 @@ class Setting:
     # writes ("{prefix}" the run's): their records go through the normalizer too, and none may be quarantined
     by_database: dict = field(default_factory=dict)
     topics: tuple[str, ...] = ()
+    # the worker needs Kafka Connect's Avro converter on its classpath (harness/maven/avro-converter)
+    avro_converter: bool = False
 
     def connector_for(self, database: str) -> dict:
         return {**self.connector, **self.by_database.get(database, {})}
@@ -48,10 +50,25 @@ class Setting:
 DEFAULT = Setting("default", "the connector's and converter's defaults")
 
 
+def avro(registry_url: str) -> Setting:
+    """Kafka Connect's Avro converter (Apicurio's, in the Confluent wire format) against the registry whose
+    Confluent-compatible API is at `registry_url`: every key and value a datum of a registered schema, its id first
+    (docs/formats/debezium-avro.md). Schema names adjusted for Avro, as Debezium's documentation asks with this converter."""
+    api = registry_url.replace("/apis/ccompat/v6", "/apis/registry/v2")  # the converter speaks the registry's own API
+    return Setting("avro", "the Avro converter and a schema registry (debezium-avro)",
+                   connector={"schema.name.adjustment.mode": "avro"},
+                   worker={**_converters(**{"": "io.apicurio.registry.utils.converter.AvroConverter"}),
+                           **_converters(apicurio_registry_url=api, apicurio_registry_auto__register="true",
+                                         apicurio_registry_find__latest="true", apicurio_registry_as__confluent="true",
+                                         apicurio_registry_use__id="contentId", apicurio_registry_headers_enabled="false")},
+                   avro_converter=True)
+
+
 def _converters(**properties) -> dict:
-    """A converter property for both the key's and the value's converter."""
-    return {f"{side}.converter.{name.replace('_', '.')}": value for side in ("key", "value")
-            for name, value in properties.items()}
+    """A converter property for both the key's and the value's converter (`_` a dot, `__` a dash; the empty name: the
+    converter's class)."""
+    return {f"{side}.converter{'.' if name else ''}{name.replace('__', '-').replace('_', '.')}": value
+            for side in ("key", "value") for name, value in properties.items()}
 
 
 SETTINGS = {s.name: s for s in [

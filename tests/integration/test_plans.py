@@ -5,6 +5,8 @@ import pytest
 
 from cdc_conformance.harness.cases import load_cases
 from cdc_conformance.harness.registry import Registry
+from cdc_conformance.harness.roundtrip import format_options
+from cdc_conformance.harness.schema_registry import registered
 from cdc_conformance.model import event_to_json, quarantine_to_json
 from cdc_conformance.normalizer.pipeline import normalize, normalize_combined
 
@@ -13,29 +15,33 @@ REGISTRY = Registry.load()
 MAX_PLAN_CHARS = 400_000  # today's largest is about 330,000 (cloudcanal-debezium events)
 
 
-def _cases_records(spark, format_id: str):
-    """The format's conformance-case records as a Kafka source's rows (no broker: plans are the point)."""
+def _cases_records(spark, format_id: str, schema_registry):
+    """The format's conformance-case records as a Kafka source's rows (no broker: plans are the point), their schemas
+    registered where they name some; and the format's options."""
     rows = [(r.topic, r.partition, offset, r.key, r.value, [{"key": k, "value": v} for k, v in r.headers])
             for case in load_cases() if case.format == format_id
-            for offset, r in enumerate(case.kafka_records())]
+            for offset, r in enumerate(registered(case.kafka_records(), schema_registry))]
+    options = format_options(format_id, schema_registry.url if REGISTRY.options(format_id) else None)
     return spark.createDataFrame(rows, "topic string, partition int, offset long, key binary, value binary, "
-                                       "headers array<struct<key:string,value:binary>>")
+                                       "headers array<struct<key:string,value:binary>>"), options
 
 
 @pytest.mark.parametrize("format_id", REGISTRY.decoded_formats())
-def test_optimized_plans_stay_small(spark, format_id):
-    result = normalize(_cases_records(spark, format_id), format_id)
+def test_optimized_plans_stay_small(spark, format_id, schema_registry):
+    raw, options = _cases_records(spark, format_id, schema_registry)
+    result = normalize(raw, format_id, **options)
     for name, frame in (("events", result.events), ("quarantine", result.quarantine)):
         size = len(frame._jdf.queryExecution().optimizedPlan().toString())
         assert size < MAX_PLAN_CHARS, f"{format_id} {name}: optimized plan of {size:,} characters"
 
 
 @pytest.mark.parametrize("format_id", REGISTRY.decoded_formats())
-def test_the_split_frames_hold_exactly_the_output_rows(spark, format_id):
+def test_the_split_frames_hold_exactly_the_output_rows(spark, format_id, schema_registry):
     """The harness collects the reference's combined entry once (normalize_combined) instead of the two frames users
     read: here the frames themselves, collected as users do, give the same events and quarantine records."""
-    raw = _cases_records(spark, format_id).cache()
-    result, rows = normalize(raw, format_id), normalize_combined(raw, format_id).collect()
+    raw, options = _cases_records(spark, format_id, schema_registry)
+    raw = raw.cache()
+    result, rows = normalize(raw, format_id, **options), normalize_combined(raw, format_id, **options).collect()
     assert sorted(map(str, map(event_to_json, result.events.collect()))) == sorted(str(event_to_json(e)) for r in rows for e in r.events)
     assert sorted(map(str, map(quarantine_to_json, result.quarantine.collect()))) == \
         sorted(str(quarantine_to_json(q)) for r in rows for q in r.quarantine)

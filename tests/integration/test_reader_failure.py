@@ -18,7 +18,8 @@ FAULT = "io.cdcconformance.fail-record"
 def test_a_reader_that_throws_quarantines_its_record_and_the_job_goes_on(spark, roundtrip, format_id):
     neighbour = REGISTRY.generator(format_id).hostile[VALID_NEIGHBOUR]
     topic = f"reader-failure-{format_id}"
-    records = [KafkaRecord(topic, 0, neighbour.key, neighbour.value, neighbour.headers) for _ in range(3)]
+    records = [KafkaRecord(topic, 0, neighbour.key, neighbour.value, neighbour.headers, registrations=neighbour.registrations)
+               for _ in range(3)]
     system = spark.sparkContext._jvm.java.lang.System
     system.setProperty(FAULT, f"{topic}/0/1")
     try:

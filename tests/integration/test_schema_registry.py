@@ -48,3 +48,21 @@ def test_a_restarted_registry_holds_nothing_of_the_last_one():
     """Storage in memory: each run's registry starts empty (a run registers what its records name)."""
     with SchemaRegistry() as fresh:
         assert fresh.subjects() == []
+
+
+def test_a_registry_that_does_not_answer_fails_the_job_naming_it_and_quarantines_nothing(spark, broker):
+    """Issue 59, registry faults: the records' schemas are registered, then the registry stops before the normalizer
+    reads them. Not one record is quarantined as undecodable: the job fails, naming the registry (a record's
+    UNKNOWN_SCHEMA_ID is for an id a registry that answers does not hold)."""
+    from cdc_conformance.generators import debezium_avro
+    from cdc_conformance.generators.records import KafkaRecord
+    from cdc_conformance.harness.roundtrip import RoundTrip
+
+    neighbour = debezium_avro.HOSTILE["valid neighbour"]
+    topic = "registry-gone"
+    with SchemaRegistry() as registry:
+        roundtrip = RoundTrip(spark, broker, schema_registry=registry)
+        ranges, coordinates = roundtrip.produce([KafkaRecord(topic, 0, neighbour.key, neighbour.value,
+                                                             registrations=neighbour.registrations)], {topic: 1})
+    with pytest.raises(Exception, match="the schema registry at http://127.0.0.1:[0-9]+/apis/ccompat/v6 did not answer"):
+        roundtrip.normalize_ranges(ranges, "debezium-avro", coordinates)
