@@ -117,7 +117,7 @@ def _profile_text(generator, version: str) -> str:
 def _streaming(roundtrip: RoundTrip, generator, examples: int, seed: int) -> list[str]:
     with tempfile.TemporaryDirectory(prefix="cdc-certify-") as workdir:
         return check_streaming(roundtrip.spark, roundtrip.broker, generator, Path(workdir), examples, seed,
-                               under_test=roundtrip.normalizer)
+                               under_test=roundtrip.normalizer, schema_registry=roundtrip.schema_registry)
 
 
 def check(roundtrip: RoundTrip, registry: Registry, all_cases: list[Case], record: dict,

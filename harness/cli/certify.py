@@ -6,7 +6,14 @@ from pathlib import Path
 
 import click
 
-from cdc_conformance.harness.cli.common import UNDER_TEST_OPTION, Misuse, normalizer_under_test, written_path
+from cdc_conformance.harness.cli.common import (
+    SCHEMA_REGISTRY_OPTION,
+    UNDER_TEST_OPTION,
+    Misuse,
+    normalizer_under_test,
+    schema_registry_for,
+    written_path,
+)
 from cdc_conformance.harness.progress import Progress
 from cdc_conformance.harness.registry import Registry
 from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER
@@ -32,8 +39,9 @@ from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER
               help="Where records are [default: ./cdc-certifications; the suite's reports/certifications for the "
                    "reference normalizer inside the suite's checkout].")
 @click.option("--golden-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="Golden files [default: golden].")
+@SCHEMA_REGISTRY_OPTION
 def certify(target, every_version, check_records, examples, seed, producer, histories, setting_names, normalizer_spec,
-            certifications_dir, golden_dir) -> None:
+            certifications_dir, golden_dir, schema_registry) -> None:
     """Certify FORMAT@VERSION (one or more: what ran is taken once, so a record written for one does not make the
     next one's suite commit "-dirty"), or --all supported versions (cases in range + generic checks), writing a record
     each; or --check every record. Progress goes to standard error."""
@@ -74,8 +82,8 @@ def certify(target, every_version, check_records, examples, seed, producer, hist
         click.echo(f"no certification records in {directory}")
         return
     function, progress = normalizer_under_test(normalizer_spec), Progress()
-    with EmbeddedKafka(heap="1g") as broker:
-        roundtrip = RoundTrip(spark_session(under_test=function), broker, function)
+    with EmbeddedKafka(heap="1g") as broker, schema_registry_for(schema_registry) as registry_client:
+        roundtrip = RoundTrip(spark_session(under_test=function), broker, function, schema_registry=registry_client)
         if check_records:
             with progress.phase(f"checking {len(records)} certification record(s)"):
                 problems = certification.check_all(roundtrip, registry, cases, records, load_known_failures(), golden_root,

@@ -27,10 +27,11 @@ NORMALIZER = "normalizer.job:normalize"
 # the user's own packages, named like the suite's folders: the suite installs only `cdc_conformance`, so these keep
 # their names (they once shadowed the suite's, or were shadowed by them)
 USER_PACKAGES = FOLDERS
-# each hands over to the reference, so each brings the reference's jars through its door (spark_jars)
+# each hands over to the reference, so each brings the reference's jars through its door (spark_jars), and takes the
+# formats' options (debezium-avro's schema registry: docs/normalizer-contract.md, "Format options")
 CORRECT = "from cdc_conformance.normalizer.pipeline import normalize as reference\n" \
-          "from cdc_conformance.normalizer.pipeline import spark_jars  # noqa: F401\n\n\ndef normalize(raw, format_id):\n" \
-          "    return reference(raw, format_id)\n"
+          "from cdc_conformance.normalizer.pipeline import spark_jars  # noqa: F401\n\n\n" \
+          "def normalize(raw, format_id, **options):\n    return reference(raw, format_id, **options)\n"
 # the next release's bug: before and after swapped on UPDATE
 SWAPPED = """from pyspark.sql import functions as F
 
@@ -39,8 +40,8 @@ from cdc_conformance.normalizer.pipeline import normalize as reference
 from cdc_conformance.normalizer.pipeline import spark_jars  # noqa: F401
 
 
-def normalize(raw, format_id):
-    result = reference(raw, format_id)
+def normalize(raw, format_id, **options):
+    result = reference(raw, format_id, **options)
     update = F.col("op") == "UPDATE"
     swapped = [F.when(update, F.col("after")).otherwise(F.col("before")).alias("before") if name == "before" else
                F.when(update, F.col("before")).otherwise(F.col("after")).alias("after") if name == "after" else
@@ -121,6 +122,9 @@ def test_the_three_jobs_from_the_users_repository(user):
     assert len({row["case"] for row in merged[1:]}) == suite_cases and all(row["status"] == "PASS" for row in merged[1:])
     records = sorted(p.name for p in (repo / "cdc-certifications").glob("*.json"))
     assert records == ["debezium-json@3.2+normalizer.job.normalize.json"], records
+    # Avro through a schema registry: the suite's own registry, built into the user's cache and started for the run
+    _run(user, "cdc-conformance", "certify", "debezium-avro@3.2", "--normalizer", NORMALIZER, "--examples", "10")
+    assert (repo / "cdc-certifications" / "debezium-avro@3.2+normalizer.job.normalize.json").is_file()
     (repo / "conformance-baseline").mkdir()
     shutil.copy(repo / "conformance-results" / "merged" / "results.jsonl", repo / "conformance-baseline" / "results.jsonl")
 
