@@ -23,7 +23,7 @@ from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER, NormalizerUnd
 from cdc_conformance.model import event_to_json
 
 SHIPPED_PEERS = ("cdc_conformance.peers.flink_debezium:normalize", "cdc_conformance.peers.flink_canal:normalize",
-                 "cdc_conformance.peers.naive_spark:normalize")
+                 "cdc_conformance.peers.naive_spark:normalize", "cdc_conformance.peers.naive_avro:normalize")
 DRAWN_FEATURE = "drawn"  # the matrix's row for the drawn examples
 
 
@@ -90,16 +90,17 @@ def _output_of(unit: Unit, run: RunOutput) -> Output:
 
 
 def run_format(spark, broker, format_id: str, units: list[Unit], normalizers: list[NormalizerUnderTest],
-               known_failures: dict[str, str]) -> list[dict]:
-    """Every unit of one format through each normalizer: one results row per unit and normalizer."""
+               known_failures: dict[str, str], schema_registry=None) -> list[dict]:
+    """Every unit of one format through each normalizer: one results row per unit and normalizer (`schema_registry`:
+    for the formats whose records name schemas, each normalizer gets its URL as the format's option)."""
     records = list(itertools.chain.from_iterable(unit.records for unit in units))
     partitions = {topic: count for unit in units for topic, count in unit.partitions.items()}
-    ranges, coordinates = RoundTrip(spark, broker, normalizers[0]).produce(records, partitions)
+    ranges, coordinates = RoundTrip(spark, broker, normalizers[0], schema_registry=schema_registry).produce(records, partitions)
     rows = []
     for under_test in normalizers:
         started = time.monotonic()
         try:
-            run = RoundTrip(spark, broker, under_test).normalize_ranges(ranges, format_id, coordinates)
+            run = RoundTrip(spark, broker, under_test, schema_registry=schema_registry).normalize_ranges(ranges, format_id, coordinates)
             failure = None
         except Exception as error:  # the normalizer failed the whole job: every unit of the format errors
             run, failure = None, [f"job failed: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}",

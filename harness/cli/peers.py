@@ -62,8 +62,10 @@ def peers(formats, peer_specs, case_ids, examples, seed, broker, bootstrap_serve
     seed = session_seed() if seed is None else seed
     known = known_failures_for(None, None)
     rows, problems, started = [], [], time.monotonic()
+    from cdc_conformance.harness.schema_registry import LazySchemaRegistry
+
     kafka = make_broker(broker, bootstrap_servers, None)
-    with started_with_spark(kafka, [reference, *chosen]) as spark:
+    with started_with_spark(kafka, [reference, *chosen]) as spark, LazySchemaRegistry() as schema_registry:
         for format_id in selected_formats:
             units, missing = peer_run.case_units([c for c in cases if c.format == format_id])
             problems += missing
@@ -73,7 +75,7 @@ def peers(formats, peer_specs, case_ids, examples, seed, broker, bootstrap_serve
                 continue
             under_test = [reference] + [peer for peer in chosen if format_id in read[peer.spec]]
             click.echo(f"{format_id}: {len(units)} units through {', '.join(n.name for n in under_test)}", err=True)
-            rows += peer_run.run_format(spark, kafka, format_id, units, under_test, known)
+            rows += peer_run.run_format(spark, kafka, format_id, units, under_test, known, schema_registry)
     facts = run_facts({"normalizer": ", ".join([reference.name] + [p.name for p in chosen]),
                        "normalizer_version": reference.version, "seed": seed, "examples_per_format": count,
                        "expressions": {n.name: n.expression.not_expressed() for n in [reference, *chosen]},

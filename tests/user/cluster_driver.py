@@ -14,13 +14,14 @@ def main() -> int:
     from cdc_conformance.harness.registry import Registry
     from cdc_conformance.harness.roundtrip import RoundTrip
     from cdc_conformance.harness.runner import PASS, Runner
+    from cdc_conformance.harness.schema_registry import LazySchemaRegistry
     from cdc_conformance.harness.spark import spark_session
 
     spark, registry, problems = spark_session(), Registry.load(), []
     (executor_python,) = spark.sparkContext.parallelize([0], 1).map(lambda _: sys.executable).collect()
     print(f"master {spark.sparkContext.master}, executors' Python {executor_python}")
-    with EmbeddedKafka() as broker:
-        result = Runner(RoundTrip(spark, broker), registry, load_known_failures()).run(load_cases())
+    with EmbeddedKafka() as broker, LazySchemaRegistry() as schema_registry:  # debezium-avro's cases name schemas
+        result = Runner(RoundTrip(spark, broker, schema_registry=schema_registry), registry, load_known_failures()).run(load_cases())
         failing = [r for r in result.results if r.status != PASS]
         print(f"cases: {len(result.results) - len(failing)} of {len(result.results)} pass")
         problems += [f"{r.case.id}: {r.status} {r.problems[:2]}" for r in failing] + result.suite_problems

@@ -151,7 +151,7 @@ def test_the_three_jobs_from_the_users_repository(user):
     _reproduce_a_production_bug(user)
 
     assert installed.snapshot(site_packages) == before, "a user's job wrote into the installed suite"
-    assert list((cache / "cdc-conformance" / "jvm").glob("normalizer-*/cdc-conformance-normalizer.jar"))
+    assert list((cache / "cdc-conformance" / "jvm").glob("cdc-conformance-normalizer-*/cdc-conformance-normalizer.jar"))
     assert not (repo / "artifacts").exists()
 
 
@@ -226,7 +226,7 @@ def test_the_peers_from_the_users_repository(user):
     matrix = (repo / "peer-reports" / "matrix.html").read_text()
     assert "Implementations side by side" in matrix and all(name in matrix for name, _ in units)
     assert "seed 1" in result.stdout and lines[0]["examples_per_format"] == 200
-    assert list((cache / "cdc-conformance" / "jvm").glob("flink-peer-1.20.3-*/cdc-conformance-flink-peer.jar"))
+    assert list((cache / "cdc-conformance" / "jvm").glob("cdc-conformance-flink-peer-1.20.3-*/cdc-conformance-flink-peer-1.20.3.jar"))
     assert installed.snapshot(site_packages) == before, "peers wrote into the installed suite"
 
 
