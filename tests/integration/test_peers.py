@@ -38,3 +38,20 @@ def test_the_naive_parse_is_judged_on_what_it_expresses_beside_the_reference(spa
     replays = {row["case"]: row["replay"] for row in rows if row["normalizer"] == naive.name}
     assert replays["canal-json-flink-update"] == f"cdc-conformance peers --case canal-json-flink-update --peer {NAIVE}"
     assert replays["drawn/canal-json/1/0"] == f"cdc-conformance peers --format canal-json --seed 1 --examples 5 --peer {NAIVE}"
+
+
+NAIVE_AVRO = "cdc_conformance.peers.naive_avro:normalize"
+
+
+def test_the_naive_from_avro_reads_one_schema_and_goes_wrong_when_it_changes(spark, broker, schema_registry):
+    """Issue 59's peer: the subject's latest schema, fetched once, reads a topic of one schema; a record written with an
+    older one is read against the wrong fields, and the matrix says so."""
+    cases = [case for case in load_cases() if case.format == "debezium-avro"]
+    units, missing = case_units(cases)
+    assert missing == []
+    reference, naive = NormalizerUnderTest.load(DEFAULT_NORMALIZER), NormalizerUnderTest.load(NAIVE_AVRO)
+    rows = run_format(spark, broker, "debezium-avro", units, [reference, naive], {}, schema_registry)
+    verdicts = {(row["normalizer"], row["case"]): row["status"] for row in rows}
+    assert {status for (name, _), status in verdicts.items() if name == reference.name} == {"PASS"}
+    assert verdicts[(naive.name, "debezium-avro-postgres-insert")] == "PASS"
+    assert verdicts[(naive.name, "debezium-avro-schema-changed-mid-topic")] == "FAIL"
