@@ -25,10 +25,15 @@ final class AvroConnect {
     private AvroConnect() {
     }
 
+    // each writer schema's Connect schema, built once: the registry client hands out one Schema per id, and a schema
+    // never changes (read only, shared by every record of it)
+    private static final Map<Schema, Map<String, Object>> CONNECT_SCHEMAS =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
     /** The JsonConverter document of {@code datum}, written with {@code schema}. */
     static Map<String, Object> document(Schema schema, Object datum) {
         Map<String, Object> document = new LinkedHashMap<>();
-        document.put("schema", connectSchema(schema, null));
+        document.put("schema", CONNECT_SCHEMAS.computeIfAbsent(schema, written -> connectSchema(written, null)));
         document.put("payload", value(schema, datum));
         return document;
     }
