@@ -278,11 +278,14 @@ class CanalEncoder:
 
     def _old(self, rows: list[Change]) -> list[dict]:
         """canal: the before values of the columns updated so far in this message (its updateSet grows over
-        the rows and is never reset); CloudCanal's flavour: every column."""
+        the rows and is never reset); CloudCanal's flavour: every column. Updated as canal decides it
+        (LogEventConvert.isUpdate): the column's text before and after differ, not the values (a double's 0.0 and -0.0
+        are equal, their texts are not: found by a drawn history, the oracle said unchanged where canal says updated)."""
         changed: set[str] = set()
         out = []
         for change in rows:
-            changed |= {c.name for c in self.table.columns if change.old[c.name] != change.new[c.name]}
+            changed |= {c.name for c in self.table.columns
+                        if self._text(c, change.old[c.name]) != self._text(c, change.new[c.name])}
             names = [c.name for c in self.table.columns if self.profile.old_columns == "all" or c.name in changed]
             out.append({n: self._text(self._column(n), change.old[n]) for n in names})
         return out
