@@ -47,7 +47,7 @@ def run(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerat
     topic = f"bench-{generator.format_id}-{uuid.uuid4().hex[:8]}"
     broker.create_topics({topic: partitions})
     broker.produce(registered(list(bench.records(topic, messages, partitions)), schema_registry))
-    options = format_options(generator.format_id, schema_registry.url if schema_registry is not None else None)
+    options = format_options(generator.format_id, schema_registry)
     ranges = {topic: {p: (0, end) for p, end in broker.end_offsets(topic).items()}}
     raw = lambda: read_batch(spark, broker.bootstrap_servers, ranges)  # noqa: E731
     measure("warm-up", bench.plain(raw().limit(1000)), 1000)  # JIT and Kafka consumer start-up
@@ -219,7 +219,7 @@ def run_stream(spark, broker, under_test: NormalizerUnderTest, generator: Format
     topic = f"bench-stream-{generator.format_id}-{uuid.uuid4().hex[:8]}"
     broker.create_topics({topic: partitions})
     broker.produce(registered(list(bench.records(topic, messages, partitions)), schema_registry))
-    options = format_options(generator.format_id, schema_registry.url if schema_registry is not None else None)
+    options = format_options(generator.format_id, schema_registry)
     end_offsets = {topic: broker.end_offsets(topic)}
     raw = lambda: read_stream(spark, broker.bootstrap_servers, [topic], max_offsets_per_trigger)  # noqa: E731
     normalizer = f"normalizer {generator.format_id}"

@@ -248,7 +248,7 @@ def check_streaming(spark, broker, generator: FormatGenerator, workdir: Path, co
     records = [item.record for example in examples for item in example.expected]
     broker.create_topics(partitions)
     broker.produce(registered(records, schema_registry))
-    options = format_options(generator.format_id, schema_registry.url if schema_registry is not None else None)
+    options = format_options(generator.format_id, schema_registry)
     # a format whose events are one record each streams like its batch: a few micro-batches show it;
     # boundaries matter where events are built from several records (segments, update halves). Asked of the
     # format, not of the reference normalizer: another normalizer under test may keep state differently

@@ -54,8 +54,8 @@ class RoundTrip:
 
     def options(self, format_id: str) -> dict[str, str]:
         """The format options the normalizer gets for `format_id` (registry.yaml's `options`): the URL of this round
-        trip's schema registry where the format names one."""
-        return format_options(format_id, self.schema_registry.url if self.schema_registry is not None else None)
+        trip's schema registry where the format names one (asked only then: the suite's own starts on first use)."""
+        return format_options(format_id, self.schema_registry)
 
     def produce(self, records: list[KafkaRecord], partitions: dict[str, int]) -> tuple[dict, list[Coordinates]]:
         """Create the topics and produce the records in order: the offset ranges they hold, and their coordinates
@@ -89,14 +89,13 @@ def _declared_options(format_id: str) -> tuple[str, ...]:
     return tuple(Registry.load().options(format_id))
 
 
-def format_options(format_id: str, schema_registry: str | None) -> dict[str, str]:
-    """The option values a run gives a normalizer for `format_id`: those the format declares, from what the run has.
-    A format that needs a registry the run lacks is an error naming it (never a normalizer called without it)."""
-    values = {"schema_registry": schema_registry}
+def format_options(format_id: str, schema_registry: RegistryClient | None) -> dict[str, str]:
+    """The option values a run gives a normalizer for `format_id`: those the format declares, from what the run has
+    (the registry's URL asked for only by a format that declares it). A format that needs a registry the run lacks is
+    an error naming it (never a normalizer called without it)."""
     options: dict[str, str] = {}
     for name in _declared_options(format_id):
-        value = values.get(name)
-        if value is None:
+        if name != "schema_registry" or schema_registry is None:
             raise SchemaRegistryError(f"{format_id} needs a {name.replace('_', ' ')} and this run has none")
-        options[name] = value
+        options[name] = schema_registry.url
     return options

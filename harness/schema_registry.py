@@ -11,6 +11,7 @@ import json
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -136,17 +137,21 @@ class LazySchemaRegistry(RegistryClient):
 
     def __init__(self) -> None:
         self._started: SchemaRegistry | None = None
+        # the runner runs formats on threads of its own: two asking at once must not start two (one would be left running)
+        self._lock = threading.Lock()
 
     @property
     def url(self) -> str:
-        if self._started is None:
-            self._started = SchemaRegistry().start()
-        return self._started.url
+        with self._lock:
+            if self._started is None:
+                self._started = SchemaRegistry().start()
+            return self._started.url
 
     def stop(self) -> None:
-        if self._started is not None:
-            self._started.stop()
-            self._started = None
+        with self._lock:
+            if self._started is not None:
+                self._started.stop()
+                self._started = None
 
     def __enter__(self) -> LazySchemaRegistry:
         return self

@@ -20,7 +20,7 @@ def test_benchmark_records_are_events_only(spark, broker, schema_registry, forma
     records = list(REGISTRY.generator(format_id).bench.records(topic, 200, 2))
     broker.create_topics({topic: 2})
     broker.produce(registered(records, schema_registry))
-    options = format_options(format_id, schema_registry.url if REGISTRY.options(format_id) else None)
+    options = format_options(format_id, schema_registry)
     rows = batch_rows(spark, broker, format_id, [topic], **options)
     assert [row for kind, row in rows if kind == "Q"][:3] == []
     origins = [(o["partition"], o["offset"]) for kind, event in rows if kind == "E" for o in event["origin"]]

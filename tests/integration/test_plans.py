@@ -21,7 +21,7 @@ def _cases_records(spark, format_id: str, schema_registry):
     rows = [(r.topic, r.partition, offset, r.key, r.value, [{"key": k, "value": v} for k, v in r.headers])
             for case in load_cases() if case.format == format_id
             for offset, r in enumerate(registered(case.kafka_records(), schema_registry))]
-    options = format_options(format_id, schema_registry.url if REGISTRY.options(format_id) else None)
+    options = format_options(format_id, schema_registry)
     return spark.createDataFrame(rows, "topic string, partition int, offset long, key binary, value binary, "
                                        "headers array<struct<key:string,value:binary>>"), options
 
