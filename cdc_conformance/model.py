@@ -43,6 +43,9 @@ class Op(str, Enum):
     INSERT = "INSERT"
     UPDATE = "UPDATE"
     DELETE = "DELETE"
+    # the row's state after a change that was an insert or an update, the record does not say which (Debezium's
+    # ExtractNewRecordState without `__op`): a sink upserts it by key
+    UPSERT = "UPSERT"
 
 
 class Phase(str, Enum):

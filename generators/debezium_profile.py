@@ -64,6 +64,9 @@ class Profile:
     # snapshot phase's rows read by Flink CDC itself from BinlogOffset.ofEarliest(): file "", pos 0, server_id 0,
     # source.ts_ms 0, snapshot "false" (StatefulTaskContext, RecordUtils.formatMessageTimestamp; issue 49)
     pipeline: str = "connect"
+    # Debezium's ExtractNewRecordState SMT on the connector, its properties as the format option `flattened` gives
+    # them (`delete.tombstone.handling.mode=rewrite;add.fields=op`); empty: the envelope as the connector writes it
+    flattened: str = ""
 
     @property
     def release(self) -> tuple[int, int]:

@@ -38,6 +38,7 @@ class Case:
     path: Path
     provenance: dict = field(default_factory=dict)
     notes: str = ""
+    options: dict = field(default_factory=dict)  # format options the records are read with (registry.yaml `options`)
 
     def kafka_records(self, topic_of=lambda topic: topic) -> list[KafkaRecord]:
         return [_connect_avro(r, KafkaRecord(topic_of(r["topic"]), r.get("partition", 0), _bytes(r, "key"), _bytes(r, "value"),
@@ -96,7 +97,7 @@ def load_case(path: Path, validator: Draft202012Validator | None = None) -> Case
         raise CaseError(f"{path}: {where}: {first.message}")
     return Case(path=path, **{k: data.get(k) for k in (
         "id", "title", "format", "versions", "features", "records", "expect")},
-        provenance=data.get("provenance", {}), notes=data.get("notes", ""))
+        provenance=data.get("provenance", {}), notes=data.get("notes", ""), options=data.get("options") or {})
 
 
 def load_cases(directory: Path = CASES_DIR) -> list[Case]:

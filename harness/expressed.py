@@ -57,12 +57,16 @@ class Expression:
     fields: tuple[str, ...] = COMPARED_FIELDS
     values: str = "canonical"
     quarantine: str = "codes"
+    # the format options it reads records with (registry.yaml `options`, a case's `options`); None: every option (the
+    # whole model's contract). A unit read with an option it does not take is not expressed: its users read such a
+    # topic with another format (a flattened topic with Flink's `json`)
+    options: frozenset[str] | None = None
 
     @classmethod
     def declared(cls, declaration: dict | None) -> Expression:
         if declaration is None:
             return cls()
-        unknown = set(declaration) - {"kinds", "fields", "values", "quarantine"}
+        unknown = set(declaration) - {"kinds", "fields", "values", "quarantine", "options"}
         kinds = declaration.get("kinds")
         fields = tuple(declaration.get("fields") or COMPARED_FIELDS)
         problems = [f"unknown entries {sorted(unknown)}"] if unknown else []
@@ -75,7 +79,11 @@ class Expression:
         if problems:
             raise DeclarationError("expresses(): " + "; ".join(problems))
         return cls(frozenset(kinds) if kinds else None, fields, declaration.get("values", "canonical"),
-                   declaration.get("quarantine", "codes"))
+                   declaration.get("quarantine", "codes"), frozenset(declaration.get("options") or ()))
+
+    def reads(self, options: dict) -> bool:
+        """Whether it reads records that need `options` (a case's format options)."""
+        return self.options is None or set(options) <= self.options
 
     @property
     def whole_model(self) -> bool:

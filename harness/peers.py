@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from cdc_conformance.generators.records import KafkaRecord
 from cdc_conformance.harness import golden
 from cdc_conformance.harness.cases import Case
-from cdc_conformance.harness.expressed import Expectation, Output, by_first_record, verdict
+from cdc_conformance.harness.expressed import NOT_EXPRESSED, Expectation, Output, by_first_record, verdict
 from cdc_conformance.harness.roundtrip import RoundTrip, RunOutput
 from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER, NormalizerUnderTest
 from cdc_conformance.model import event_to_json
@@ -40,6 +40,7 @@ class Unit:
     prefix: str             # stripped from topic names to give the expectation's (a case's own topics)
     expectation: Expectation
     again: str = ""         # the `peers` options that run it again (a drawn example: its format, seed and count)
+    options: dict | None = None  # the format options its records are read with (a case's `options`)
 
 
 def case_units(cases: list[Case], golden_root=golden.GOLDEN_DIR) -> tuple[list[Unit], list[str]]:
@@ -54,7 +55,7 @@ def case_units(cases: list[Case], golden_root=golden.GOLDEN_DIR) -> tuple[list[U
         units.append(Unit(case.id, case.format, case.features, case.relative_path,
                           case.kafka_records(lambda topic, prefix=prefix: prefix + topic),
                           {prefix + topic: count for topic, count in case.partitions().items()}, prefix,
-                          Expectation.of(case.coordinates(), approved), f"--case {case.id}"))
+                          Expectation.of(case.coordinates(), approved), f"--case {case.id}", case.options))
     return units, missing
 
 
@@ -92,7 +93,26 @@ def _output_of(unit: Unit, run: RunOutput) -> Output:
 def run_format(spark, broker, format_id: str, units: list[Unit], normalizers: list[NormalizerUnderTest],
                known_failures: dict[str, str], schema_registry=None) -> list[dict]:
     """Every unit of one format through each normalizer: one results row per unit and normalizer (`schema_registry`:
-    for the formats whose records name schemas, each normalizer gets its URL as the format's option)."""
+    for the formats whose records name schemas, each normalizer gets its URL as the format's option). Units read with
+    the same format options run together, by the normalizers that take those options."""
+    groups: dict[tuple, list[Unit]] = {}
+    for unit in units:
+        groups.setdefault(tuple(sorted((unit.options or {}).items())), []).append(unit)
+    rows = []
+    for options, group in groups.items():
+        reading = [n for n in normalizers if n.expression.reads(dict(options))]
+        rows += _run_group(spark, broker, format_id, group, reading, known_failures, schema_registry, dict(options))
+        rows += [_row(unit, format_id, NOT_EXPRESSED, [f"reads no format option {', '.join(sorted(dict(options)))}: its users "
+                                                        "read such a topic with another format"], 0.0, None, n)
+                 for n in normalizers if n not in reading for unit in group]
+    order = {(unit.id, n.name): i for i, (n, unit) in enumerate(itertools.product(normalizers, units))}
+    return sorted(rows, key=lambda row: order.get((row["case"], row["normalizer"]), 0))
+
+
+def _run_group(spark, broker, format_id: str, units: list[Unit], normalizers: list[NormalizerUnderTest],
+               known_failures: dict[str, str], schema_registry, options: dict) -> list[dict]:
+    if not normalizers:
+        return []
     records = list(itertools.chain.from_iterable(unit.records for unit in units))
     partitions = {topic: count for unit in units for topic, count in unit.partitions.items()}
     ranges, coordinates = RoundTrip(spark, broker, normalizers[0], schema_registry=schema_registry).produce(records, partitions)
@@ -100,7 +120,8 @@ def run_format(spark, broker, format_id: str, units: list[Unit], normalizers: li
     for under_test in normalizers:
         started = time.monotonic()
         try:
-            run = RoundTrip(spark, broker, under_test, schema_registry=schema_registry).normalize_ranges(ranges, format_id, coordinates)
+            run = RoundTrip(spark, broker, under_test, schema_registry=schema_registry).normalize_ranges(
+                ranges, format_id, coordinates, options)
             failure = None
         except Exception as error:  # the normalizer failed the whole job: every unit of the format errors
             run, failure = None, [f"job failed: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}",
@@ -109,17 +130,21 @@ def run_format(spark, broker, format_id: str, units: list[Unit], normalizers: li
         expression = under_test.expression
         for unit in units:
             if run is None:
-                status, problems = "ERROR", failure
+                status, problems = "ERROR", failure or []
             else:
                 status, problems = verdict(unit.expectation, _output_of(unit, run), expression)
             known = known_failures.get(unit.id) if under_test.spec == DEFAULT_NORMALIZER else None
             if known:
                 status = "XFAIL" if status != "PASS" else "XPASS"
-            rows.append({"type": "case", "case": unit.id, "format": format_id, "version": None, "format_version": format_id,
-                         "mode": "batch", "status": status, "features": unit.features,
-                         "events": sum(len(v) for v in unit.expectation.events.values()),
-                         "quarantined": len(unit.expectation.quarantine), "seconds": round(seconds, 3),
-                         "problems": problems, "replay": f"cdc-conformance peers {unit.again} --peer {under_test.spec}",
-                         "known_failure": known,
-                         "case_file": unit.source, "normalizer": under_test.name})
+            rows.append(_row(unit, format_id, status, problems, seconds, known, under_test))
     return rows
+
+
+def _row(unit: Unit, format_id: str, status: str, problems: list[str], seconds: float, known: str | None,
+         under_test: NormalizerUnderTest) -> dict:
+    return {"type": "case", "case": unit.id, "format": format_id, "version": None, "format_version": format_id,
+            "mode": "batch", "status": status, "features": unit.features,
+            "events": sum(len(v) for v in unit.expectation.events.values()),
+            "quarantined": len(unit.expectation.quarantine), "seconds": round(seconds, 3),
+            "problems": problems, "replay": f"cdc-conformance peers {unit.again} --peer {under_test.spec}",
+            "known_failure": known, "case_file": unit.source, "normalizer": under_test.name}

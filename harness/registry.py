@@ -76,9 +76,19 @@ class Registry:
         return [f for f in sorted(self.formats) if self.decoded(f)]
 
     def options(self, format_id: str) -> dict[str, str]:
-        """The options a normalizer needs to read the format (option -> its meaning), passed to its entries as
-        keyword arguments (docs/normalizer-contract.md, "Format options"): `schema_registry` for debezium-avro."""
-        return {str(name): str(meaning) for name, meaning in (self.formats.get(format_id, {}).get("options") or {}).items()}
+        """The options a normalizer may be given to read the format (option -> its meaning), passed to its entries as
+        keyword arguments (docs/normalizer-contract.md, "Format options"): `schema_registry` for debezium-avro,
+        `flattened` for Debezium's records through the ExtractNewRecordState SMT. An option is a text (required) or a
+        mapping with `about` and `optional: true` (given only by the cases and runs that need it)."""
+        return {str(name): str(meaning["about"] if isinstance(meaning, dict) else meaning)
+                for name, meaning in self._options(format_id).items()}
+
+    def required_options(self, format_id: str) -> tuple[str, ...]:
+        return tuple(str(name) for name, meaning in self._options(format_id).items()
+                     if not (isinstance(meaning, dict) and meaning.get("optional")))
+
+    def _options(self, format_id: str) -> dict:
+        return self.formats.get(format_id, {}).get("options") or {}
 
     def features(self, format_id: str) -> set[str]:
         return {feature for fv in self.versions(format_id) for feature in fv.features}

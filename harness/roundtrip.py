@@ -47,15 +47,18 @@ class RoundTrip:
     def __post_init__(self):
         self.normalizer = NormalizerUnderTest.load() if self.normalizer is None else NormalizerUnderTest.of(self.normalizer)
 
-    def run(self, records: list[KafkaRecord], format_id: str, partitions: dict[str, int]) -> RunOutput:
-        """Create the topics, produce the records in order, normalize exactly those offsets."""
+    def run(self, records: list[KafkaRecord], format_id: str, partitions: dict[str, int],
+            options: dict[str, str] | None = None) -> RunOutput:
+        """Create the topics, produce the records in order, normalize exactly those offsets (`options`: the format
+        options the records are read with, a case's or a producer setting's)."""
         ranges, coordinates = self.produce(records, partitions)
-        return self.normalize_ranges(ranges, format_id, coordinates)
+        return self.normalize_ranges(ranges, format_id, coordinates, options)
 
-    def options(self, format_id: str) -> dict[str, str]:
-        """The format options the normalizer gets for `format_id` (registry.yaml's `options`): the URL of this round
-        trip's schema registry where the format names one (asked only then: the suite's own starts on first use)."""
-        return format_options(format_id, self.schema_registry)
+    def options(self, format_id: str, given: dict[str, str] | None = None) -> dict[str, str]:
+        """The format options the normalizer gets for `format_id` (registry.yaml's `options`): `given`, and the URL of
+        this round trip's schema registry where the format needs one (asked only then: the suite's own starts on
+        first use)."""
+        return format_options(format_id, self.schema_registry, given)
 
     def produce(self, records: list[KafkaRecord], partitions: dict[str, int]) -> tuple[dict, list[Coordinates]]:
         """Create the topics and produce the records in order: the offset ranges they hold, and their coordinates
@@ -69,11 +72,12 @@ class RoundTrip:
             ranges[c.topic][c.partition] = (start, max(end, c.offset + 1))
         return ranges, coordinates
 
-    def normalize_ranges(self, ranges, format_id: str, coordinates: list[Coordinates]) -> RunOutput:
+    def normalize_ranges(self, ranges, format_id: str, coordinates: list[Coordinates],
+                         options: dict[str, str] | None = None) -> RunOutput:
         raw = read_batch(self.spark, self.broker.bootstrap_servers, ranges)
         raw = (raw.coalesce(self.read_partitions) if self.read_partitions else raw).cache()
         try:
-            events, quarantine = self.normalizer.batch(raw, format_id, **self.options(format_id))
+            events, quarantine = self.normalizer.batch(raw, format_id, **self.options(format_id, options))
             read = raw.count()
         finally:
             raw.unpersist()
@@ -83,19 +87,27 @@ class RoundTrip:
 
 
 @functools.cache
-def _declared_options(format_id: str) -> tuple[str, ...]:
+def _declared_options(format_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The format's options, and those of them it needs in every run."""
     from cdc_conformance.harness.registry import Registry
 
-    return tuple(Registry.load().options(format_id))
+    registry = Registry.load()
+    return tuple(registry.options(format_id)), registry.required_options(format_id)
 
 
-def format_options(format_id: str, schema_registry: RegistryClient | None) -> dict[str, str]:
-    """The option values a run gives a normalizer for `format_id`: those the format declares, from what the run has
-    (the registry's URL asked for only by a format that declares it). A format that needs a registry the run lacks is
-    an error naming it (never a normalizer called without it)."""
-    options: dict[str, str] = {}
-    for name in _declared_options(format_id):
-        if name != "schema_registry" or schema_registry is None:
+def format_options(format_id: str, schema_registry: RegistryClient | None,
+                   given: dict[str, str] | None = None) -> dict[str, str]:
+    """The option values a run gives a normalizer for `format_id`: `given` (a case's, a producer setting's), then the
+    schema registry's URL where the format declares the option (asked for only then). An option the format does not
+    declare, or a required one the run lacks, is an error naming it (never a normalizer called without it)."""
+    declared, required = _declared_options(format_id)
+    options = dict(given or {})
+    unknown = sorted(set(options) - set(declared))
+    if unknown:
+        raise ValueError(f"{format_id} has no option {unknown[0]} (registry.yaml `options`)")
+    if "schema_registry" in declared and "schema_registry" not in options and schema_registry is not None:
+        options["schema_registry"] = schema_registry.url
+    for name in required:
+        if name not in options:
             raise SchemaRegistryError(f"{format_id} needs a {name.replace('_', ' ')} and this run has none")
-        options[name] = schema_registry.url
     return options

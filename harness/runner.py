@@ -168,11 +168,18 @@ class Runner:
         started = time.monotonic()
         run_id = uuid.uuid4().hex[:8]
         tally = golden.Tally()
-        groups = {format_id: [c for c in cases if c.format == format_id] for format_id in sorted({c.format for c in cases})}
+        # one job per format and the options its cases are read with (a flattening SMT's cases apart)
+        groups: dict[tuple, list[Case]] = {}
+        for case in sorted(cases, key=lambda c: c.format):
+            groups.setdefault((case.format, tuple(sorted(case.options.items()))), []).append(case)
         # formats round-trip concurrently: a job's driver plans and compiles on one core while the other runs
         # tasks (Spark runs jobs of several threads side by side); checks and golden files stay on this thread
+        def round_trip(numbered) -> _Trip:
+            index, ((format_id, options), group) = numbered
+            return self._round_trip(format_id, group, f"{run_id}-{index}", dict(options))
+
         with ThreadPoolExecutor(max_workers=self.concurrent_formats) as pool:
-            trips = pool.map(lambda item: self._round_trip(item[0], item[1], run_id), groups.items())
+            trips = pool.map(round_trip, enumerate(groups.items()))
             results = [r for group, trip in zip(groups.values(), trips) for r in self._check_format(group, trip, tally)]
         all_cases = all_cases if all_cases is not None else cases
         problems = self._orphans(cases, all_cases, tally)
@@ -194,7 +201,7 @@ class Runner:
             return []
         return [f"golden file {suite_files.shown(p)} belongs to no case" for p in orphans]
 
-    def _round_trip(self, format_id: str, cases: list[Case], run_id: str) -> _Trip:
+    def _round_trip(self, format_id: str, cases: list[Case], run_id: str, options: dict[str, str]) -> _Trip:
         """Every case of one format through the broker and the normalizer, in one job."""
         # unique per run, format and case: cases of different formats may name the same topics
         prefixes = {case.id: f"cc.{run_id}.{format_id}.{index}." for index, case in enumerate(cases)}
@@ -205,7 +212,7 @@ class Runner:
             partitions.update({prefix + topic: count for topic, count in case.partitions().items()})
         started = time.monotonic()
         try:
-            output = self.roundtrip.run(records, format_id, partitions)
+            output = self.roundtrip.run(records, format_id, partitions, options)
         except Exception as error:  # the normalizer under test failed the whole job: every case errors
             detail = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
             return _Trip(prefixes, None, 0.0, f"normalizer failed: {detail}", traceback.format_exc(limit=3))

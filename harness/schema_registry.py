@@ -34,6 +34,10 @@ class SchemaRegistryError(RuntimeError):
 class RegistryClient:
     """The Confluent-compatible API of a registry at `url`, as a converter uses it."""
 
+    # one registration at a time from this process: Apicurio 2.4's in-memory H2 storage answered two concurrent ones
+    # (the runner's formats and option groups run on threads) with 500 "Timeout trying to lock table"
+    _registering = threading.Lock()
+
     @property
     def url(self) -> str:
         raise NotImplementedError
@@ -52,7 +56,8 @@ class RegistryClient:
 
     def register(self, subject: str, schema: str) -> int:
         """The id of `schema` (an Avro schema's JSON text) under `subject`, registered if it is new there."""
-        return int(self.request("POST", f"/subjects/{quote(subject, safe='')}/versions", {"schema": schema})["id"])
+        with RegistryClient._registering:
+            return int(self.request("POST", f"/subjects/{quote(subject, safe='')}/versions", {"schema": schema})["id"])
 
     def schema(self, schema_id: int) -> str:
         return self.request("GET", f"/schemas/ids/{int(schema_id)}")["schema"]

@@ -18,9 +18,10 @@ FORMAT = "debezium-avro"
 READER = "debezium.DebeziumAvroRecords"
 
 
-def decode(raw: DataFrame, schema_registry: str) -> DataFrame:
-    """Kafka source rows -> output rows; `schema_registry`: where the records' schema ids are found."""
-    return decode_records(raw, READER, FORMAT, arguments=(schema_registry,))
+def decode(raw: DataFrame, schema_registry: str, flattened: str = "") -> DataFrame:
+    """Kafka source rows -> output rows; `schema_registry`: where the records' schema ids are found; `flattened`: the
+    ExtractNewRecordState SMT's properties, as debezium-json's."""
+    return decode_records(raw, READER, FORMAT, arguments=(schema_registry, flattened))
 
 
-DECODER = register(FormatDecoder(FORMAT, decode=decode, options=("schema_registry",)))
+DECODER = register(FormatDecoder(FORMAT, decode=decode, options=("schema_registry",), optional=("flattened",)))

@@ -36,13 +36,16 @@ class FormatDecoder:
     # the format's options (registry.yaml `options`), each a keyword argument of `decode` and `decode_stream`, required:
     # `schema_registry` for records whose schemas are found by id (debezium-avro)
     options: tuple[str, ...] = ()
+    # ... and those given only where they apply, else left to `decode`'s default: `flattened` (Debezium's records
+    # through the ExtractNewRecordState SMT)
+    optional: tuple[str, ...] = ()
 
     def batch(self, raw: DataFrame, **options) -> DataFrame:
         return self.decode(raw, **self._format_options(options))
 
     def stream(self, raw: DataFrame, **options) -> DataFrame:
         given = self._format_options(options)
-        streaming = {name: value for name, value in options.items() if name not in self.options}
+        streaming = {name: value for name, value in options.items() if name not in self.options + self.optional}
         if self.decode_stream is None:
             if streaming:
                 raise TypeError(f"{self.format_id} keeps no state; streaming options {sorted(streaming)} do not apply")
@@ -53,7 +56,7 @@ class FormatDecoder:
         missing = [name for name in self.options if options.get(name) is None]
         if missing:
             raise TypeError(f"{self.format_id} needs the option {missing[0]} (docs/normalizer-contract.md, \"Format options\")")
-        return {name: options[name] for name in self.options}
+        return {name: options[name] for name in self.options + self.optional if options.get(name) is not None}
 
 
 class UnsupportedFormat(ValueError):

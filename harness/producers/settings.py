@@ -26,6 +26,8 @@ class Setting:
     topics: tuple[str, ...] = ()
     # the worker needs Kafka Connect's Avro converter on its classpath (harness/maven/avro-converter)
     avro_converter: bool = False
+    # the format options the normalizer reads its records with (the flattening SMT's `flattened`)
+    options: dict = field(default_factory=dict)
 
     def connector_for(self, database: str) -> dict:
         return {**self.connector, **self.by_database.get(database, {})}
@@ -44,7 +46,8 @@ class Setting:
                        {**self.profile, **other.profile}, tuple(db for db in self.drawn if db in other.drawn),
                        {db: {**self.by_database.get(db, {}), **other.by_database.get(db, {})}
                         for db in {*self.by_database, *other.by_database}},
-                       tuple(dict.fromkeys(self.topics + other.topics)))
+                       tuple(dict.fromkeys(self.topics + other.topics)), self.avro_converter or other.avro_converter,
+                       {**self.options, **other.options})
 
 
 DEFAULT = Setting("default", "the connector's and converter's defaults")
@@ -62,6 +65,19 @@ def avro(registry_url: str) -> Setting:
                                          apicurio_registry_find__latest="true", apicurio_registry_as__confluent="true",
                                          apicurio_registry_use__id="contentId", apicurio_registry_headers_enabled="false")},
                    avro_converter=True)
+
+
+def flattened(mode: str = "tombstone", add_fields: str = "") -> Setting:
+    """Debezium's ExtractNewRecordState SMT on the connector (`delete.tombstone.handling.mode` and `add.fields`): flat
+    rows on the table's topic, read with the format option `flattened` (docs/formats/debezium-json.md, "Flattened
+    records"). Its text, the option's value, is `Setting.options["flattened"]`."""
+    smt = {"delete.tombstone.handling.mode": mode, **({"add.fields": add_fields} if add_fields else {})}
+    option = ";".join(f"{name}={value}" for name, value in smt.items())
+    name = f"flattened-{mode}" + ("-fields" if add_fields else "")
+    return Setting(name, f"the ExtractNewRecordState SMT, {option}",
+                   connector={"transforms": "unwrap", "transforms.unwrap.type": "io.debezium.transforms.ExtractNewRecordState",
+                              **{f"transforms.unwrap.{k}": v for k, v in smt.items()}},
+                   profile={"flattened": option}, options={"flattened": option})
 
 
 def _converters(**properties) -> dict:

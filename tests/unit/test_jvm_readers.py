@@ -27,11 +27,13 @@ def test_every_code_a_reader_names_is_a_model_code_with_a_phase():
 
 def test_every_reader_a_decoder_registers_exists_and_is_a_udf_of_its_own():
     """Spark looks for the UDF interface on the class itself, not on its superclass (NO_UDF_INTERFACE). A record reader
-    takes the record's six columns and then each of its format's options (debezium-avro's registry: a UDF7)."""
+    takes the record's six columns and then each of its format's options (debezium-avro's registry and flattening: a
+    UDF8); a PLAIN_READER none (the reader a format without its optional options takes)."""
     decoders = [(__import__(d.decode.__module__, fromlist=["READER"]), d) for d in plugin.decoders().values()]
     readers = {(getattr(m, name), udf) for m, d in decoders
-               for name, udf in (("READER", f"UDF{6 + len(d.options)}"), ("GROUP_READER", "UDF1")) if hasattr(m, name)}
-    assert {udf for _, udf in readers} == {"UDF6", "UDF7", "UDF1"}
+               for name, udf in (("READER", f"UDF{6 + len(d.options) + len(d.optional)}"), ("PLAIN_READER", "UDF6"),
+                                 ("GROUP_READER", "UDF1")) if hasattr(m, name)}
+    assert {udf for _, udf in readers} == {"UDF6", "UDF7", "UDF8", "UDF1"}
     for reader, udf in readers:
         assert re.search(rf"class {reader.rpartition('.')[2]}\b[^{{]*implements {udf}<", _source(reader)), reader
         assert jvm_functions.function_name(reader).startswith("cdc_conformance_")

@@ -79,4 +79,4 @@ def test_the_closed_lists_are_the_models_and_the_docs():
 def test_a_word_outside_a_closed_list_leaves_the_model():
     event = {**_event(), "kind": "DDL", "ddl": {"statement": "CREATE TABLE t (id int)", "change": "EXPLODE"}}
     assert model_grammar.event_problems(event) == [f"ddl.change: not one of {', '.join(model_grammar.enumerations()['ddl.change'])}"]
-    assert model_grammar.event_problems({**_event(), "op": "UPSERT"}) == ["op: not one of INSERT, UPDATE, DELETE"]
+    assert model_grammar.event_problems({**_event(), "op": "MERGE"}) == ["op: not one of INSERT, UPDATE, DELETE, UPSERT"]

@@ -10,18 +10,19 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.apache.avro.Schema;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.api.java.UDF7;
+import org.apache.spark.sql.api.java.UDF8;
 import scala.collection.Seq;
 
 /**
  * {@code debezium-avro}: one Kafka record of Debezium through Kafka Connect's Avro converter (key and value each in the
  * Confluent wire format: magic byte 0, the writer schema's 4-byte id in the schema registry, the Avro datum). Each
- * schema is found by its id in the registry the seventh argument names ({@link SchemaRegistryClient}, cached per
+ * schema is found by its id in the registry the seventh argument names (the eighth: the flattening SMT's settings,
+ * {@link Flattening}) ({@link SchemaRegistryClient}, cached per
  * executor); the datum, read with it, becomes the document JsonConverter would have written ({@link AvroConnect}), and
  * debezium-json's reader does the rest. docs/formats/debezium-avro.md gives every decision and its source.
  */
 public final class DebeziumAvroRecords extends DebeziumRecords
-        implements UDF7<byte[], byte[], Seq<Row>, String, Integer, Long, String, Row> {
+        implements UDF8<byte[], byte[], Seq<Row>, String, Integer, Long, String, String, Row> {
     private static final long serialVersionUID = 1L;
     static final byte MAGIC = 0;
     static final int HEADER = 5;
@@ -32,9 +33,10 @@ public final class DebeziumAvroRecords extends DebeziumRecords
     }
 
     @Override
-    public Row call(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset, String registry) {
+    public Row call(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset, String registry,
+                    String flattened) {
         return Readers.record(getClass().getSimpleName(), topic, partition, offset,
-                () -> new Record(key, value, headers, topic, partition, offset, registry).output());
+                () -> new Record(key, value, headers, topic, partition, offset, registry, flattening(flattened)).output());
     }
 
     @Override

@@ -48,6 +48,10 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
     private static final Shape DOCUMENT = Shape.struct(
             "schema", Shape.struct("type", Shape.TEXT, "name", Shape.TEXT, "fields", Shape.arrayOf(ENVELOPE_FIELD)),
             "payload", PAYLOAD).with(PAYLOAD.members());
+    // a flat record (the ExtractNewRecordState SMT, {@link Flattening}): its payload is a row, any object
+    private static final Shape FLAT_DOCUMENT = Shape.struct(
+            "schema", Shape.struct("type", Shape.TEXT, "name", Shape.TEXT, "fields", Shape.arrayOf(ENVELOPE_FIELD)),
+            "payload", Shape.MAP);
     static final Shape KEY = Shape.struct(
             "schema", Shape.struct("type", Shape.TEXT, "name", Shape.TEXT, "fields", Shape.arrayOf(COLUMN)), "payload", Shape.MAP);
 
@@ -79,7 +83,19 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
     @Override
     public Row call(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset) {
         return Readers.record(getClass().getSimpleName(), topic, partition, offset,
-                () -> new Record(key, value, headers, topic, partition, offset, null).output());
+                () -> new Record(key, value, headers, topic, partition, offset, null, null).output());
+    }
+
+    private transient String flatteningText;
+    private transient Flattening flattening;
+
+    /** The SMT's settings the option's text gives, parsed once per text (the option is one literal per query). */
+    protected Flattening flattening(String text) {
+        if (text == null || !text.equals(flatteningText)) {
+            flattening = Flattening.parse(text);
+            flatteningText = text;
+        }
+        return flattening;
     }
 
     /** The JSON document of a record's key or value: JsonConverter's bytes are its text. A converter that writes
@@ -208,9 +224,14 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         final Object context;             // what a converter's reader needs to read the bytes (its schema registry)
         String[] wireProblem;             // set by a converter's reader: the code and detail that replace the events
         final DebeziumKey keyRead;        // the key as read
+        final Flattening flattening;      // the ExtractNewRecordState SMT's settings, null: the envelope as written
+        boolean flat;                     // the value is a flat row the SMT wrote (its payload rebuilt as the envelope's)
+        boolean flatDelete;               // no value, or a null one, that the SMT's mode makes a delete of the key
 
-        Record(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset, Object context) {
+        Record(byte[] key, byte[] value, Seq<Row> headers, String topic, Integer partition, Long offset, Object context,
+               Flattening flattening) {
             this.context = context;
+            this.flattening = flattening;
             this.key = key;
             this.value = value;
             this.headers = headers;
@@ -219,6 +240,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             this.offset = offset;
             this.keyChanges = new KeyChangeHeaders(headers);
             this.keyRead = new DebeziumKey(key == null ? null : document(key, "key", this));
+            flatDelete = value == null && flattening != null && flattening.nullValueIsDelete();
             if (value != null) {
                 readValue();
             }
@@ -230,18 +252,48 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             Map<String, Object> object = parsed.object();
             valueRepeats = parsed.repeatsAMember;
             valueLoneSurrogate = parsed.loneSurrogate;
-            valueMalformed = object == null || !DOCUMENT.fits(object);
+            boolean deletes = flattening != null && flattening.nullValueIsDelete();
+            if (deletes && parsed.root == Json.NULL) {
+                flatDelete = true;  // JsonConverter without schemas writes the SMT's delete (a null of the row's schema) so
+                return;
+            }
+            valueMalformed = object == null || !(flattening != null ? FLAT_DOCUMENT : DOCUMENT).fits(object);
             if (valueMalformed) {
                 return;
             }
             document = object;
             wrapped = Json.present(object.get("schema")) || Json.present(object.get("payload"));
             Map<String, Object> asRead = wrapped ? Json.object(object.get("payload")) : object;
-            payload = asRead == null ? null : DebeziumRecords.this.payload(asRead);
             Map<String, Object> schema = Json.object(object.get("schema"));
+            flatDelete = deletes && wrapped && asRead == null && schema != null;  // ... and with schemas, its schema and a null
+            if (flattening != null && asRead != null) {
+                payload = asRead;
+                flat = flattening.isRow(schema, asRead, isControlRecord());
+            }
+            if (flat) {
+                payload = flattening.envelope(asRead);
+                rowFields = flatFields(schema == null ? null : schema.get("fields"));
+                return;
+            }
+            payload = asRead == null ? null : DebeziumRecords.this.payload(asRead);
             List<Object> envelope = schema == null ? null : Json.array(schema.get("fields"));
             Object declared = imageFields(envelope, "after");
             rowFields = fields(declared != null ? declared : imageFields(envelope, "before"));
+        }
+
+        /** A flat row's columns: its schema's fields but those the SMT added. */
+        private List<Field> flatFields(Object descriptors) {
+            List<Field> all = fields(descriptors);
+            if (all == null) {
+                return null;
+            }
+            List<Field> columns = new ArrayList<>(all.size());
+            for (Field field : all) {
+                if (field.field == null || !flattening.isAdded(field.field)) {
+                    columns.add(field);
+                }
+            }
+            return columns;
         }
 
         /** The `fields` of the envelope field named `image`: the first of that name. */
@@ -262,7 +314,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         // -----------------------------------------------------------------------------------------------------
 
         String op() {
-            return Json.text(payload, "op");
+            return flatDelete ? "d" : Json.text(payload, "op");
         }
 
         Map<String, Object> image(String name) {
@@ -270,7 +322,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         }
 
         boolean isRowOp() {
-            return DebeziumRecords.isRowOp(op());
+            return DebeziumRecords.isRowOp(op()) || (flat && Flattening.UPSERT.equals(op()));
         }
 
         String text(String member) {
@@ -296,11 +348,14 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         }
 
         String kind() {
+            if (flatDelete) {
+                return "ROW";
+            }
             if (value == null) {
                 return "TOMBSTONE";
             }
             String op = op();
-            if (DebeziumRecords.isRowOp(op)) {
+            if (isRowOp()) {
                 return "ROW";
             }
             if ("t".equals(op)) {
@@ -405,7 +460,8 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
 
         Row sourceInfo(String kind) {
             if (source.present()) {
-                return source.row();
+                Row row = source.row();
+                return flat && row.anyNull() && allNull(row) ? null : row;  // a flat row's added fields name none of it
             }
             if ("HEARTBEAT".equals(kind)) {
                 return Events.source(null, keyRead.raw == null ? null : keyRead.raw.get("serverName"), null, null, null);
@@ -462,8 +518,11 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             if (keyRead.repeats) {
                 return JsonRecordRules.namesAMemberTwice("key");
             }
-            if (value == null) {
-                return null;  // a tombstone: never quarantined
+            if (flatDelete && key == null) {
+                return Records.rule("MISSING_FIELD", "a delete the SMT wrote as a null value, and no key to tell its row");
+            }
+            if (value == null || flatDelete) {
+                return null;  // a tombstone (or the SMT's delete of the key): never quarantined
             }
             if (valueRepeats) {
                 return JsonRecordRules.namesAMemberTwice("value");
@@ -491,7 +550,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             if (op != null && !isRowOp() && !"t".equals(op) && !"m".equals(op)) {
                 return Records.rule("UNKNOWN_OPERATION", "unknown op " + op);
             }
-            if (op != null && !source.present()) {
+            if (op != null && !source.present() && !flat) {
                 return Records.rule("MISSING_FIELD", "payload.source is missing");
             }
             if (source.positionTooWide()) {
@@ -509,6 +568,10 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             }
             if (("c".equals(op) || "r".equals(op) || "u".equals(op)) && image("after") == null) {
                 return Records.rule("MISSING_FIELD", "op " + op + " without after");
+            }
+            if (flat && "d".equals(op) && image("before") == null) {
+                return Records.rule("UNEXPECTED_IMAGE", "a flat record whose " + "__op is d holds the row as its new state (the SMT "
+                        + "writes a delete as its before image, with __deleted true, or as a null value)");
             }
             if ("m".equals(op) && image("message") == null) {
                 return Records.rule("MISSING_FIELD", "op m without message");
@@ -538,7 +601,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             if (("u".equals(op) || "d".equals(op)) && Keys.oldKeyMissing(keyRead.names, Records.textMap(image("before")))) {
                 return Records.rule("MISSING_OLD_KEY", "the before image lacks a key column or holds NULL for one: which row changed is unknown");
             }
-            if (keyChanges.half(op()) != null && !(Keys.known(keyRead.raw) && Keys.known(keyChanges.partnerKey(op())))) {
+            if (!flat && keyChanges.half(op()) != null && !(Keys.known(keyRead.raw) && Keys.known(keyChanges.partnerKey(op())))) {
                 return Records.rule("MALFORMED_KEY", "a key-change half whose partner cannot be identified (no Kafka key, or a "
                         + "__debezium.newkey/oldkey header that is no key)");
             }
@@ -561,10 +624,11 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             String kind = kind();
             boolean row = kind.equals("ROW");
             boolean tx = kind.equals("TX_BEGIN") || kind.equals("TX_END");
-            String op = value == null ? null : op();
-            String half = row ? keyChanges.half(op()) : null;
+            String op = value == null && !flatDelete ? null : op();
+            boolean asWritten = !flat && !flatDelete;  // a flat record has no whole source block, no key-change pair
+            String half = row && asWritten ? keyChanges.half(op()) : null;
             Row sourceRow = sourceInfo(kind);
-            Row position = value == null ? null : source.position(half);
+            Row position = value == null || !asWritten ? null : source.position(half);
             Map<String, String> before = row ? canonicalImage("before") : null;
             Map<String, String> after = row ? canonicalImage("after") : null;
             Events.Event event = new Events.Event()
@@ -573,9 +637,9 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                     .set("format_version", source.formatVersion())
                     .set("kind", kind)
                     .set("op", canonicalOp(op))
-                    .set("snapshot", row ? source.snapshot(op) : kind.equals("DDL") ? source.schemaSnapshot() : null)
+                    .set("snapshot", row ? snapshot(op) : kind.equals("DDL") ? source.schemaSnapshot() : null)
                     .set("source", sourceRow)
-                    .set("columns", row ? columns() : null)
+                    .set("columns", row && !flatDelete ? columns() : null)
                     .set("key", (row || kind.equals("TOMBSTONE")) && key != null ? keyEntries() : null)
                     .set("before", before)
                     .set("after", after)
@@ -601,6 +665,11 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                     .set("before", null).set("pk_change", Events.pair(group, "NEW"))
                     .set("position", halfPosition(position, Keys.NEW_SEQ));
             return List.of(delete.row(), insert.row());
+        }
+
+        /** A snapshot's row: the source's marker or op r; a flat row without either says nothing of it. */
+        Boolean snapshot(String op) {
+            return flat && Flattening.UPSERT.equals(op) && source.get("snapshot") == null ? null : source.snapshot(op);
         }
 
         boolean updateChangedKey() {
@@ -639,6 +708,8 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                     return "UPDATE";
                 case "d":
                     return "DELETE";
+                case Flattening.UPSERT:
+                    return flat ? "UPSERT" : null;
                 default:
                     return null;
             }
@@ -699,6 +770,15 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         }
         for (int i = from; i < to; i++) {
             if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean allNull(Row row) {
+        for (int i = 0; i < row.length(); i++) {
+            if (!row.isNullAt(i)) {
                 return false;
             }
         }
