@@ -19,7 +19,7 @@ from typing import overload
 from hypothesis import strategies as st
 
 from cdc_conformance import keys
-from cdc_conformance.generators import mariadb_ddl
+from cdc_conformance.generators import debezium_flattened, mariadb_ddl
 from cdc_conformance.generators.bench import history_bench
 from cdc_conformance.generators.debezium_connect import (
     BINLOG_SOURCE,
@@ -649,7 +649,9 @@ def encode(history: History, profile: Profile) -> list[Expected]:
     fallbacks = written_fallbacks(history.table, profile)
     database_types = {c.name: c.logical for c in history.table.columns}
     history = as_written(history, profile)
-    return DebeziumEncoder(profile, history.table, fallbacks=fallbacks, database_types=database_types).encode(history)
+    expected = DebeziumEncoder(profile, history.table, fallbacks=fallbacks, database_types=database_types).encode(history)
+    # the connector's SMT rewrites each record before the converter writes it
+    return debezium_flattened.flattened(expected, profile.flattened, profile.schemas_enable) if profile.flattened else expected
 
 
 # ------------------------------------------------------------------------------------------------

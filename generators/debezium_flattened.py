@@ -9,7 +9,13 @@ TRUNCATE (the SMT drops it), and, without `op` added, whether the row was insert
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+import datetime as dt
+from dataclasses import dataclass, replace
+
+from cdc_conformance.generators.jsontext import dumps_bytes, loads_tokens
+from cdc_conformance.generators.records import Expected
+from cdc_conformance.model import CanonicalEvent
 
 MODES = ("drop", "tombstone", "rewrite", "rewrite-with-tombstone", "delete-to-tombstone")
 # the canonical source's members and the source block's fields they come from
@@ -50,21 +56,101 @@ def flattened_events(events: list[dict], option: str) -> list[dict]:
     """The canonical events of the records the SMT writes for the records whose events are `events` (canonical JSON
     dicts, as a normalizer's output renders them), in their order."""
     smt = Smt.parse(option)
+    return [flat for flat in (flattened_event(event, smt) for event in events) if flat is not None]
+
+
+def flattened_event(event: dict, smt: Smt) -> dict | None:
+    """One event of the envelope's, as the SMT leaves its record: None when it drops the record."""
+    if event["kind"] == "TRUNCATE":
+        return None  # handleTruncateRecord: dropped in every mode
+    if event["kind"] == "TOMBSTONE":
+        return event if smt.mode == "rewrite-with-tombstone" else None
+    if event["kind"] != "ROW":
+        return event  # not an Envelope: passed unchanged
+    return _flat_row(event, smt)
+
+
+def flattened(expected: list[Expected], option: str, schemas_enable: bool) -> list[Expected]:
+    """The generator's records and events for a connector with the SMT (`option`: the format option's text): each
+    record as the SMT rewrites it (JsonConverter's document, with or without its schema), the records it drops
+    left out, the events as `flattened_event` says. The record's key and headers are the SMT's input's."""
+    smt = Smt.parse(option)
     out = []
-    for event in events:
-        if event["kind"] == "TRUNCATE":
-            continue  # handleTruncateRecord: dropped in every mode
-        if event["kind"] == "TOMBSTONE":
-            if smt.mode == "rewrite-with-tombstone":
-                out.append(event)
+    for item in expected:
+        value = _flat_value(item, smt, schemas_enable)
+        if value is _DROPPED:
             continue
-        if event["kind"] != "ROW":
-            out.append(event)  # not an Envelope: passed unchanged
-            continue
-        flat = _flat_row(event, smt)
-        if flat is not None:
-            out.append(flat)
+        events = [CanonicalEvent(**flat) for flat in (flattened_event(_fields(e), smt) for e in item.events) if flat is not None]
+        out.append(replace(item, record=replace(item.record, value=value), events=events))
     return out
+
+
+_DROPPED = object()
+
+
+def _fields(event: CanonicalEvent) -> dict:
+    return {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
+
+
+def _flat_value(item: Expected, smt: Smt, schemas_enable: bool):
+    """The record's value as the SMT writes it: bytes, None (no value), or _DROPPED."""
+    if item.record.value is None:
+        return item.record.value if smt.mode == "rewrite-with-tombstone" else _DROPPED
+    if not item.events or item.events[0].kind not in ("ROW", "TRUNCATE"):
+        return item.record.value  # a heartbeat, a transaction's, a schema change: no Envelope
+    document = loads_tokens(item.record.value)
+    payload, schema = (document["payload"], document["schema"]) if schemas_enable else (document, None)
+    image_schema = _field(schema, "after") if schema else None
+    if payload["after"] is None and payload["before"] is None:
+        return _DROPPED  # a TRUNCATE
+    if payload["after"] is None and not smt.rewrites:
+        if smt.mode in ("drop", "delete-to-tombstone"):
+            return _DROPPED if smt.mode == "drop" else None
+        return dumps_bytes({"schema": _without_field(image_schema), "payload": None} if schemas_enable else None)
+    deleted = payload["after"] is None
+    row = dict(payload["before"] if deleted else payload["after"])
+    fields = list(image_schema["fields"]) if schema else []
+    if smt.rewrites:  # InsertField: a static optional string
+        row["__deleted"] = "true" if deleted else "false"
+        fields.append({"type": "string", "optional": True, "field": "__deleted"})
+    for spec in smt.added:
+        struct, field, name = _reference(spec)
+        parent = payload if struct is None else payload.get(struct)
+        parent_schema = schema if struct is None or schema is None else _field(schema, struct)
+        if schema is not None and _field(parent_schema, field) is None:
+            continue  # the envelope has no such field: not added (FieldReference.getSchema is empty)
+        if schema is None and field not in (parent or {}) and struct != "transaction":
+            continue
+        row[name] = None if parent is None else parent.get(field)
+        if schema is not None:
+            fields.append({**_basics(_field(parent_schema, field)), "optional": True, "field": name})
+    if not schemas_enable:
+        return dumps_bytes(row)
+    flat_schema = {"type": "struct", "fields": fields, "optional": False, "name": image_schema["name"]}
+    return dumps_bytes({"schema": flat_schema, "payload": row})
+
+
+def _reference(spec: str) -> tuple[str | None, str, str]:
+    """add.fields' `f`, `s.f` or `f:n` as (struct, field, the name added), as FieldReference makes them."""
+    path, _, renamed = spec.partition(":")
+    parts = path.split(".")
+    field = parts[-1]
+    struct = parts[0] if len(parts) == 2 else None if field in ("op", "ts_ms", "ts_us", "ts_ns") else \
+        "transaction" if field in ("id", "total_order", "data_collection_order") else "source"
+    return struct, field, "__" + (renamed or (field if len(parts) == 1 else f"{struct}_{field}"))
+
+
+def _field(schema: dict | None, name: str) -> dict | None:
+    return next((f for f in (schema or {}).get("fields") or () if f.get("field") == name), None)
+
+
+def _without_field(schema: dict) -> dict:
+    return {k: v for k, v in schema.items() if k != "field"}
+
+
+def _basics(schema: dict) -> dict:
+    """SchemaUtil.copySchemaBasics: the type, name, version and parameters (no default, no doc here)."""
+    return {k: schema[k] for k in ("type", "name", "version", "parameters") if k in schema}
 
 
 def _flat_row(event: dict, smt: Smt) -> dict | None:
@@ -89,9 +175,10 @@ def _flat_row(event: dict, smt: Smt) -> dict | None:
     return {**flat, "op": "UPSERT", "snapshot": None}
 
 
-def _to_ms(instant: str | None) -> str | None:
-    """An instant as its milliseconds give it (`...T12:00:00.123456Z` -> `...T12:00:00.123000Z`)."""
-    if instant is None:
-        return None
+def _to_ms(instant):
+    """An instant (canonical text or a datetime) as its milliseconds give it (`...T12:00:00.123456Z` ->
+    `...T12:00:00.123000Z`)."""
+    if instant is None or isinstance(instant, dt.datetime):
+        return instant and instant.replace(microsecond=instant.microsecond // 1000 * 1000)
     whole, fraction = instant.rstrip("Z").split(".")
     return f"{whole}.{fraction[:3]}{'0' * (len(fraction) - 3)}Z"

@@ -127,11 +127,13 @@ def placed(examples: list[Example]) -> list[Example]:
 
 
 def run_batch(roundtrip: RoundTrip, format_id: str, examples: list[Example], seed: int,
-              ordered_within_partition: bool = False) -> BatchResult:
+              ordered_within_partition: bool = False, options: dict[str, str] | None = None) -> BatchResult:
+    """The examples through the broker and the normalizer in one job (`options`: the format options they are read
+    with, one for all of them), each compared with its oracle."""
     examples = placed(examples)
     partitions = {topic: count for example in examples for topic, count in example.partitions.items()}
     records = [item.record for example in examples for item in example.expected]
-    output = roundtrip.run(records, format_id, partitions)
+    output = roundtrip.run(records, format_id, partitions, options)
     events_at: dict[tuple, list[dict]] = {}  # one record may yield several events (a key change)
     for event in output.events:
         events_at.setdefault(coordinate(event["origin"][0]), []).append(event)

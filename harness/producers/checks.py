@@ -101,7 +101,7 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
 
     run = DATABASES[database].run(broker, history, replica_identity, debezium_version, setting)
     ranges = {run.topic: {p: (0, end) for p, end in broker.end_offsets(run.topic).items()}}
-    events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT)
+    events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT, **setting.options)
     side_events, side_quarantine = _side_topics(spark, broker, under_test, setting, run.prefix)
     # a setting the generator does not write has no oracle and no generator to compare with (Setting.drawn)
     encoded = compare.encoded(run) if database in setting.drawn else None
@@ -143,7 +143,7 @@ def _side_topics(spark, broker, under_test, setting: Setting, prefix: str) -> tu
             ranges[topic] = {p: (0, end) for p, end in ends.items()}
     if not ranges:
         return {}, []
-    events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT)
+    events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT, **setting.options)
     return dict(Counter(event["kind"] for event in events)), quarantine
 
 
@@ -159,7 +159,7 @@ def drawn_checks(spark, broker, under_test, debezium_version: str, histories: in
         # the tenth of ten draws: Hypothesis's first examples are its simplest
         history = draw_examples(DATABASES[database].histories(
             required_types=required_types(database, index),
-            allow_truncate=DATABASES[database].truncates(debezium_version),
+            allow_truncate=DATABASES[database].truncates(debezium_version) and setting.truncates,
             lost_kinds=DATABASES[database].lost_kinds(debezium_version)), 10, seed + index)[-1]
         results.append(check(spark, broker, under_test, history, identities[index % len(identities)], debezium_version,
                              database, setting))

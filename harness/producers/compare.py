@@ -104,8 +104,10 @@ def state_differences(database: dict[tuple, dict], replayed: dict[tuple, dict]) 
 # ---------------------------------------------------------------------------------------------------
 
 # values that belong to the run, not to the history: compared by presence and JSON type only
-# (without schemas the envelope is the value itself: no `payload` level)
-_RUN_VALUES = re.compile(r"^value\.(payload\.)?(ts_(ms|us|ns)|source\.(ts_(ms|us|ns)|txId|lsn|sequence|xmin|pos|gtid))$")
+# (without schemas the envelope is the value itself: no `payload` level; the flattening SMT adds them to the row as
+# `__ts_ms`, `__source_ts_ms`, `__lsn`: docs/formats/debezium-json.md, "Flattened records")
+_RUN_VALUES = re.compile(r"^value\.(payload\.)?(ts_(ms|us|ns)|source\.(ts_(ms|us|ns)|txId|lsn|sequence|xmin|pos|gtid)"
+                         r"|__(source_)?(ts_(ms|us|ns)|txId|lsn|sequence|xmin|pos|gtid))$")
 _RUN_HEADERS = {"__debezium.context.connectorLogicalName", "__debezium.context.runId"}
 
 

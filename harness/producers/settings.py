@@ -28,6 +28,10 @@ class Setting:
     avro_converter: bool = False
     # the format options the normalizer reads its records with (the flattening SMT's `flattened`)
     options: dict = field(default_factory=dict)
+    # whether a TRUNCATE reaches the topic: the flattening SMT drops it, so a table built from the topic keeps the
+    # truncated rows (docs/producers.md, "Flattened records"); histories for such a setting draw none, or the
+    # database-versus-events check would only show that loss
+    truncates: bool = True
 
     def connector_for(self, database: str) -> dict:
         return {**self.connector, **self.by_database.get(database, {})}
@@ -47,7 +51,7 @@ class Setting:
                        {db: {**self.by_database.get(db, {}), **other.by_database.get(db, {})}
                         for db in {*self.by_database, *other.by_database}},
                        tuple(dict.fromkeys(self.topics + other.topics)), self.avro_converter or other.avro_converter,
-                       {**self.options, **other.options})
+                       {**self.options, **other.options}, self.truncates and other.truncates)
 
 
 DEFAULT = Setting("default", "the connector's and converter's defaults")
@@ -77,7 +81,7 @@ def flattened(mode: str = "tombstone", add_fields: str = "") -> Setting:
     return Setting(name, f"the ExtractNewRecordState SMT, {option}",
                    connector={"transforms": "unwrap", "transforms.unwrap.type": "io.debezium.transforms.ExtractNewRecordState",
                               **{f"transforms.unwrap.{k}": v for k, v in smt.items()}},
-                   profile={"flattened": option}, options={"flattened": option})
+                   profile={"flattened": option}, options={"flattened": option}, truncates=False)
 
 
 def _converters(**properties) -> dict:
@@ -130,6 +134,9 @@ SETTINGS = {s.name: s for s in [
     Setting("schema-changes", "include.schema.changes=true (MariaDB): each DDL on the server's topic",
             by_database={"mariadb": {"include.schema.changes": "true"}}, profile={"schema_changes": True},
             topics=("{prefix}",)),
+    # the SMT's modes whose records still say every change (`drop` loses the deletes: a state check cannot hold)
+    flattened(), flattened("rewrite", "op,table,db,source.ts_ms,ts_ms"), flattened("rewrite-with-tombstone"),
+    flattened("delete-to-tombstone", "op"),
 ]}
 
 
