@@ -100,34 +100,41 @@ def _flat_value(item: Expected, smt: Smt, schemas_enable: bool):
         return item.record.value  # a heartbeat, a transaction's, a schema change: no Envelope
     document = loads_tokens(item.record.value)
     payload, schema = (document["payload"], document["schema"]) if schemas_enable else (document, None)
-    image_schema = _field(schema, "after") if schema else None
     if payload["after"] is None and payload["before"] is None:
         return _DROPPED  # a TRUNCATE
-    if payload["after"] is None and not smt.rewrites:
+    deleted = payload["after"] is None
+    if deleted and not smt.rewrites:
         if smt.mode in ("drop", "delete-to-tombstone"):
             return _DROPPED if smt.mode == "drop" else None
-        return dumps_bytes({"schema": _without_field(image_schema), "payload": None} if schemas_enable else None)
-    deleted = payload["after"] is None
+        # the row's schema and a null (JsonConverter: an optional schema's null; without schemas the text null)
+        return dumps_bytes(None if schema is None else {"schema": _without_field(_image(schema)), "payload": None})
     row = dict(payload["before"] if deleted else payload["after"])
-    fields = list(image_schema["fields"]) if schema else []
     if smt.rewrites:  # InsertField: a static optional string
         row["__deleted"] = "true" if deleted else "false"
-        fields.append({"type": "string", "optional": True, "field": "__deleted"})
-    for spec in smt.added:
-        struct, field, name = _reference(spec)
+    added = [(name, _field(schema, struct) if struct and schema else schema, struct, field)
+             for struct, field, name in map(_reference, smt.added)]
+    # a field the envelope has not is not added (FieldReference.getSchema is empty)
+    added = [(name, parent_schema, struct, field) for name, parent_schema, struct, field in added
+             if (_field(parent_schema, field) is not None if schema else field in ((payload.get(struct) or {}) if struct else payload)
+                 or struct == "transaction")]
+    for name, _, struct, field in added:
         parent = payload if struct is None else payload.get(struct)
-        parent_schema = schema if struct is None or schema is None else _field(schema, struct)
-        if schema is not None and _field(parent_schema, field) is None:
-            continue  # the envelope has no such field: not added (FieldReference.getSchema is empty)
-        if schema is None and field not in (parent or {}) and struct != "transaction":
-            continue
         row[name] = None if parent is None else parent.get(field)
-        if schema is not None:
-            fields.append({**_basics(_field(parent_schema, field)), "optional": True, "field": name})
-    if not schemas_enable:
+    if schema is None:
         return dumps_bytes(row)
-    flat_schema = {"type": "struct", "fields": fields, "optional": False, "name": image_schema["name"]}
-    return dumps_bytes({"schema": flat_schema, "payload": row})
+    fields = list(_image(schema)["fields"]) + ([{"type": "string", "optional": True, "field": "__deleted"}] if smt.rewrites else [])
+    fields += [{**_basics(_field(parent_schema, field) or {}), "optional": True, "field": name}
+               for name, parent_schema, _, field in added]
+    return dumps_bytes({"schema": {"type": "struct", "fields": fields, "optional": False, "name": _image(schema)["name"]},
+                        "payload": row})
+
+
+def _image(envelope_schema: dict) -> dict:
+    """The row's schema: the envelope's `after` field (ExtractField)."""
+    image = _field(envelope_schema, "after")
+    if image is None:
+        raise ValueError("an envelope schema without an after field")
+    return image
 
 
 def _reference(spec: str) -> tuple[str | None, str, str]:
