@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import functools
 import json
 import re
 from dataclasses import replace
@@ -130,17 +131,32 @@ def avro_datum(connect: dict, value):
 
 def wire(document: bytes, subject: str, strategy: str) -> tuple[bytes, Registration]:
     """JsonConverter's bytes of a key or value -> the wire format's bytes (placeholder id) and the schema to register."""
+    return _wire(json.loads(document), subject, strategy)
+
+
+def _wire(document: dict, subject: str, strategy: str) -> tuple[bytes, Registration]:
+    schema = avro_schema(document["schema"], set())
+    text = json.dumps(schema, separators=(",", ":"))
+    datum = _written(text, avro_datum(document["schema"], document["payload"]))
+    return MAGIC + PLACEHOLDER_ID + datum, Registration(_subject(subject, schema, strategy), text)
+
+
+@functools.lru_cache(maxsize=512)
+def _fastavro_schema(text: str):
+    """fastavro's parsed schema for an Avro schema's JSON text, once per text (a history's records share a few)."""
+    import fastavro
+
+    return fastavro.parse_schema(_without_logical_types(json.loads(text)), _write_hint=False)
+
+
+def _written(schema_text: str, datum) -> bytes:
     import io
 
     import fastavro
 
-    parsed = json.loads(document)
-    schema = avro_schema(parsed["schema"], set())
     written = io.BytesIO()
-    fastavro.schemaless_writer(written, fastavro.parse_schema(_without_logical_types(schema), _write_hint=False),
-                               avro_datum(parsed["schema"], parsed["payload"]))
-    text = json.dumps(schema, separators=(",", ":"))
-    return MAGIC + PLACEHOLDER_ID + written.getvalue(), Registration(_subject(subject, schema, strategy), text)
+    fastavro.schemaless_writer(written, _fastavro_schema(schema_text), datum)
+    return written.getvalue()
 
 
 def _without_logical_types(schema):
@@ -168,10 +184,11 @@ def as_avro(record: KafkaRecord, strategy: str, partitions: int) -> KafkaRecord:
     registrations = []
     for part in ("key", "value"):
         written = getattr(record, part)
-        if written is None or json.loads(written)["payload"] is None:
+        document = None if written is None else json.loads(written)
+        if document is None or document["payload"] is None:
             parts[part] = None  # a null value (the flattening SMT's delete) is no datum: the converter writes none
             continue
-        parts[part], registration = wire(written, f"{record.topic}-{part}", strategy)
+        parts[part], registration = _wire(document, f"{record.topic}-{part}", strategy)
         registrations.append((part, registration))
     key = parts.get("key", record.key)
     partition = default_partition(key, partitions) if key is not None else record.partition
@@ -283,15 +300,11 @@ def _writer(registration: Registration):
 
     import fastavro
 
-    parsed = fastavro.parse_schema(_without_logical_types(json.loads(registration.schema)), _write_hint=False)
-
     def read(value: bytes):
-        return fastavro.schemaless_reader(io.BytesIO(value[5:]), parsed, None)
+        return fastavro.schemaless_reader(io.BytesIO(value[5:]), _fastavro_schema(registration.schema), None)
 
     def write(datum) -> bytes:
-        written = io.BytesIO()
-        fastavro.schemaless_writer(written, parsed, datum)
-        return MAGIC + PLACEHOLDER_ID + written.getvalue()
+        return MAGIC + PLACEHOLDER_ID + _written(registration.schema, datum)
     return read, write
 
 
@@ -306,17 +319,10 @@ def extremes(value: bytes) -> list[tuple[str, bytes]]:
 def _not_utf8(value: bytes, registration: Registration) -> bytes:
     """The neighbour with `op` holding bytes that are no UTF-8 (written through a copy of the schema whose op is bytes:
     a string and a bytes field are written alike)."""
-    import io
-
-    import fastavro
-
     schema = json.loads(registration.schema)
     schema["fields"] = [{**f, "type": "bytes"} if f["name"] == "op" else f for f in schema["fields"]]
     read, _ = _writer(registration)
-    datum = {**read(value), "op": b"\xff\xfe"}
-    written = io.BytesIO()
-    fastavro.schemaless_writer(written, fastavro.parse_schema(_without_logical_types(schema), _write_hint=False), datum)
-    return MAGIC + PLACEHOLDER_ID + written.getvalue()
+    return MAGIC + PLACEHOLDER_ID + _written(json.dumps(schema), {**read(value), "op": b"\xff\xfe"})
 
 
 _NEIGHBOUR = _neighbour()

@@ -46,7 +46,7 @@ def run(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerat
     bench = generator.benchmark()
     topic = f"bench-{generator.format_id}-{uuid.uuid4().hex[:8]}"
     broker.create_topics({topic: partitions})
-    broker.produce(registered(list(bench.records(topic, messages, partitions)), schema_registry))
+    broker.produce(registered(bench.records(topic, messages, partitions), schema_registry))
     options = format_options(generator.format_id, schema_registry)
     ranges = {topic: {p: (0, end) for p, end in broker.end_offsets(topic).items()}}
     raw = lambda: read_batch(spark, broker.bootstrap_servers, ranges)  # noqa: E731
@@ -218,7 +218,7 @@ def run_stream(spark, broker, under_test: NormalizerUnderTest, generator: Format
     bench = generator.benchmark()
     topic = f"bench-stream-{generator.format_id}-{uuid.uuid4().hex[:8]}"
     broker.create_topics({topic: partitions})
-    broker.produce(registered(list(bench.records(topic, messages, partitions)), schema_registry))
+    broker.produce(registered(bench.records(topic, messages, partitions), schema_registry))
     options = format_options(generator.format_id, schema_registry)
     end_offsets = {topic: broker.end_offsets(topic)}
     raw = lambda: read_stream(spark, broker.bootstrap_servers, [topic], max_offsets_per_trigger)  # noqa: E731

@@ -15,6 +15,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -165,17 +166,17 @@ class LazySchemaRegistry(RegistryClient):
         self.stop()
 
 
-def registered(records: list, registry: RegistryClient | None) -> list:
-    """`records` as they go to the broker: each key and value that names a writer schema (`KafkaRecord.registrations`)
-    with that schema registered and its id written after the magic byte. Without registrations, as they are; with
-    some and no registry, an error naming the records' subject."""
+def registered(records: Iterable, registry: RegistryClient | None) -> Iterator:
+    """`records` as they go to the broker, one at a time (a benchmark's million are never held at once): each key and
+    value that names a writer schema (`KafkaRecord.registrations`) with that schema registered and its id written
+    after the magic byte. Without registrations, as they are; with some and no registry, an error naming the
+    records' subject."""
     from dataclasses import replace
 
     ids: dict[tuple[str, str], int] = {}
-    out = []
     for record in records:
         if not record.registrations:
-            out.append(record)
+            yield record
             continue
         if registry is None:
             raise SchemaRegistryError(f"{record.topic}: its records name schemas ({record.registrations[0][1].subject}) "
@@ -187,5 +188,4 @@ def registered(records: list, registry: RegistryClient | None) -> list:
                 ids[wanted] = registry.register(*wanted)
             written = getattr(record, part)
             parts[part] = written[:1] + ids[wanted].to_bytes(4, "big") + written[5:]
-        out.append(replace(record, **parts))
-    return out
+        yield replace(record, **parts)

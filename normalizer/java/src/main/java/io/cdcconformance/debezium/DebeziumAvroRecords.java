@@ -7,7 +7,6 @@ import io.cdcconformance.shared.Records;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import org.apache.avro.Schema;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.api.java.UDF8;
@@ -62,15 +61,14 @@ public final class DebeziumAvroRecords extends DebeziumRecords
             } else if (schema.getType() != Schema.Type.RECORD) {  // Connect's key and envelope are structs
                 problem = "UNKNOWN_MESSAGE_SHAPE:the " + part + "'s schema (id " + Integer.toUnsignedString(id) + ") is no record";
             } else {
-                byte[] body = Arrays.copyOfRange(bytes, HEADER, bytes.length);
-                String guard = AvroGuard.problem(body, schema);
+                String guard = AvroGuard.problem(bytes, HEADER, schema);
                 if (AvroGuard.NOT_UTF8.equals(guard)) {
                     problem = "NOT_UTF8:a string of the " + part + "'s Avro datum is not UTF-8";
                 } else if (!AvroGuard.OK.equals(guard)) {
                     problem = "MALFORMED_AVRO:the " + part + " is not one Avro datum of its schema (schema id " + Integer.toUnsignedString(id) + ")";
                 } else {
                     try {
-                        datum = AvroGuard.read(body, schema);
+                        datum = AvroGuard.read(bytes, HEADER, schema);
                     } catch (IOException | RuntimeException e) {
                         problem = "MALFORMED_AVRO:the " + part + "'s Avro datum does not read";
                     }
@@ -78,9 +76,7 @@ public final class DebeziumAvroRecords extends DebeziumRecords
             }
         }
         if (problem != null) {
-            if (record.wireProblem == null) {  // the value's problem first (read after the key's), as debezium-json's rules
-                record.wireProblem = keyed(problem, part);
-            } else if ("value".equals(part)) {
+            if (record.wireProblem == null || "value".equals(part)) {  // the value's problem first (read after the key's), as debezium-json's rules
                 record.wireProblem = keyed(problem, part);
             }
             return Json.built(null);

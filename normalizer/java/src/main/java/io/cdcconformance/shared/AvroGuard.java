@@ -40,8 +40,9 @@ public final class AvroGuard {
     private int position;
     private boolean utf8 = true;
 
-    private AvroGuard(byte[] bytes) {
+    private AvroGuard(byte[] bytes, int from) {
         this.bytes = bytes;
+        this.position = from;
     }
 
     /**
@@ -54,7 +55,7 @@ public final class AvroGuard {
         }
         try {
             Schema schema = SCHEMAS.computeIfAbsent(schemaJson, text -> new Schema.Parser().parse(text));
-            AvroGuard guard = new AvroGuard(Base64.getDecoder().decode(base64Datum));
+            AvroGuard guard = new AvroGuard(Base64.getDecoder().decode(base64Datum), 0);
             guard.walk(schema, 0);
             if (guard.position != guard.bytes.length) {
                 return MALFORMED;  // bytes left over: not one datum
@@ -67,8 +68,13 @@ public final class AvroGuard {
 
     /** The same for the datum's bytes and a parsed schema (the JVM readers' own call). */
     public static String problem(byte[] datum, Schema schema) {
+        return problem(datum, 0, schema);
+    }
+
+    /** The same for the bytes of {@code datum} from {@code from} on (a header before them: the wire format's 5). */
+    public static String problem(byte[] datum, int from, Schema schema) {
         try {
-            AvroGuard guard = new AvroGuard(datum);
+            AvroGuard guard = new AvroGuard(datum, from);
             guard.walk(schema, 0);
             return guard.position != guard.bytes.length ? MALFORMED : guard.utf8 ? OK : NOT_UTF8;
         } catch (RuntimeException e) {
@@ -84,7 +90,13 @@ public final class AvroGuard {
 
     /** The datum of {@code schema} in {@code datum}, which the guard found to be exactly one ({@link #problem}). */
     public static Object read(byte[] datum, Schema schema) throws java.io.IOException {
-        org.apache.avro.io.BinaryDecoder decoder = org.apache.avro.io.DecoderFactory.get().binaryDecoder(datum, DECODER.get());
+        return read(datum, 0, schema);
+    }
+
+    /** The same from {@code from} on, the bytes before it left unread (no copy of the rest). */
+    public static Object read(byte[] datum, int from, Schema schema) throws java.io.IOException {
+        org.apache.avro.io.BinaryDecoder decoder = org.apache.avro.io.DecoderFactory.get()
+                .binaryDecoder(datum, from, datum.length - from, DECODER.get());
         DECODER.set(decoder);
         return READERS.get().computeIfAbsent(schema, org.apache.avro.generic.GenericDatumReader::new).read(null, decoder);
     }
