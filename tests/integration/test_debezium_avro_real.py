@@ -1,4 +1,5 @@
-"""Issue 59's acceptance, with the real parts: one history through PostgreSQL and Debezium's connector twice, once
+"""Issue 59's acceptance, with the real parts: one history through PostgreSQL and Debezium's connector (and one through
+MariaDB and its connector) twice, once
 with Kafka Connect's JsonConverter and once with the Avro converter against the real schema registry, an ALTER TABLE
 in the middle; debezium-avro's events are debezium-json's (but for what two runs cannot share: positions, times,
 transaction ids and the server name), and the Avro topic's value schema changed mid-topic. The generator's Avro
@@ -10,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from cdc_conformance.generators import debezium_avro
-from cdc_conformance.harness.producers import debezium_postgres
+from cdc_conformance.harness.producers import debezium_mariadb, debezium_postgres
 from cdc_conformance.harness.producers.settings import avro
 from cdc_conformance.harness.roundtrip import RoundTrip
 
@@ -84,3 +85,31 @@ def test_the_generator_registers_what_the_converter_registered(schema_registry, 
             _, registration = debezium_avro.wire(renamed, f"{avro_record.topic}-{part}", "topic")
             registered = schema_registry.schema(struct.unpack(">I", real[1:5])[0])
             assert json.loads(registration.schema) == json.loads(registered), part
+
+
+MARIADB_COLUMNS = ("id int PRIMARY KEY, v varchar(20), d decimal(10,2), n decimal(65,30), ts timestamp(6) NULL, "
+                   "b varbinary(10), f float, e enum('x','y'), u bigint unsigned")
+MARIADB_SNAPSHOT = ["(1, 'a', 1.50, 0.000000000000000000000000000001, '2024-01-01 00:00:00', x'0102', 1.5, 'x', 18446744073709551615)"]
+MARIADB_STREAMED = ["INSERT INTO m.t VALUES (2, 'b', 2.25, -1, '2024-01-02 00:00:00.123456', x'ff', 0.1, 'y', 0)",
+                    "ALTER TABLE m.t ADD COLUMN w bigint",
+                    "INSERT INTO m.t VALUES (3, NULL, 3.00, NULL, NULL, NULL, NULL, NULL, NULL, -9223372036854775808)",
+                    "UPDATE m.t SET v = 'z', w = 7 WHERE id = 1",
+                    "DELETE FROM m.t WHERE id = 2"]
+
+
+def test_mariadbs_connector_too(spark, broker, schema_registry):
+    """Issue 59 item 4: MariaDB's connector with the Avro converter, an ALTER TABLE in the middle, gives debezium-json's
+    events for the same history, and the value's schema id changes at the ALTER."""
+    as_avro = debezium_mariadb.capture(broker, "m.t", MARIADB_COLUMNS, MARIADB_SNAPSHOT, MARIADB_STREAMED,
+                                       setting=avro(schema_registry.url))
+    as_json = debezium_mariadb.capture(broker, "m.t", MARIADB_COLUMNS, MARIADB_SNAPSHOT, MARIADB_STREAMED)
+    ids = [struct.unpack(">I", r.value[1:5])[0] for r in as_avro if r.value is not None]
+    assert len(set(ids)) == 2 and ids == sorted(ids), ids
+    roundtrip = RoundTrip(spark, broker, schema_registry=schema_registry)
+    json_out = roundtrip.run(_copied(as_json, "json"), "debezium-json", {f"json-{as_json[0].topic}": 1})
+    avro_out = roundtrip.run(_copied(as_avro, "avro"), "debezium-avro", {f"avro-{as_avro[0].topic}": 1})
+    assert json_out.quarantine == [] and avro_out.quarantine == []
+    assert len(avro_out.events) == len(json_out.events) == len(as_json)
+    for avro_event, json_event in zip(_said(avro_out.events), _said(json_out.events)):
+        differing = {k: repr((avro_event[k], json_event[k])) for k in avro_event if avro_event[k] != json_event.get(k)}
+        assert not differing, differing

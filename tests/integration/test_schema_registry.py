@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from cdc_conformance.harness.schema_registry import SchemaRegistry, SchemaRegistryError
+from cdc_conformance.harness.schema_registry import LazySchemaRegistry, SchemaRegistry, SchemaRegistryError
 
 pytestmark = [pytest.mark.integration, pytest.mark.long]
 
@@ -42,6 +42,20 @@ def test_a_changed_schema_gets_its_own_id_and_the_old_one_stays_readable(registr
 def test_an_unknown_id_is_an_error_the_registry_names(registry):
     with pytest.raises(SchemaRegistryError, match="404"):
         registry.schema(987654)
+
+
+def test_the_lazy_registry_starts_once_for_many_threads_and_leaves_no_process():
+    """The runner's formats run on threads, each asking the run's registry for its URL: one registry starts, whatever
+    the threads' timing, and stopping the run leaves none running (two once started, and one was left: issue 59)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    lazy = LazySchemaRegistry()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        urls = set(pool.map(lambda _: lazy.url, range(8)))
+    assert len(urls) == 1
+    process = lazy._started._process
+    lazy.stop()
+    assert process.poll() is not None and lazy._started is None
 
 
 def test_a_restarted_registry_holds_nothing_of_the_last_one():
