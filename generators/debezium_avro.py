@@ -79,7 +79,11 @@ def _optional(connect: dict, defined: set[str], namespace: str | None):
 
 
 def _connect_properties(connect: dict) -> dict:
+    """What AvroData.fromConnectSchema keeps of a Connect schema as Avro properties: its doc (a Geometry's
+    "Geometry", seen registered by the real MariaDB connector), version, parameters, default and name."""
     properties: dict = {}
+    if "doc" in connect:
+        properties["connect.doc"] = connect["doc"]
     if "version" in connect:
         properties["connect.version"] = connect["version"]
     if "parameters" in connect:
@@ -295,13 +299,18 @@ def _neighbour() -> tuple[bytes, Registration, bytes, Registration]:
     return value, value_schema, key, key_schema
 
 
-def _writer(registration: Registration):
+def read_datum(value: bytes, schema_text: str):
+    """The datum of a wire-format record (its 5 bytes of header skipped) read with the schema `schema_text`."""
     import io
 
     import fastavro
 
+    return fastavro.schemaless_reader(io.BytesIO(value[5:]), _fastavro_schema(schema_text), None)
+
+
+def _writer(registration: Registration):
     def read(value: bytes):
-        return fastavro.schemaless_reader(io.BytesIO(value[5:]), _fastavro_schema(registration.schema), None)
+        return read_datum(value, registration.schema)
 
     def write(datum) -> bytes:
         return MAGIC + PLACEHOLDER_ID + _written(registration.schema, datum)

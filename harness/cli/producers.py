@@ -97,12 +97,14 @@ def _run(histories, databases, versions, replica_identity, chosen, seed, under_t
     from cdc_conformance.harness.broker import EmbeddedKafka
     from cdc_conformance.harness.producers import checks
     from cdc_conformance.harness.producers.postgres import ProducerUnavailable
+    from cdc_conformance.harness.schema_registry import LazySchemaRegistry
     from cdc_conformance.harness.spark import spark_session
 
     progress, results = Progress(), []
     click.echo(f"seed {seed} (again: --seed {seed})", err=True)
     try:
-        with EmbeddedKafka(heap="512m") as broker:
+        # a setting whose converter writes through a schema registry (avro) starts the suite's, once
+        with EmbeddedKafka(heap="512m") as broker, LazySchemaRegistry() as registry:
             for database in databases:
                 identities = (None if database != "postgresql" or replica_identity == "both"
                               else (replica_identity,))
@@ -111,7 +113,7 @@ def _run(histories, databases, versions, replica_identity, chosen, seed, under_t
                         with progress.phase(f"Debezium {version} on {database} ({setting.name}): {histories} histories",
                                             total=histories) as done:
                             results += checks.drawn_checks(spark_session(under_test=under_test), broker, under_test, version, histories, seed,
-                                                           identities, done, database, setting)
+                                                           identities, done, database, setting, registry)
     except ProducerUnavailable as error:
         raise click.ClickException(f"the real producers cannot run here: {error}") from error
     return results

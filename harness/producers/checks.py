@@ -14,6 +14,7 @@ from cdc_conformance.harness.producers.runs import read_topic
 from cdc_conformance.harness.producers.settings import DEFAULT, Setting
 
 FORMAT = "debezium-json"
+AVRO_FORMAT = "debezium-avro"  # what a setting whose converter writes through a schema registry gives
 
 
 @dataclass(frozen=True)
@@ -94,24 +95,30 @@ class HistoryCheck:
 
 def check(spark, broker, under_test, history: History, replica_identity: str = "FULL",
           debezium_version: str = DEFAULT_DEBEZIUM_VERSION, database: str = "postgresql",
-          setting: Setting = DEFAULT) -> HistoryCheck:
+          setting: Setting = DEFAULT, schema_registry=None) -> HistoryCheck:
     """`replica_identity`: PostgreSQL's REPLICA IDENTITY, or MariaDB's binlog_row_image; `setting`: the connector
-    and converter settings (harness.producers.settings)."""
+    and converter settings (harness.producers.settings); `schema_registry`: the run's, for a setting whose converter
+    writes through one (its records are read as debezium-avro, its registered schemas compared with the generator's)."""
     from cdc_conformance.harness.kafka_read import read_batch
 
+    format_id, options = FORMAT, dict(setting.options)
+    if setting.needs_registry:
+        setting = setting.for_registry(schema_registry.url)
+        format_id, options = AVRO_FORMAT, {**options, "schema_registry": schema_registry.url}
     run = DATABASES[database].run(broker, history, replica_identity, debezium_version, setting)
     ranges = {run.topic: {p: (0, end) for p, end in broker.end_offsets(run.topic).items()}}
-    events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT, **setting.options)
-    side_events, side_quarantine = _side_topics(spark, broker, under_test, setting, run.prefix)
+    events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), format_id, **options)
+    side_events, side_quarantine = _side_topics(spark, broker, under_test, setting, run.prefix, format_id, options)
     # a setting the generator does not write has no oracle and no generator to compare with (Setting.drawn)
     encoded = compare.encoded(run) if database in setting.drawn else None
     generated = compare.generated(run, encoded) if encoded is not None else None
+    written = (compare.avro_fidelity(run, generated, schema_registry) if setting.needs_registry
+               else compare.fidelity(run, generated) + _side_fidelity(broker, run, encoded)) if generated is not None else []
     return HistoryCheck(
         replica_identity, debezium_version, database, records=len(run.records), events=len(events),
         oracle=compare.oracle_problems(generated, events) if generated is not None else [],
         state=compare.state_problems(run, events),
-        differences=[d for d in compare.fidelity(run, generated) + _side_fidelity(broker, run, encoded)
-                     if not fidelity.accepted(d)] if generated is not None and encoded is not None else [],
+        differences=[d for d in written if not fidelity.accepted(d)],
         quarantined=[f"{q['origin'][0]['topic']}@{q['origin'][0]['offset']}: {q['code']} {q['detail']}"
                      for q in quarantine + side_quarantine],
         versions=run.versions, setting=setting.name, side_events=side_events)
@@ -131,7 +138,8 @@ def _side_fidelity(broker, run, encoded: list) -> list:
     return differences
 
 
-def _side_topics(spark, broker, under_test, setting: Setting, prefix: str) -> tuple[dict[str, int], list[dict]]:
+def _side_topics(spark, broker, under_test, setting: Setting, prefix: str, format_id: str,
+                 options: dict) -> tuple[dict[str, int], list[dict]]:
     """The records of the setting's other topics (heartbeats, transaction boundaries, schema changes) through the
     normalizer: ({kind: events}, quarantine). A topic the connector did not write is left out."""
     from cdc_conformance.harness.kafka_read import read_batch
@@ -143,13 +151,13 @@ def _side_topics(spark, broker, under_test, setting: Setting, prefix: str) -> tu
             ranges[topic] = {p: (0, end) for p, end in ends.items()}
     if not ranges:
         return {}, []
-    events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), FORMAT, **setting.options)
+    events, quarantine = under_test.batch(read_batch(spark, broker.bootstrap_servers, ranges), format_id, **options)
     return dict(Counter(event["kind"] for event in events)), quarantine
 
 
 def drawn_checks(spark, broker, under_test, debezium_version: str, histories: int, seed: int,
                  identities: tuple[str, ...] | None = None, done=lambda: None,
-                 database: str = "postgresql", setting: Setting = DEFAULT) -> list[HistoryCheck]:
+                 database: str = "postgresql", setting: Setting = DEFAULT, schema_registry=None) -> list[HistoryCheck]:
     """`histories` drawn histories (seed `seed`) through the connector, replica identities alternating."""
     from cdc_conformance.harness.property import draw_examples
 
@@ -162,7 +170,7 @@ def drawn_checks(spark, broker, under_test, debezium_version: str, histories: in
             allow_truncate=DATABASES[database].truncates(debezium_version) and setting.truncates,
             lost_kinds=DATABASES[database].lost_kinds(debezium_version)), 10, seed + index)[-1]
         results.append(check(spark, broker, under_test, history, identities[index % len(identities)], debezium_version,
-                             database, setting))
+                             database, setting, schema_registry))
         done()
     return results
 

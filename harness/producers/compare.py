@@ -191,6 +191,47 @@ def fidelity(run: RealRun, generated_items: list) -> list[Difference]:
     return fidelity_of(run.records, generated_items, _RUN_VALUES)
 
 
+def avro_fidelity(run: RealRun, generated_items: list, registry) -> list[Difference]:
+    """The connector's records through the Avro converter against the generator's records rendered as the converter
+    writes them (generators/debezium_avro.py): each key's and value's registered schema (found by the record's id in
+    `registry`) against the one the generator registers, and the datums read back, the run's values masked."""
+    from dataclasses import replace
+
+    from cdc_conformance.generators import debezium_avro
+
+    found: dict[str, Difference] = {}
+    mine = [debezium_avro.as_avro(item.record, "topic", 1) for item in generated_items]
+    if len(mine) != len(run.records):
+        found["count"] = Difference("records", "count", str(len(mine)), str(len(run.records)))
+    for generator_record, connector_record in zip(mine, run.records):
+        registered = dict(generator_record.registrations)
+        datums = {}
+        for part in ("key", "value"):
+            theirs, ours = getattr(connector_record, part), getattr(generator_record, part)
+            if theirs is None or ours is None:  # no value on one side or both: only whether there is one compares
+                datums[part] = tuple(None if side is None else "a datum" for side in (ours, theirs))
+                continue
+            schema = registry.schema(int.from_bytes(theirs[1:5], "big"))
+            if json.loads(schema) != json.loads(registered[part].schema):
+                difference = Difference(f"{part} schema", "value", _short(registered[part].schema), _short(schema))
+                found[difference.id] = difference
+                datums[part] = ("(its schema differs)",) * 2
+                continue
+            datums[part] = (debezium_avro.read_datum(ours, schema), debezium_avro.read_datum(theirs, schema))
+        pair = [replace(record, **{part: _json_bytes(datums[part][side]) for part in datums})
+                for side, record in enumerate((generator_record, connector_record))]
+        for difference in sorted(record_differences(*pair)):
+            found.setdefault(difference.id, difference)
+    return list(found.values())
+
+
+def _json_bytes(datum) -> bytes | None:
+    """An Avro datum as JSON text (bytes as base64), for record_differences; None for no value."""
+    import base64
+
+    return None if datum is None else json.dumps(datum, default=lambda value: base64.b64encode(value).decode()).encode()
+
+
 def heartbeat_fidelity(run: RealRun, items: list, connector_heartbeats: list) -> list[Difference]:
     """The connector's heartbeats against the generator's (Profile.heartbeats): the connector sends one per interval,
     the generator one per streamed transaction, so each of the connector's is compared with the generator's first,

@@ -7,7 +7,7 @@ docs/producers.md has one row per setting: what the connector writes, what the n
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,17 @@ class Setting:
     # database-versus-events check would only show that loss
     truncates: bool = True
 
+    @property
+    def needs_registry(self) -> bool:
+        """Its converter writes through a schema registry (`for_registry` names which)."""
+        return self.avro_converter
+
+    def for_registry(self, registry_url: str) -> Setting:
+        """The setting with the registry whose Confluent-compatible API is at `registry_url` in its worker properties
+        (`{registry}`: the registry's own API, which Apicurio's converter speaks)."""
+        api = registry_url.replace("/apis/ccompat/v6", "/apis/registry/v2")
+        return replace(self, worker={k: v.replace(REGISTRY, api) if isinstance(v, str) else v for k, v in self.worker.items()})
+
     def connector_for(self, database: str) -> dict:
         return {**self.connector, **self.by_database.get(database, {})}
 
@@ -57,20 +68,6 @@ class Setting:
 DEFAULT = Setting("default", "the connector's and converter's defaults")
 
 
-def avro(registry_url: str) -> Setting:
-    """Kafka Connect's Avro converter (Apicurio's, in the Confluent wire format) against the registry whose
-    Confluent-compatible API is at `registry_url`: every key and value a datum of a registered schema, its id first
-    (docs/formats/debezium-avro.md). Schema names adjusted for Avro, as Debezium's documentation asks with this converter."""
-    api = registry_url.replace("/apis/ccompat/v6", "/apis/registry/v2")  # the converter speaks the registry's own API
-    return Setting("avro", "the Avro converter and a schema registry (debezium-avro)",
-                   connector={"schema.name.adjustment.mode": "avro"},
-                   worker={**_converters(**{"": "io.apicurio.registry.utils.converter.AvroConverter"}),
-                           **_converters(apicurio_registry_url=api, apicurio_registry_auto__register="true",
-                                         apicurio_registry_find__latest="true", apicurio_registry_as__confluent="true",
-                                         apicurio_registry_use__id="contentId", apicurio_registry_headers_enabled="false")},
-                   avro_converter=True)
-
-
 def flattened(mode: str = "tombstone", add_fields: str = "") -> Setting:
     """Debezium's ExtractNewRecordState SMT on the connector (`delete.tombstone.handling.mode` and `add.fields`): flat
     rows on the table's topic, read with the format option `flattened` (docs/formats/debezium-json.md, "Flattened
@@ -89,6 +86,26 @@ def _converters(**properties) -> dict:
     converter's class)."""
     return {f"{side}.converter{'.' if name else ''}{name.replace('__', '-').replace('_', '.')}": value
             for side in ("key", "value") for name, value in properties.items()}
+
+
+REGISTRY = "{registry}"  # the run's registry in a setting's worker properties (Setting.for_registry)
+
+# Kafka Connect's Avro converter (Apicurio's, in the Confluent wire format) against the run's registry: every key and
+# value a datum of a registered schema, its id first (docs/formats/debezium-avro.md); read as debezium-avro. Schema
+# names adjusted for Avro, as Debezium's documentation asks with this converter.
+AVRO = Setting("avro", "the Avro converter and a schema registry (debezium-avro)",
+               connector={"schema.name.adjustment.mode": "avro"},
+               worker={**_converters(**{"": "io.apicurio.registry.utils.converter.AvroConverter"}),
+                       **_converters(apicurio_registry_url=REGISTRY, apicurio_registry_auto__register="true",
+                                     apicurio_registry_find__latest="true", apicurio_registry_as__confluent="true",
+                                     apicurio_registry_use__id="contentId", apicurio_registry_headers_enabled="false")},
+               # the converter has no schemaless mode and no decimal.format: JsonConverter's settings clash with it
+               profile={"schemas_enable": True, "decimal_format": "base64"}, avro_converter=True)
+
+
+def avro(registry_url: str) -> Setting:
+    """The Avro converter against the registry whose Confluent-compatible API is at `registry_url`."""
+    return AVRO.for_registry(registry_url)
 
 
 SETTINGS = {s.name: s for s in [
@@ -137,6 +154,7 @@ SETTINGS = {s.name: s for s in [
     # the SMT's modes whose records still say every change (`drop` loses the deletes: a state check cannot hold)
     flattened(), flattened("rewrite", "op,table,db,source.ts_ms,ts_ms"), flattened("rewrite-with-tombstone"),
     flattened("delete-to-tombstone", "op"),
+    AVRO,
 ]}
 
 
