@@ -113,7 +113,7 @@ def check(spark, broker, under_test, history: History, replica_identity: str = "
     encoded = compare.encoded(run) if database in setting.drawn else None
     generated = compare.generated(run, encoded) if encoded is not None else None
     written = (compare.avro_fidelity(run, generated, schema_registry) if setting.needs_registry
-               else compare.fidelity(run, generated) + _side_fidelity(broker, run, encoded)) if generated is not None else []
+               else compare.fidelity(run, generated) + _side_fidelity(broker, run, encoded or [])) if generated is not None else []
     return HistoryCheck(
         replica_identity, debezium_version, database, records=len(run.records), events=len(events),
         oracle=compare.oracle_problems(generated, events) if generated is not None else [],

@@ -218,9 +218,9 @@ def avro_fidelity(run: RealRun, generated_items: list, registry) -> list[Differe
                 datums[part] = ("(its schema differs)",) * 2
                 continue
             datums[part] = (debezium_avro.read_datum(ours, schema), debezium_avro.read_datum(theirs, schema))
-        pair = [replace(record, **{part: _json_bytes(datums[part][side]) for part in datums})
-                for side, record in enumerate((generator_record, connector_record))]
-        for difference in sorted(record_differences(*pair)):
+        ours, theirs = (replace(record, key=_json_bytes(datums["key"][side]), value=_json_bytes(datums["value"][side]))
+                        for side, record in enumerate((generator_record, connector_record)))
+        for difference in sorted(record_differences(ours, theirs)):
             found.setdefault(difference.id, difference)
     return list(found.values())
 
