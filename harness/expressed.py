@@ -40,6 +40,7 @@ _WORST_FIRST = (FAIL, REFUSED, PASS, NOT_EXPRESSED)
 COMPARED_FIELDS = tuple(name for name in EVENT_SCHEMA.fieldNames() if name != "origin")
 VALUE_STYLES = ("canonical", "text")
 QUARANTINE_STYLES = ("codes", "refusal", "none")
+RECORD_PARTS = ("key", "value", "headers")
 
 
 class DeclarationError(ValueError):
@@ -61,12 +62,16 @@ class Expression:
     # whole model's contract). A unit read with an option it does not take is not expressed: its users read such a
     # topic with another format (a flattened topic with Flink's `json`)
     options: frozenset[str] | None = None
+    # the parts of a Kafka record it reads (`key`, `value`, `headers`); None: all of them. A value format (Flink's)
+    # never sees the key or the headers, so it is judged against the reference's reading of what it reads
+    # (harness/peers.py): a problem that lives only in the key is not its failure
+    reads: frozenset[str] | None = None
 
     @classmethod
     def declared(cls, declaration: dict | None) -> Expression:
         if declaration is None:
             return cls()
-        unknown = set(declaration) - {"kinds", "fields", "values", "quarantine", "options"}
+        unknown = set(declaration) - {"kinds", "fields", "values", "quarantine", "options", "reads"}
         kinds = declaration.get("kinds")
         fields = tuple(declaration.get("fields") or COMPARED_FIELDS)
         problems = [f"unknown entries {sorted(unknown)}"] if unknown else []
@@ -76,13 +81,21 @@ class Expression:
             problems.append(f"values must be one of {VALUE_STYLES}")
         if declaration.get("quarantine", "codes") not in QUARANTINE_STYLES:
             problems.append(f"quarantine must be one of {QUARANTINE_STYLES}")
+        problems += [f"reads {part!r}: a record's parts are {', '.join(RECORD_PARTS)}"
+                     for part in declaration.get("reads") or () if part not in RECORD_PARTS]
         if problems:
             raise DeclarationError("expresses(): " + "; ".join(problems))
         return cls(frozenset(kinds) if kinds else None, fields, declaration.get("values", "canonical"),
-                   declaration.get("quarantine", "codes"), frozenset(declaration.get("options") or ()))
+                   declaration.get("quarantine", "codes"), frozenset(declaration.get("options") or ()),
+                   frozenset(declaration["reads"]) if declaration.get("reads") else None)
 
-    def reads(self, options: dict) -> bool:
-        """Whether it reads records that need `options` (a case's format options)."""
+    @property
+    def unread(self) -> tuple[str, ...]:
+        """The record's parts it does not read (none for the reference)."""
+        return () if self.reads is None else tuple(part for part in RECORD_PARTS if part not in self.reads)
+
+    def takes(self, options: dict) -> bool:
+        """Whether it takes the format `options` some records are read with (a case's)."""
         return self.options is None or set(options) <= self.options
 
     @property
@@ -95,6 +108,7 @@ class Expression:
         parts += [f"kinds other than {', '.join(sorted(self.kinds))}"] if self.kinds else []
         parts += ["canonical value text"] if self.values == "text" else []
         parts += {"refusal": ["quarantine codes"], "none": ["quarantine"]}.get(self.quarantine, [])
+        parts += [f"the record's {part}" for part in self.unread]
         return parts
 
     def expresses_kind(self, kind: str) -> bool:

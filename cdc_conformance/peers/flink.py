@@ -65,4 +65,6 @@ def normalize(raw: DataFrame, format_id: str, flink_format: str) -> changes.Outp
 
 # what every Flink peer produces (harness/expressed.py): row changes, their operation and images, values as the text
 # Flink's STRING columns give; no positions, keys, sources or quarantine codes (an exception is a refusal)
-EXPRESSES = {"kinds": ["ROW"], "fields": ["kind", "op", "before", "after"], "values": "text", "quarantine": "refusal"}
+# a value format: a Flink table's format reads the record's value, never its key or headers
+EXPRESSES = {"kinds": ["ROW"], "fields": ["kind", "op", "before", "after"], "values": "text", "quarantine": "refusal",
+             "reads": ["value"]}
