@@ -78,14 +78,19 @@ public final class FlinkChangelog {
         return out.toString();
     }
 
-    /** The innermost cause's class and message: Flink wraps its reason ("Unknown \"type\" value") in "Corrupt ... message". */
+    /** What a Flink user reads: the error Flink throws ("Corrupt Debezium JSON message '<the record>'", naming the
+     * record), and its innermost cause ("Unknown \"type\" value", a NullPointerException), each class and message. */
     private static String rootCause(Throwable error) {
         Throwable root = error;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        String message = String.valueOf(root.getMessage());
-        return root.getClass().getSimpleName() + ": " + (message.length() > 300 ? message.substring(0, 300) + " ..." : message);
+        return root == error ? described(error) : described(error) + " (cause: " + described(root) + ")";
+    }
+
+    private static String described(Throwable error) {
+        String message = String.valueOf(error.getMessage());
+        return error.getClass().getSimpleName() + ": " + (message.length() > 300 ? message.substring(0, 300) + " ..." : message);
     }
 
     /** The columns of the user's DDL: every member of the record's row images, in order of appearance. */
