@@ -115,7 +115,7 @@ bench: bootstrap
 	$(BIN)/cdc-conformance bench --streaming --all --messages $(BENCH_MESSAGES) --repeat 2
 
 # The ecosystem's consumers beside the reference (docs/peers.md): every case of the formats the peers read and 200 drawn
-# examples per format through Flink's debezium-json and canal-json (flink-json 1.20.3, then 2.3.0) and a naive Spark
+# examples per format through Flink's debezium-json and canal-json (flink-json 1.20.4, then 2.3.0) and a naive Spark
 # parse; reports in reports/peers/ and reports/peers-flink-2/
 peers: bootstrap
 	$(BIN)/cdc-conformance peers --examples 200 --seed 1 --reports reports/peers

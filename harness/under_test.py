@@ -41,7 +41,7 @@ class NormalizerUnderTest:
     normalize_combined: Callable | None = None  # (raw, format_id) -> output rows, the batch output in one frame
     supported_formats: Callable | None = None  # () -> the format ids it reads: its module's `supported_formats`, optional
     expresses: Callable | None = None  # () -> what it expresses of the model (harness/expressed.py); none: all of it
-    label: Callable | None = None      # () -> its name in reports ("Flink canal-json 1.20.3"); none: the spec
+    label: Callable | None = None      # () -> its name in reports ("Flink canal-json 1.20.4"); none: the spec
     spark_jars: Callable | None = None  # (cache_dir) -> jar paths its session needs; none: Spark's connectors suffice
 
     @classmethod

@@ -214,19 +214,19 @@ def test_the_peers_from_the_users_repository(user):
              for fmt in ("debezium-json", "canal-json")}
     units = {(row["normalizer"], row["format"]) for row in rows}
     assert units == {("reference (cdc_conformance.normalizer)", "debezium-json"), ("reference (cdc_conformance.normalizer)", "canal-json"),
-                     ("Flink debezium-json 1.20.3", "debezium-json"), ("naive Spark from_json", "debezium-json"),
-                     ("Flink canal-json 1.20.3", "canal-json"), ("naive Spark from_json", "canal-json")}, units
+                     ("Flink debezium-json 1.20.4", "debezium-json"), ("naive Spark from_json", "debezium-json"),
+                     ("Flink canal-json 1.20.4", "canal-json"), ("naive Spark from_json", "canal-json")}, units
     for normalizer, fmt in units:
         mine = [row for row in rows if (row["normalizer"], row["format"]) == (normalizer, fmt)]
         assert len(mine) == cases[fmt] + 200, (normalizer, fmt, len(mine))
         if normalizer.startswith("reference"):
             assert {row["status"] for row in mine} == {"PASS"}, [row["problems"] for row in mine if row["status"] != "PASS"][:3]
-    flink_canal = {row["case"]: row for row in rows if row["normalizer"] == "Flink canal-json 1.20.3"}
+    flink_canal = {row["case"]: row for row in rows if row["normalizer"] == "Flink canal-json 1.20.4"}
     assert flink_canal["canal-json-old-per-row"]["status"] == "FAIL"  # docs/peers.md C1
     matrix = (repo / "peer-reports" / "matrix.html").read_text()
     assert "Implementations side by side" in matrix and all(name in matrix for name, _ in units)
     assert "seed 1" in result.stdout and lines[0]["examples_per_format"] == 200
-    assert list((cache / "cdc-conformance" / "jvm").glob("cdc-conformance-flink-peer-1.20.3-*/cdc-conformance-flink-peer-1.20.3.jar"))
+    assert list((cache / "cdc-conformance" / "jvm").glob("cdc-conformance-flink-peer-1.20.4-*/cdc-conformance-flink-peer-1.20.4.jar"))
     assert installed.snapshot(site_packages) == before, "peers wrote into the installed suite"
 
 
