@@ -11,11 +11,13 @@ from cdc_conformance.harness.roundtrip import RoundTrip
 
 pytestmark = pytest.mark.integration
 
+# every mode; make test draws three (a job each), make test-long the rest
 OPTIONS = ["delete.tombstone.handling.mode=tombstone",
            "delete.tombstone.handling.mode=rewrite;add.fields=op,table,db,source.ts_ms,ts_ms",
-           "delete.tombstone.handling.mode=rewrite-with-tombstone;add.fields=op:operation,lsn",
+           pytest.param("delete.tombstone.handling.mode=rewrite-with-tombstone;add.fields=op:operation,lsn",
+                        marks=pytest.mark.long),
            "delete.tombstone.handling.mode=delete-to-tombstone;add.fields=op",
-           "delete.tombstone.handling.mode=drop;add.fields=source.ts_ms"]
+           pytest.param("delete.tombstone.handling.mode=drop;add.fields=source.ts_ms", marks=pytest.mark.long)]
 EXAMPLES = 8
 
 
@@ -30,7 +32,7 @@ def test_drawn_histories_through_the_smt_give_the_oracles_events(spark, broker, 
     assert not result.failures, "\n".join(result.failures[:3])
 
 
-@pytest.mark.parametrize("option", OPTIONS[:2])
+@pytest.mark.parametrize("option", [pytest.param(OPTIONS[0], marks=pytest.mark.long), OPTIONS[1]])
 def test_through_the_avro_converter_too(spark, broker, schema_registry, option):
     seed = session_seed()
     fixed = {"flattened": option, "version": "3.2.0.Final"}
