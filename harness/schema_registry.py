@@ -94,6 +94,8 @@ class SchemaRegistry(RegistryClient):
         return f"http://127.0.0.1:{self.port}{CONFLUENT_API}"
 
     def start(self) -> SchemaRegistry:
+        if self._process is not None:  # `with SchemaRegistry().start()` must not start a second (the first was left running)
+            return self
         (runner,) = [jar for jar in jvm.ensure(jvm.schema_registry_artifacts()) if jar.name.endswith("-runner.jar")]
         self.workdir = Path(tempfile.mkdtemp(prefix="cdc-registry-"))
         self.port = self.port or free_port()

@@ -62,6 +62,8 @@ def test_a_restarted_registry_holds_nothing_of_the_last_one():
     """Storage in memory: each run's registry starts empty (a run registers what its records name)."""
     with SchemaRegistry() as fresh:
         assert fresh.subjects() == []
+        running = fresh._process
+        assert fresh.start() is fresh and fresh._process is running  # started once, however often asked
 
 
 def test_a_registry_that_does_not_answer_fails_the_job_naming_it_and_quarantines_nothing(spark, broker):
