@@ -17,7 +17,7 @@ from cdc_conformance.harness.cases import Case
 from cdc_conformance.harness.registry import DECODED, STATUSES, Registry, load_features
 from cdc_conformance.harness.suite_files import SUITE_ROOT as REPO_ROOT
 from cdc_conformance.harness.under_test import NormalizerUnderTest
-from cdc_conformance.model import CODE_PHASE, Code
+from cdc_conformance.model import CODE_PHASE, Code, Kind
 
 RULES = {
     "case-duplicate-id": "two case files declare the same id",
@@ -35,6 +35,7 @@ RULES = {
     "feature-no-meaning": "a declared feature has no one-line meaning",
     "registry-bad-status": "a registry version has a status outside certified/supported/experimental/planned",
     "registry-missing-doc": "a registry doc page does not exist",
+    "registry-bad-own-topic": "a format's `own_topics` names a kind of event the model does not have",
     "registry-no-decoder": "a decoded format has no decoder module declaring its id",
     "registry-no-generator": "a decoded format has no generator module declaring its id",
     "registry-unregistered-decoder": "the normalizer has a decoder for a format the registry does not list",
@@ -129,6 +130,8 @@ def lint_registry(registry: Registry, root: Path = REPO_ROOT) -> list[Problem]:
         def report(rule: str, message: str) -> None:
             problems.append(Problem(rule, f"{where}: {format_id}", message))
 
+        for kind in sorted(set(entry.get("own_topics") or ()) - {k.value for k in Kind}):
+            report("registry-bad-own-topic", f"own_topics: {kind!r} is not a kind of the model's events")
         for fv in registry.versions(format_id):
             if fv.status not in STATUSES:
                 report("registry-bad-status", f"version {fv.version}: status {fv.status!r} (one of {', '.join(STATUSES)})")

@@ -90,6 +90,11 @@ class Registry:
     def _options(self, format_id: str) -> dict:
         return self.formats.get(format_id, {}).get("options") or {}
 
+    def own_topic_kinds(self, format_id: str) -> frozenset[str]:
+        """The event kinds the format's producer writes to topics of their own, apart from the tables' (registry.yaml
+        `own_topics`): a consumer of a table never reads them."""
+        return frozenset(self.formats.get(format_id, {}).get("own_topics") or ())
+
     def features(self, format_id: str) -> set[str]:
         return {feature for fv in self.versions(format_id) for feature in fv.features}
 

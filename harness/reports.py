@@ -16,7 +16,7 @@ from pathlib import Path
 from cdc_conformance.harness import suite_files
 from cdc_conformance.harness.runner import FAILING_STATUSES, SuiteResult
 
-STATUSES = ("PASS", "FAIL", "XFAIL", "XPASS", "ERROR", "SKIP", "REFUSED", "NOT_EXPRESSED")  # the last two: a peer's
+STATUSES = ("PASS", "FAIL", "XFAIL", "XPASS", "ERROR", "SKIP", "LOST", "REFUSED", "NOT_EXPRESSED")  # the last two: a peer's
 # verdicts (harness/expressed.py)
 
 
@@ -174,14 +174,14 @@ def write_junit(report: Report, path: Path) -> None:
     for format_id, results in sorted(by_format.items()):
         counts = Counter(r["status"] for r in results)
         suite = ET.SubElement(suites, "testsuite", name=format_id, tests=str(len(results)),
-                              failures=str(counts["FAIL"] + counts["XPASS"]), errors=str(counts["ERROR"]),
+                              failures=str(counts["FAIL"] + counts["XPASS"] + counts["LOST"] + counts["REFUSED"]), errors=str(counts["ERROR"]),
                               skipped=str(counts["XFAIL"] + counts["SKIP"]),
                               time=f"{sum(r['seconds'] for r in results):.3f}")
         for r in results:
             case = ET.SubElement(suite, "testcase", classname=f"{format_id}.{r['mode']}", name=r["case"],
                                  time=f"{r['seconds']:.3f}", file=r["case_file"])
             text = "\n".join(r["problems"] + [f"replay: {r['replay']}"])
-            if r["status"] in ("FAIL", "XPASS"):
+            if r["status"] in ("FAIL", "XPASS", "LOST", "REFUSED"):
                 ET.SubElement(case, "failure", message=(r["problems"] or [r["status"]])[0][:300]).text = text
             elif r["status"] == "ERROR":
                 ET.SubElement(case, "error", message=(r["problems"] or ["error"])[0][:300]).text = text
@@ -209,8 +209,10 @@ def expected_summary(cases, known_failures: dict[str, str], golden_root: Path | 
 
 def summary_table(report: Report) -> str:
     """The table `make run` prints: per format, then the total. A report of several normalizers (peers, merged runs)
-    has a row per format and normalizer; one with a peer's verdicts has their columns too."""
+    has a row per format and normalizer, the run's own order (the reference first), and no total: a sum across
+    normalizers means nothing; one with a peer's verdicts has their columns too."""
     normalizers = sorted({str(row.get("normalizer")) for row in report.rows})
+    named = str(report.facts.get("normalizer")).split(", ")
     by_normalizer = len(normalizers) > 1
     counts: dict[tuple, Counter] = defaultdict(Counter)
     quarantined: Counter = Counter()
@@ -219,8 +221,8 @@ def summary_table(report: Report) -> str:
         counts[line][row["status"]] += 1
         quarantined[line] += row["quarantined"]
     columns = [("pass", "PASS"), ("fail", "FAIL"), ("xfail", "XFAIL"), ("xpass", "XPASS"), ("error", "ERROR")]
-    if any(c["REFUSED"] or c["NOT_EXPRESSED"] for c in counts.values()):
-        columns[2:2] = [("refused", "REFUSED"), ("not expr.", "NOT_EXPRESSED")]
+    if any(c["REFUSED"] or c["LOST"] or c["NOT_EXPRESSED"] for c in counts.values()):
+        columns[2:2] = [("lost", "LOST"), ("refused", "REFUSED"), ("not expr.", "NOT_EXPRESSED")]
     width = max([22, *(len(" / ".join(line)) + 2 for line in counts)])
     header = f"{'format' + (' / normalizer' if by_normalizer else ''):<{width}}{'cases':>6}" + \
         "".join(f"{name:>{len(name) + 2}}" for name, _ in columns) + f"{'quarantined':>13}"
@@ -231,11 +233,13 @@ def summary_table(report: Report) -> str:
         return f"{label:<{width}}{sum(c.values()):>6}" + "".join(f"{c[status]:>{len(name) + 2}}" for name, status in columns) + \
             f"{held:>13}"
 
-    for line in sorted(counts):
+    for line in sorted(counts, key=lambda line: (line[0], *((named.index(line[1]) if line[1] in named else len(named), line[1])
+                                                           if by_normalizer else ()))):
         total.update(counts[line])
         lines.append(line_of(" / ".join(line), counts[line], quarantined[line]))
     lines.append("-" * len(header))
-    lines.append(line_of("total", total, sum(quarantined.values())))
+    if not by_normalizer:
+        lines.append(line_of("total", total, sum(quarantined.values())))
     lines.append(f"time: {report.seconds:.1f} s")
     return "\n".join(lines)
 
@@ -267,13 +271,13 @@ th.feature,td.feature{text-align:left}tr.format th{background:#eef2f6;text-align
 th.certified{background:#dafbe1}th.certified small{font-weight:400}
 tr.differs td{font-weight:600}td a{color:inherit}ul{list-style:none;padding-left:8px}
 .PASS{background:#d3f4dc}.FAIL,.ERROR,.XPASS{background:#ffd6d6}.XFAIL{background:#fff1c2}.none{color:#8c959f}
-.REFUSED{background:#ffe2c2}.NOT_EXPRESSED{background:#eef0f2;color:#57606a}
+.REFUSED{background:#ffe2c2}.LOST{background:#ffc8a8}.NOT_EXPRESSED{background:#eef0f2;color:#57606a}
 pre{background:#f6f8fa;padding:8px;white-space:pre-wrap;text-align:left}
 """
 
 
 def _cell_status(statuses: Counter) -> str:
-    for status in ("ERROR", "XPASS", "FAIL", "REFUSED", "XFAIL", "PASS", "SKIP", "NOT_EXPRESSED"):
+    for status in ("ERROR", "XPASS", "FAIL", "LOST", "REFUSED", "XFAIL", "PASS", "SKIP", "NOT_EXPRESSED"):
         if statuses[status]:
             return status
     return "none"
@@ -283,12 +287,57 @@ def _anchor(*parts: str) -> str:
     return "c-" + "-".join(re.sub(r"[^A-Za-z0-9]+", "-", part) for part in parts).strip("-")
 
 
+# what each verdict means, for the matrix's legend (harness/expressed.py's table, harness/runner.py)
+VERDICTS = {
+    "PASS": "the expectation, on what the normalizer expresses",
+    "FAIL": "a wrong value, a wrong op, a lost or extra row, said nothing of",
+    "LOST": "a record's rows dropped without a word (a peer's ignore-parse-errors, a parse that maps no op)",
+    "REFUSED": "an error where the reference emits events: the job stops there",
+    "NOT_EXPRESSED": "what the reference emits is nothing the normalizer has a word for, or is the model's own choice",
+    "XFAIL": "a known failure (conformance/known_failures.yaml), still failing",
+    "XPASS": "a known failure that passes: remove it from the list",
+    "ERROR": "the job failed",
+}
+
+
 def _cell(rows: list[dict], anchor: str) -> str:
-    """passed/total, coloured by the worst status, linking to the list of its cases."""
+    """passed/total, coloured by the worst status, linking to the list of its cases, and the disagreement classes of
+    its failing cases (a peer's: docs/peers.md), each linking to the legend's line."""
     counts = Counter(row["status"] for row in rows)
+    classes = sorted({name for row in rows for name in row.get("classes") or {}}, key=_class_order)
+    named = ("<br><small>" + " ".join(f"<a href='#class-{_anchor(name)}'>{html.escape(name)}</a>" for name in classes)
+             + "</small>") if classes else ""
     return (f"<td class='{_cell_status(counts)}'><a href='#{anchor}' title='"
             + html.escape(" ".join(f"{s} {counts[s]}" for s in STATUSES if counts[s]))
-            + f"'>{counts['PASS']}/{len(rows)}</a></td>")
+            + f"'>{counts['PASS']}/{len(rows)}</a>{named}</td>")
+
+
+def _class_order(name: str) -> int:
+    from cdc_conformance.harness.peer_classes import CLASSES
+
+    return next((i for i, c in enumerate(CLASSES) if c.id == name), len(CLASSES))
+
+
+def _legend(table: list[dict]) -> list[str]:
+    """The verdicts the report uses and, for a report with peers, the disagreement classes its problems fall in."""
+    from cdc_conformance.harness.peer_classes import BY_ID, DOC, UNCLASSIFIED
+
+    used = [s for s in VERDICTS if any(row["status"] == s for row in table)]
+    out = ["<h2>Legend</h2><table class='legend'><tr><th>verdict</th><th class='feature'>meaning</th></tr>"]
+    out += [f"<tr><td class='{s}'>{s}</td><td class='feature'>{html.escape(VERDICTS[s])}</td></tr>" for s in used]
+    out.append("</table>")
+    found = sorted({name for row in table for name in row.get("classes") or {}}, key=_class_order)
+    if found:
+        out += [f"<table class='legend'><tr><th>class</th><th class='feature'>finding</th><th>kind</th>"
+                f"<th class='feature'>judged in {DOC}</th></tr>"]
+        for name in found:
+            known = BY_ID.get(name)
+            title, kind, section = (known.title, known.kind, known.section) if known else \
+                ("a problem no class takes: a new class to triage", UNCLASSIFIED, "")
+            out.append(f"<tr id='class-{_anchor(name)}'><td>{html.escape(name)}</td><td class='feature'>{html.escape(title)}</td>"
+                       f"<td>{kind}</td><td class='feature'>{html.escape(section)}</td></tr>")
+        out.append("</table>")
+    return out
 
 
 def html_matrix(report: Report, certifications: dict[str, tuple[dict, str]] | None = None) -> str:
@@ -315,7 +364,7 @@ def html_matrix(report: Report, certifications: dict[str, tuple[dict, str]] | No
            f"{html.escape(str(facts.get('spark_version')))}, Kafka {html.escape(str(facts.get('kafka_version')))}; "
            f"normalizer{'s' if len(normalizers) > 1 else ''} {html.escape(', '.join(normalizers))}. A cell is passed/total "
            "for the cases with that feature on that format version.</p>",
-           "<pre>" + html.escape(summary_table(report)) + "</pre>"]
+           "<pre>" + html.escape(summary_table(report)) + "</pre>", *_legend(table)]
     details: dict[str, tuple[str, list[dict]]] = {}
     for normalizer in normalizers:
         if len(normalizers) > 1:
@@ -344,6 +393,9 @@ def html_matrix(report: Report, certifications: dict[str, tuple[dict, str]] | No
         out.append(f"<h3 id='{anchor}'>{html.escape(title)}</h3><ul>")
         for row in rows:
             line = f"<li class='{row['status']}'><code>{html.escape(row['case'])}</code> {row['status']}"
+            if row.get("classes"):
+                line += " " + ", ".join(f"<a href='#class-{_anchor(name)}'>{html.escape(name)}</a> ({count})"
+                                        for name, count in row["classes"].items())
             if row["status"] in FAILING_STATUSES:
                 line += ("<pre>" + html.escape("\n".join(row["problems"])) + "</pre>"
                          + f"Replay: <code>{html.escape(row['replay'])}</code>")

@@ -20,8 +20,9 @@ from cdc_conformance.harness.registry import FormatVersion, Registry
 from cdc_conformance.harness.roundtrip import RoundTrip, RunOutput
 
 PASS, FAIL, XFAIL, XPASS, ERROR, SKIP = "PASS", "FAIL", "XFAIL", "XPASS", "ERROR", "SKIP"
-REFUSED, NOT_EXPRESSED = "REFUSED", "NOT_EXPRESSED"  # a normalizer that expresses less than the model (harness/expressed.py)
-FAILING_STATUSES = {FAIL, XPASS, ERROR, REFUSED}
+# a normalizer that expresses less than the model (harness/expressed.py)
+REFUSED, LOST, NOT_EXPRESSED = "REFUSED", "LOST", "NOT_EXPRESSED"
+FAILING_STATUSES = {FAIL, XPASS, ERROR, REFUSED, LOST}
 
 
 @dataclass

@@ -31,6 +31,10 @@ def flink_version() -> str:
     return os.environ.get("CDC_FLINK_VERSION") or FLINK_VERSION
 
 
+def label(flink_format: str, ignore_parse_errors: bool = False) -> str:
+    return f"Flink {flink_format} {flink_version()}" + (", ignore-parse-errors" if ignore_parse_errors else "")
+
+
 def artifacts(version: str | None = None) -> jvm.ArtifactSet:
     version = version or flink_version()
     return jvm.ArtifactSet("flink-json", jvm.JVM_DIR / "flink-json" / "pom.xml", version, {"flink.version": version})
@@ -56,17 +60,18 @@ def register(spark) -> None:
     spark.udf.registerJavaFunction(UDF_NAME, UDF_CLASS, StringType())
 
 
-def normalize(raw: DataFrame, format_id: str, flink_format: str) -> changes.Output:
+def normalize(raw: DataFrame, format_id: str, flink_format: str, ignore_parse_errors: bool = False) -> changes.Output:
     """Each record through Flink's `flink_format` schema: its changelog rows as events, Flink's exception as the
-    record's refusal."""
+    record's refusal; with `ignore_parse_errors` (the format's option) Flink skips such a record without a word."""
     register(raw.sparkSession)
-    decoded = raw.selectExpr("*", f"from_json({UDF_NAME}('{flink_format}', value), "
+    decoded = raw.selectExpr("*", f"from_json({UDF_NAME}('{flink_format}', {str(ignore_parse_errors).lower()}, value), "
                                   f"'changes {changes.CHANGES_TYPE}, error string') AS flink")
     return changes.output(decoded, format_id, "flink.changes", "flink.error")
 
 
 # what every Flink peer produces (harness/expressed.py): row changes, their operation and images, values as the text
 # Flink's STRING columns give; no positions, keys, sources or quarantine codes (an exception is a refusal)
-# a value format: a Flink table's format reads the record's value, never its key or headers
+# a value format: a Flink table's format reads the record's value, never its key or headers; a table reads its table's
+# topic, never the heartbeat, transaction or schema-change topics
 EXPRESSES = {"kinds": ["ROW"], "fields": ["kind", "op", "before", "after"], "values": "text", "quarantine": "refusal",
-             "reads": ["value"]}
+             "reads": ["value"], "topics": "tables"}

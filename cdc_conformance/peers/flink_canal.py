@@ -19,4 +19,4 @@ def expresses() -> dict:
 
 
 def label() -> str:
-    return f"Flink canal-json {flink.flink_version()}"
+    return flink.label("canal-json")

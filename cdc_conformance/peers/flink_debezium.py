@@ -20,4 +20,4 @@ def expresses() -> dict:
 
 
 def label() -> str:
-    return f"Flink debezium-json {flink.flink_version()}"
+    return flink.label("debezium-json")

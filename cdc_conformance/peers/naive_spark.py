@@ -54,7 +54,7 @@ def supported_formats() -> list[str]:
 def expresses() -> dict:
     # a textbook parse has no refusal: a record it cannot read yields nothing
     return {"kinds": ["ROW"], "fields": ["kind", "op", "before", "after"], "values": "text", "quarantine": "none",
-            "reads": ["value"]}
+            "reads": ["value"], "topics": "tables"}
 
 
 def label() -> str:

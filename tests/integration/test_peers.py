@@ -54,7 +54,8 @@ def test_the_naive_from_avro_reads_one_schema_and_goes_wrong_when_it_changes(spa
     verdicts = {(row["normalizer"], row["case"]): row["status"] for row in rows}
     assert {status for (name, _), status in verdicts.items() if name == reference.name} == {"PASS"}
     assert verdicts[(naive.name, "debezium-avro-postgres-insert")] == "PASS"
-    assert verdicts[(naive.name, "debezium-avro-schema-changed-mid-topic")] == "FAIL"
+    # the older records read against the latest schema: permissive from_avro gives NULL, their rows dropped without a word
+    assert verdicts[(naive.name, "debezium-avro-schema-changed-mid-topic")] == "LOST"
 
 
 # debezium-json cases whose quarantine lives in the Kafka key or headers alone: a key change whose partner header is no

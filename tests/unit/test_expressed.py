@@ -4,6 +4,7 @@ import pytest
 
 from cdc_conformance.harness.expressed import (
     FAIL,
+    LOST,
     NOT_EXPRESSED,
     PASS,
     REFUSED,
@@ -11,6 +12,7 @@ from cdc_conformance.harness.expressed import (
     Expectation,
     Expression,
     Output,
+    on_tables_only,
     same_value,
     verdict,
 )
@@ -42,7 +44,8 @@ ERROR = ("DECODE", "READER_FAILURE", "Unknown op")
     (dict(expected_events=[INSERT], got=[row(after={"id": "2"})]), FAIL, 'wrong value after.id (INT32): expected "1", got "2"'),
     (dict(expected_events=[INSERT], got=[row(op="UPDATE", after={"id": "1"})]), FAIL, "wrong op"),
     (dict(expected_events=[INSERT], got=[INSERT, INSERT]), FAIL, "extra row"),
-    (dict(expected_events=[INSERT, INSERT]), FAIL, "lost row: expected ROW/INSERT, ROW/INSERT, got nothing"),
+    (dict(expected_events=[INSERT, INSERT]), LOST, "lost without a word: expected ROW/INSERT, ROW/INSERT, got nothing"),
+    (dict(expected_events=[INSERT, INSERT], got=[INSERT]), FAIL, "lost row: expected ROW/INSERT, ROW/INSERT, got ROW/INSERT"),
     (dict(expected_events=[INSERT], refused=ERROR), REFUSED, "refused (Unknown op)"),
     (dict(expected_events=[DDL]), NOT_EXPRESSED, None),
     (dict(expected_events=[DDL], got=[INSERT]), FAIL, "extra row"),
@@ -119,3 +122,23 @@ def test_the_reports_say_what_a_peer_does_not_express():
     assert Expression().not_expressed() == [] and Expression().whole_model
     unsaid = PEER.not_expressed()
     assert "position" in unsaid and "quarantine codes" in unsaid and "canonical value text" in unsaid
+
+
+def test_a_record_whose_every_problem_is_excused_is_not_expressed_and_others_still_fail():
+    expectation = Expectation([AT], {AT: [INSERT]})
+    wrong = Output({AT: [row(after={"id": "2"})]})
+    assert verdict(expectation, wrong, PEER, excused=lambda line: "after.id" in line) == (NOT_EXPRESSED, [])
+    assert verdict(expectation, wrong, PEER, excused=lambda line: "before" in line)[0] == FAIL
+    assert verdict(expectation, Output(), PEER, excused=lambda line: True)[0] == LOST  # only a FAIL is excused
+
+
+def test_a_table_reader_is_not_judged_on_the_topics_a_producer_writes_apart():
+    heartbeat = {**DDL, "kind": "HEARTBEAT"}
+    table, beat, hostile, own_beat = ("t", 0, 0), ("t", 0, 1), ("hb", 0, 0), ("hb", 0, 1)
+    expectation = Expectation([table, beat, hostile, own_beat], {table: [INSERT], beat: [heartbeat], own_beat: [heartbeat]},
+                              {hostile: ("PARSE", "MALFORMED_JSON")})
+    read = on_tables_only(expectation, frozenset({"HEARTBEAT"}))
+    assert read.records == [table]  # a heartbeat on a table's topic too (batched drawn examples share one)
+    assert on_tables_only(expectation, frozenset({"DDL"})).records == expectation.records  # no heartbeat topic of its own
+    assert verdict(on_tables_only(Expectation([beat], {beat: [heartbeat]}), frozenset({"HEARTBEAT"})),
+                   Output({}, {beat: ERROR}), PEER)[0] == NOT_EXPRESSED

@@ -202,7 +202,7 @@ def _reproduce_a_production_bug(user):
 
 
 def test_the_peers_from_the_users_repository(user):
-    """`cdc-conformance peers` as issue 52 asks, from the user's repository: the reference and the three shipped peers over
+    """`cdc-conformance peers` as issue 52 asks, from the user's repository: the reference and the shipped peers over
     every case of debezium-json and canal-json and 200 drawn examples each; flink-json resolved into the user's cache."""
     repo, _, _, cache, site_packages = user
     before = installed.snapshot(site_packages)
@@ -215,7 +215,9 @@ def test_the_peers_from_the_users_repository(user):
     units = {(row["normalizer"], row["format"]) for row in rows}
     assert units == {("reference (cdc_conformance.normalizer)", "debezium-json"), ("reference (cdc_conformance.normalizer)", "canal-json"),
                      ("Flink debezium-json 1.20.4", "debezium-json"), ("naive Spark from_json", "debezium-json"),
-                     ("Flink canal-json 1.20.4", "canal-json"), ("naive Spark from_json", "canal-json")}, units
+                     ("Flink debezium-json 1.20.4, ignore-parse-errors", "debezium-json"),
+                     ("Flink canal-json 1.20.4", "canal-json"), ("naive Spark from_json", "canal-json"),
+                     ("Flink canal-json 1.20.4, ignore-parse-errors", "canal-json")}, units
     for normalizer, fmt in units:
         mine = [row for row in rows if (row["normalizer"], row["format"]) == (normalizer, fmt)]
         assert len(mine) == cases[fmt] + 200, (normalizer, fmt, len(mine))
@@ -223,8 +225,10 @@ def test_the_peers_from_the_users_repository(user):
             assert {row["status"] for row in mine} == {"PASS"}, [row["problems"] for row in mine if row["status"] != "PASS"][:3]
     flink_canal = {row["case"]: row for row in rows if row["normalizer"] == "Flink canal-json 1.20.4"}
     assert flink_canal["canal-json-old-per-row"]["status"] == "FAIL"  # docs/peers.md C1
+    assert flink_canal["canal-json-old-per-row"]["classes"] == {"C1": 1}
     matrix = (repo / "peer-reports" / "matrix.html").read_text()
     assert "Implementations side by side" in matrix and all(name in matrix for name, _ in units)
+    assert "<tr id='class-C1'>" in matrix and "<td class='LOST'>LOST</td>" in matrix  # the legend: classes, verdicts
     assert "seed 1" in result.stdout and lines[0]["examples_per_format"] == 200
     assert list((cache / "cdc-conformance" / "jvm").glob("cdc-conformance-flink-peer-1.20.4-*/cdc-conformance-flink-peer-1.20.4.jar"))
     assert installed.snapshot(site_packages) == before, "peers wrote into the installed suite"

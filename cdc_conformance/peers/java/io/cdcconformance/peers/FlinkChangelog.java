@@ -26,8 +26,10 @@ import org.apache.flink.util.Collector;
 
 /**
  * One record through Flink's own {@code debezium-json} or {@code canal-json} deserialization schema (flink-json), as a
- * Flink SQL table over the topic runs it with the format's defaults ({@code ignore-parse-errors} false,
- * {@code timestamp-format.standard} SQL), and its changelog rows as canonical changes, in JSON.
+ * Flink SQL table over the topic runs it: {@code timestamp-format.standard} SQL (the default) and
+ * {@code ignore-parse-errors} as given (false by default: the job stops at the record; true: the record is skipped
+ * without a word, which a topic carrying records the format cannot read needs), and its changelog rows as canonical
+ * changes, in JSON.
  *
  * <p>Loaded by {@link FlinkPeerUdf} in a class loader of its own over the Flink jars (never on Spark's classpath).
  * The table's DDL is what a user would declare for the record's table: every column the record names, in the
@@ -48,7 +50,7 @@ public final class FlinkChangelog {
     private FlinkChangelog() {
     }
 
-    public static String decode(String format, byte[] value) {
+    public static String decode(String format, boolean ignoreParseErrors, byte[] value) {
         ObjectNode out = JSON.createObjectNode();
         ArrayNode changes = out.putArray("changes");
         out.putNull("error");
@@ -60,7 +62,7 @@ public final class FlinkChangelog {
             boolean schemaInclude = "debezium-json".equals(format) && root != null && root.path("payload").isObject();
             List<String> columns = columns(format, schemaInclude ? root.get("payload") : root);
             List<RowData> rows = new ArrayList<>();
-            schema(format, schemaInclude, columns).deserialize(value, new Collector<RowData>() {
+            schema(format, schemaInclude, ignoreParseErrors, columns).deserialize(value, new Collector<RowData>() {
                 @Override
                 public void collect(RowData row) {
                     rows.add(row);
@@ -119,9 +121,9 @@ public final class FlinkChangelog {
         }
     }
 
-    private static DeserializationSchema<RowData> schema(String format, boolean schemaInclude, List<String> columns)
-            throws Exception {
-        String key = format + '\u0000' + schemaInclude + '\u0000' + String.join("\u0000", columns);
+    private static DeserializationSchema<RowData> schema(String format, boolean schemaInclude, boolean ignoreParseErrors,
+                                                         List<String> columns) throws Exception {
+        String key = format + '\u0000' + schemaInclude + '\u0000' + ignoreParseErrors + '\u0000' + String.join("\u0000", columns);
         Map<String, DeserializationSchema<RowData>> held = SCHEMAS.get();
         DeserializationSchema<RowData> schema = held.get(key);
         if (schema == null) {
@@ -133,8 +135,10 @@ public final class FlinkChangelog {
             DataType row = DataTypes.ROW(fields);
             InternalTypeInfo<RowData> produced = InternalTypeInfo.of((RowType) row.getLogicalType());
             schema = "canal-json".equals(format)
-                    ? CanalJsonDeserializationSchema.builder(row, new ArrayList<>(), produced).build()
-                    : new DebeziumJsonDeserializationSchema(row, new ArrayList<>(), produced, schemaInclude, false, TimestampFormat.SQL);
+                    ? CanalJsonDeserializationSchema.builder(row, new ArrayList<>(), produced)
+                            .setIgnoreParseErrors(ignoreParseErrors).build()
+                    : new DebeziumJsonDeserializationSchema(row, new ArrayList<>(), produced, schemaInclude,
+                            ignoreParseErrors, TimestampFormat.SQL);
             schema.open(noContext());
             held.put(key, schema);
         }

@@ -1,0 +1,122 @@
+"""The disagreement classes of docs/peers.md: what kind of finding each problem line of a peer's verdict is.
+
+Each class has a rule over one problem line (harness/expressed.py writes them), a verdict kind, the section of
+docs/peers.md that judges it against the producers' and the peers' sources, and a fixture: a problem line the rule
+must take (tests/unit/test_peer_classes.py holds every rule to its fixture, as test262's linter holds its rules).
+The first rule that takes a line wins; a line no rule takes is `unclassified`: a new class to triage.
+
+The kinds:
+
+| kind | meaning | counts against the peer |
+|---|---|---|
+| wrong | the peer's value, op or row is wrong, and it says nothing | yes |
+| refuses | the peer stops at the record (its documented behaviour or not) | yes |
+| lost | the peer drops the record's rows without a word | yes |
+| accepts | the peer reads a record the reference quarantines for a reason it does not check | yes |
+| undecoded | the peer hands the producer's encoding (an epoch, an index, base64) over as the value: "does not decode X" | yes |
+| choice | the model's own choice where the producer's text is not wrong (MySQL's zero dates): never a peer failure | no |
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+DOC = "docs/peers.md"
+KINDS = ("wrong", "refuses", "lost", "accepts", "undecoded", "choice")
+UNCLASSIFIED = "unclassified"
+
+
+@dataclass(frozen=True)
+class PeerClass:
+    id: str
+    title: str
+    kind: str
+    section: str   # the heading of its section in docs/peers.md
+    rule: str      # a regular expression over one problem line
+    fixture: str   # a problem line the rule takes
+
+    def takes(self, line: str) -> bool:
+        return re.search(self.rule, line) is not None
+
+
+CLASSES = (
+    PeerClass("C1", "canal's `old` found in another row", "wrong",
+              "C1: canal's `old`, looked up in every row (Flink canal-json)",
+              r"wrong value before\.[^ ]+ \([^:]*\): expected \"[^\"]*\", got null",
+              'record t[0]@1 row 0: wrong value before.id (INT32): expected "1", got null'),
+    PeerClass("C2", "canal DDL other than CREATE refused", "refuses", "C2: DDL other than CREATE (Flink canal-json)",
+              r"refused \(.*Unknown \"type\" value",
+              'record t[0]@0: refused (IOException: Unknown "type" value "ALTER".) where the reference emits DDL'),
+    PeerClass("C3", "canal's ENUM/SET binlog numbers not decoded", "undecoded", "C3: ENUM and SET as canal writes them",
+              r"\((ENUM|STRING)\): expected \"[^\"]*\", got \"\d+\"$",
+              'record t[0]@0 row 0: wrong value after.colour (ENUM): expected "green", got "2"'),
+    PeerClass("C6", "MySQL zero date as text", "choice", "C6: MySQL's zero dates",
+              r"\((DATE|TIMESTAMP[^:]*)\): expected null, got \"[0-9: -]+\"",
+              'record t[0]@0 row 0: wrong value after.d (DATE): expected null, got "0000-00-00"'),
+    PeerClass("N1", "canal's `old` alone as the before image", "wrong",
+              "N1: canal's `old` alone as the before image (naive Spark)",
+              r"wrong value before\.[^:]+: missing",
+              'record t[0]@0 row 0: wrong value before.id: missing (expected "1")'),
+    PeerClass("D1", "CloudCanal's op `i` refused", "refuses", "D1/K: CloudCanal's op `i`",
+              r"refused \(.*Unknown \"op\" value \"i\"",
+              'record t[0]@0: refused (IOException: Unknown "op" value "i".) where the reference emits ROW/INSERT'),
+    PeerClass("D4", "update without its before image refused (documented)", "refuses",
+              "D4, D5, D6: what Flink's debezium-json refuses",
+              r"The \"before\" field of UPDATE message is null",
+              'record t[0]@0: refused (IllegalStateException: The "before" field of UPDATE message is null, if you '
+              'are using Debezium Postgres Connector, please check the Postgres table has been set REPLICA IDENTITY '
+              'to FULL level.) where the reference emits ROW/UPDATE'),
+    PeerClass("D5", "record without `op`: NullPointerException", "refuses", "D4, D5, D6: what Flink's debezium-json refuses",
+              r"refused \(.*NullPointerException",
+              "record t[0]@0: refused (IOException: Corrupt Debezium JSON message '{}'. (cause: NullPointerException: "
+              "null)) where the reference emits TX_BEGIN"),
+    PeerClass("D6", "truncate and message ops refused", "refuses", "D4, D5, D6: what Flink's debezium-json refuses",
+              r"refused \(.*Unknown \"op\" value \"[tm]\"",
+              'record t[0]@0: refused (IOException: Unknown "op" value "t".) where the reference emits TRUNCATE'),
+    PeerClass("D7", "unavailable-value placeholder as a value", "wrong",
+              "D7: the unavailable-value placeholder (naive Spark)",
+              r"unexpected \"(X19kZWJleml1bV91bmF2YWlsYWJsZV92YWx1ZQ==|\[95,95,100,101,98|\[\\\"__debezium_unavailable_value)",
+              'record t[0]@0 row 0: wrong value after.b: unexpected "X19kZWJleml1bV91bmF2YWlsYWJsZV92YWx1ZQ=="'),
+    PeerClass("C4/D3", "JSON number read through a double", "wrong", "C4/D3: JSON numbers through a double",
+              r"\((DECIMAL|INT)[^:]*\): expected \"-?\d+(\.\d+)?\", got \"-?[\d.]+E-?\d+\"|"
+              r"wrong value [^ ]+: expected \"-?\d+\.\d+\", got \"-?[\d.]+(E-?\d+)?\"|"
+              r"\(DECIMAL\(38,34\)\): expected \"0\.1000000000000000055511151231257827\"|got \"\\?\"?Infinity",
+              'record t[0]@0 row 0: wrong value after.n (DECIMAL(38,10)): expected "9999999999999999999999999999.9999999999", '
+              'got "1.0E28"'),
+    PeerClass("D2", "Connect's encodings not decoded", "undecoded", "D2: Connect's encodings",
+              r"\((DATE|TIME|TIMESTAMP|BITS|VARBIT|DECIMAL|INTERVAL)[^:]*\): expected \"[^\"]*\", "
+              r"got \"(-?\d+|[A-Za-z0-9+/]*=*|\{\\\"scale\\\".*)\"$",
+              'record t[0]@0 row 0: wrong value after.d (DATE): expected "2018-06-20", got "17702"'),
+    PeerClass("H", "hostile record accepted", "accepts", "H: hostile records accepted",
+              r"extra row: ROW/\w+ where the reference quarantines",
+              "record t[0]@0: extra row: ROW/INSERT where the reference quarantines (PARSE/DUPLICATE_KEY)"),
+    PeerClass("K", "rows dropped without a word", "lost", "D1/K: CloudCanal's op `i`",
+              r"lost without a word|lost row: expected [^,]+, got nothing",
+              "record t[0]@0: lost without a word: expected ROW/INSERT, got nothing and no error"),
+)
+BY_ID = {c.id: c for c in CLASSES}
+
+
+def classify(line: str) -> str:
+    """The id of the first class whose rule takes the problem line, else `unclassified`."""
+    return next((c.id for c in CLASSES if c.takes(line)), UNCLASSIFIED)
+
+
+def excused(line: str) -> bool:
+    """Whether the line is the model's own choice (kind `choice`), which is never a peer's failure (issue 60, F8)."""
+    found = BY_ID.get(classify(line))
+    return found is not None and found.kind == "choice"
+
+
+def counted(problems: list[str]) -> dict[str, int]:
+    """Problem lines per class id, in the classes' order (unclassified last)."""
+    counts = Counter(classify(line) for line in problems)
+    order = [c.id for c in CLASSES] + [UNCLASSIFIED]
+    return {name: counts[name] for name in order if counts[name]}
+
+
+def anchor(class_id: str) -> str:
+    """The section's anchor as GitHub renders a Markdown heading."""
+    section = BY_ID[class_id].section
+    return re.sub(r"[^\w\- ]", "", section.lower()).replace(" ", "-")

@@ -1,0 +1,31 @@
+"""The disagreement classes (harness/peer_classes.py): each rule takes its fixture and no earlier rule takes it (a
+fixture shows the class it is for), each class's section is a heading of docs/peers.md, and only the model's own
+choice is excused."""
+import re
+from pathlib import Path
+
+import pytest
+
+from cdc_conformance.harness import peer_classes
+from cdc_conformance.harness.peer_classes import CLASSES, KINDS, UNCLASSIFIED, anchor, classify, counted, excused
+
+DOC = Path(__file__).resolve().parents[2] / peer_classes.DOC
+
+
+@pytest.mark.parametrize("peer_class", CLASSES, ids=lambda c: c.id)
+def test_each_class_takes_its_fixture_first(peer_class):
+    assert classify(peer_class.fixture) == peer_class.id
+    assert peer_class.kind in KINDS
+
+
+@pytest.mark.parametrize("peer_class", CLASSES, ids=lambda c: c.id)
+def test_each_class_has_its_section_in_the_peers_page(peer_class):
+    headings = {re.sub(r"[^\w\- ]", "", line[4:].strip().lower()).replace(" ", "-")
+                for line in DOC.read_text(encoding="utf-8").splitlines() if line.startswith("### ")}
+    assert anchor(peer_class.id) in headings
+
+
+def test_a_line_no_rule_takes_is_unclassified_and_only_choices_are_excused():
+    assert classify("record t[0]@0: something new") == UNCLASSIFIED
+    assert [c.id for c in CLASSES if excused(c.fixture)] == [c.id for c in CLASSES if c.kind == "choice"] == ["C6"]
+    assert counted([CLASSES[0].fixture, "new", CLASSES[0].fixture]) == {CLASSES[0].id: 2, UNCLASSIFIED: 1}
