@@ -84,9 +84,15 @@ CLASSES = (
               r"\(DECIMAL\(38,34\)\): expected \"0\.1000000000000000055511151231257827\"|got \"\\?\"?Infinity",
               'record t[0]@0 row 0: wrong value after.n (DECIMAL(38,10)): expected "9999999999999999999999999999.9999999999", '
               'got "1.0E28"'),
+    PeerClass("C7", "canal's binary text not decoded", "undecoded", "C7: canal's binary columns",
+              r"refused \(.*Canal JSON message.*base64",
+              "record t[0]@0: refused (IOException: Corrupt Canal JSON message '{}'. (cause: IllegalArgumentException: "
+              "Failed to decode VALUE_STRING as base64 (MIME-NO-LINEFEEDS): Illegal character 'Þ' (code 0xde) in base64 "
+              "content)) where the reference emits ROW/INSERT"),
     PeerClass("D2", "Connect's encodings not decoded", "undecoded", "D2: Connect's encodings",
               r"\((DATE|TIME|TIMESTAMP|BITS|VARBIT|DECIMAL|INTERVAL)[^:]*\): expected \"[^\"]*\", "
-              r"got \"(-?\d+|[A-Za-z0-9+/]*=*|\{\\\"scale\\\".*)\"$",
+              r"got \"(-?\d+|[A-Za-z0-9+/]*=*|\{\\\"scale\\\".*)\"$|"
+              r"refused \(.*Debezium JSON message.*(DateTimeParseException: Text '-?\d+'|NumberFormatException|base64)",
               'record t[0]@0 row 0: wrong value after.d (DATE): expected "2018-06-20", got "17702"'),
     PeerClass("H", "hostile record accepted", "accepts", "H: hostile records accepted",
               r"extra row: ROW/\w+ where the reference quarantines",

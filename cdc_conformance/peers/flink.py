@@ -12,11 +12,12 @@ import os
 from pathlib import Path
 
 from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
 
 from cdc_conformance import jvm_classes
 from cdc_conformance.harness import jvm
 from cdc_conformance.harness.suite_files import package_dir
-from cdc_conformance.peers import changes
+from cdc_conformance.peers import changes, flink_tables
 
 # the 1.20 LTS line Flink CDC 3.x and Paimon run, at its newest patch that resolves here (issue 60, F12: 1.20.3
 # before; 1.20.5's flink-table-runtime is not served); 2.1.1 and 2.3.0 gave the same results (docs/peers.md)
@@ -64,13 +65,27 @@ def normalize(raw: DataFrame, format_id: str, flink_format: str, ignore_parse_er
     """Each record through Flink's `flink_format` schema: its changelog rows as events, Flink's exception as the
     record's refusal; with `ignore_parse_errors` (the format's option) Flink skips such a record without a word."""
     register(raw.sparkSession)
-    decoded = raw.selectExpr("*", f"from_json({UDF_NAME}('{flink_format}', {str(ignore_parse_errors).lower()}, value), "
+    decoded = _with_tables(raw, format_id).selectExpr(
+        "*", f"from_json({UDF_NAME}('{flink_format}', {str(ignore_parse_errors).lower()}, flink_table, value), "
                                   f"'changes {changes.CHANGES_TYPE}, error string') AS flink")
     return changes.output(decoded, format_id, "flink.changes", "flink.error")
 
 
-# what every Flink peer produces (harness/expressed.py): row changes, their operation and images, values as the text
-# Flink's STRING columns give; no positions, keys, sources or quarantine codes (an exception is a refusal)
+def _with_tables(raw: DataFrame, format_id: str) -> DataFrame:
+    """The records with `flink_table`: the row type of the DDL a user declared for the record's table
+    (flink_tables.py), NULL for a record of no table. The tables are declared on the driver, from one pass over the
+    records: a peer run reads a few thousand."""
+    spark = raw.sparkSession
+    records = [(r.topic, r.partition, r.offset, r.value) for r in raw.select("topic", "partition", "offset", "value").collect()]
+    declared = flink_tables.declared_tables(format_id, records)
+    tables = spark.createDataFrame([(*coordinates, ddl) for coordinates, ddl in declared.items()],
+                                   "topic string, partition int, offset bigint, flink_table string")
+    return raw.join(F.broadcast(tables), ["topic", "partition", "offset"], "left")
+
+
+# what every Flink peer produces (harness/expressed.py): row changes, their operation and images, values as text (the
+# table's typed values, each in the spelling the comparison reads: FlinkChangelog.text); no positions, keys, sources
+# or quarantine codes (an exception is a refusal)
 # a value format: a Flink table's format reads the record's value, never its key or headers; a table reads its table's
 # topic, never the heartbeat, transaction or schema-change topics
 EXPRESSES = {"kinds": ["ROW"], "fields": ["kind", "op", "before", "after"], "values": "text", "quarantine": "refusal",

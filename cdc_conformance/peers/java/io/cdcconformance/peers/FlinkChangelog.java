@@ -1,6 +1,12 @@
 package io.cdcconformance.peers;
 
+import static java.time.format.DateTimeFormatter.ISO_LOCAL_DATE_TIME;
+import static java.time.format.DateTimeFormatter.ISO_LOCAL_TIME;
+
 import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -17,10 +23,16 @@ import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMap
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.ArrayData;
+import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
+import org.apache.flink.table.types.utils.TypeConversions;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
 
@@ -32,9 +44,12 @@ import org.apache.flink.util.Collector;
  * changes, in JSON.
  *
  * <p>Loaded by {@link FlinkPeerUdf} in a class loader of its own over the Flink jars (never on Spark's classpath).
- * The table's DDL is what a user would declare for the record's table: every column the record names, in the
- * order it names them, typed STRING (Flink's JSON reader gives a scalar's text and a container's JSON for STRING, and
- * refuses nothing for it). {@code schema-include} is on when the record is Connect's schema-and-payload envelope.
+ * The table's DDL is the one its user declared for the topic's table ({@code declared}, a Flink row type such as
+ * {@code ROW<id BIGINT, price DECIMAL(10, 2)>}, which cdc_conformance/peers/flink_tables.py derives from the table's
+ * first record, as a user types a table by its source's types); without one, every column the record names, in the
+ * order it names them, typed STRING. {@code schema-include} is on when the record is Connect's schema-and-payload
+ * envelope. A value is given as text in the form the model's comparison reads (a date's ISO text, a decimal's plain
+ * digits, bytes as ISO-8859-1 text).
  *
  * <p>Output: {@code {"changes":[{"op":"INSERT|UPDATE|DELETE","before":{..},"after":{..}}],"error":null}}; a
  * {@code -U} followed by a {@code +U} is one update. An exception of Flink's is the error, its class and message.
@@ -50,7 +65,7 @@ public final class FlinkChangelog {
     private FlinkChangelog() {
     }
 
-    public static String decode(String format, boolean ignoreParseErrors, byte[] value) {
+    public static String decode(String format, boolean ignoreParseErrors, String declared, byte[] value) {
         ObjectNode out = JSON.createObjectNode();
         ArrayNode changes = out.putArray("changes");
         out.putNull("error");
@@ -60,9 +75,11 @@ public final class FlinkChangelog {
         try {
             JsonNode root = JSON.readTree(value);
             boolean schemaInclude = "debezium-json".equals(format) && root != null && root.path("payload").isObject();
-            List<String> columns = columns(format, schemaInclude ? root.get("payload") : root);
+            RowType table = declared == null || declared.isBlank()
+                    ? untyped(columns(format, schemaInclude ? root.get("payload") : root))
+                    : (RowType) LogicalTypeParser.parse(declared, FlinkChangelog.class.getClassLoader());
             List<RowData> rows = new ArrayList<>();
-            schema(format, schemaInclude, ignoreParseErrors, columns).deserialize(value, new Collector<RowData>() {
+            schema(format, schemaInclude, ignoreParseErrors, table).deserialize(value, new Collector<RowData>() {
                 @Override
                 public void collect(RowData row) {
                     rows.add(row);
@@ -72,7 +89,7 @@ public final class FlinkChangelog {
                 public void close() {
                 }
             });
-            addChanges(changes, rows, columns);
+            addChanges(changes, rows, table);
         } catch (Exception | StackOverflowError error) {
             out.put("error", rootCause(error));
             changes.removeAll();
@@ -121,19 +138,23 @@ public final class FlinkChangelog {
         }
     }
 
+    private static RowType untyped(List<String> columns) {
+        DataTypes.Field[] fields = columns.stream().map(name -> DataTypes.FIELD(name, DataTypes.STRING()))
+                .toArray(DataTypes.Field[]::new);
+        return (RowType) DataTypes.ROW(fields).getLogicalType();
+    }
+
     private static DeserializationSchema<RowData> schema(String format, boolean schemaInclude, boolean ignoreParseErrors,
-                                                         List<String> columns) throws Exception {
-        String key = format + '\u0000' + schemaInclude + '\u0000' + ignoreParseErrors + '\u0000' + String.join("\u0000", columns);
+                                                         RowType table) throws Exception {
+        String key = format + '\u0000' + schemaInclude + '\u0000' + ignoreParseErrors + '\u0000' + table.asSerializableString();
         Map<String, DeserializationSchema<RowData>> held = SCHEMAS.get();
         DeserializationSchema<RowData> schema = held.get(key);
         if (schema == null) {
             if (held.size() >= SCHEMAS_HELD) {
                 held.clear();
             }
-            DataTypes.Field[] fields = columns.stream().map(name -> DataTypes.FIELD(name, DataTypes.STRING()))
-                    .toArray(DataTypes.Field[]::new);
-            DataType row = DataTypes.ROW(fields);
-            InternalTypeInfo<RowData> produced = InternalTypeInfo.of((RowType) row.getLogicalType());
+            DataType row = TypeConversions.fromLogicalToDataType(table);
+            InternalTypeInfo<RowData> produced = InternalTypeInfo.of(table);
             schema = "canal-json".equals(format)
                     ? CanalJsonDeserializationSchema.builder(row, new ArrayList<>(), produced)
                             .setIgnoreParseErrors(ignoreParseErrors).build()
@@ -151,7 +172,7 @@ public final class FlinkChangelog {
                 new Class<?>[] {DeserializationSchema.InitializationContext.class}, (proxy, method, args) -> null);
     }
 
-    private static void addChanges(ArrayNode changes, List<RowData> rows, List<String> columns) {
+    private static void addChanges(ArrayNode changes, List<RowData> rows, RowType columns) {
         for (int i = 0; i < rows.size(); i++) {
             RowData row = rows.get(i);
             RowKind kind = row.getRowKind();
@@ -174,15 +195,47 @@ public final class FlinkChangelog {
         }
     }
 
-    private static ObjectNode image(RowData row, List<String> columns) {
+    private static ObjectNode image(RowData row, RowType columns) {
         ObjectNode image = JSON.createObjectNode();
-        for (int i = 0; i < columns.size(); i++) {
-            if (row.isNullAt(i)) {
-                image.putNull(columns.get(i));
+        for (int i = 0; i < columns.getFieldCount(); i++) {
+            String name = columns.getFieldNames().get(i);
+            LogicalType type = columns.getTypeAt(i);
+            Object value = RowData.createFieldGetter(type, i).getFieldOrNull(row);
+            if (value == null) {
+                image.putNull(name);
             } else {
-                image.put(columns.get(i), row.getString(i).toString());
+                image.put(name, text(type, value));
             }
         }
         return image;
+    }
+
+    /** A typed value as text: what a user's SELECT shows of it, in the spelling the model's comparison reads. */
+    private static String text(LogicalType type, Object value) {
+        switch (type.getTypeRoot()) {
+            case DECIMAL:
+                return ((DecimalData) value).toBigDecimal().toPlainString();
+            case DATE:
+                return LocalDate.ofEpochDay((Integer) value).toString();
+            case TIME_WITHOUT_TIME_ZONE:
+                return ISO_LOCAL_TIME.format(LocalTime.ofNanoOfDay((Integer) value * 1_000_000L));  // seconds always
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return ISO_LOCAL_DATE_TIME.format(((TimestampData) value).toLocalDateTime());
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return ((TimestampData) value).toInstant().toString();
+            case BINARY:
+            case VARBINARY:
+                return new String((byte[]) value, StandardCharsets.ISO_8859_1);
+            case ARRAY: {  // ARRAY<STRING> (a MySQL SET): its elements as a JSON array
+                ArrayData array = (ArrayData) value;
+                ArrayNode elements = JSON.createArrayNode();
+                for (int i = 0; i < array.size(); i++) {
+                    elements.add(array.isNullAt(i) ? null : array.getString(i).toString());
+                }
+                return elements.toString();
+            }
+            default:
+                return value.toString();  // StringData, the boxed numbers and booleans
+        }
     }
 }

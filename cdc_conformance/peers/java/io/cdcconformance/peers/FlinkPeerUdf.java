@@ -11,23 +11,23 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.apache.spark.sql.api.java.UDF3;
+import org.apache.spark.sql.api.java.UDF4;
 
 /**
- * The Spark side of the Flink peers: {@code (format, ignoreParseErrors, value) -> FlinkChangelog.decode(..)}, registered as a
+ * The Spark side of the Flink peers: {@code (format, ignoreParseErrors, declared, value) -> FlinkChangelog.decode(..)}, registered as a
  * Java UDF. Flink's jars (80 MB: flink-table-runtime pulls flink-runtime, Kryo, Netty, ...) are loaded by a class
  * loader of their own whose parent is the JDK's platform loader, so neither Spark nor Flink sees the other's copy of a
  * library. Their paths are in {@code flink-classpath.txt}, written beside this class when the peer's jar is built
  * (cdc_conformance/peers/flink.py); this jar is on that loader too, for FlinkChangelog.
  */
-public final class FlinkPeerUdf implements UDF3<String, Boolean, byte[], String> {
+public final class FlinkPeerUdf implements UDF4<String, Boolean, String, byte[], String> {
     private static final long serialVersionUID = 1L;
     private static Method decode;
 
     @Override
-    public String call(String format, Boolean ignoreParseErrors, byte[] value) throws Exception {
+    public String call(String format, Boolean ignoreParseErrors, String declared, byte[] value) throws Exception {
         try {
-            return (String) decoder().invoke(null, format, Boolean.TRUE.equals(ignoreParseErrors), value);
+            return (String) decoder().invoke(null, format, Boolean.TRUE.equals(ignoreParseErrors), declared, value);
         } catch (InvocationTargetException error) {
             throw new IllegalStateException("FlinkChangelog failed", error.getCause());
         }
@@ -44,7 +44,7 @@ public final class FlinkPeerUdf implements UDF3<String, Boolean, byte[], String>
             }
             ClassLoader flink = new URLClassLoader("flink-peer", urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
             decode = Class.forName("io.cdcconformance.peers.FlinkChangelog", true, flink)
-                    .getMethod("decode", String.class, boolean.class, byte[].class);
+                    .getMethod("decode", String.class, boolean.class, String.class, byte[].class);
         }
         return decode;
     }
