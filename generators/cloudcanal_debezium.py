@@ -33,14 +33,18 @@ VALUE_TYPES = [LogicalType(k) for k in ("INT16", "INT32", "INT64", "STRING", "DA
 
 @dataclass(frozen=True)
 class Profile:
-    insert_op: str = "i"    # the doc's example; its field table says c
+    # CloudCanal's field table defines `c` for an insert; its one DML example writes `i` (shared/specs/canal-and-cloudcanal.md
+    # B.4). CloudCanal is closed and does not run here, so its doc page is all there is: the definition is drawn three
+    # times in four, the example's spelling once (issue 60, F9: drawn half and half, `i` made 106 of 207 units of the peers'
+    # matrix hinge on one example)
+    insert_op: str = "c"
     partitions: int = 1
     topic: str = "cloudcanal.shop"
     database: str = "shop"
 
 
 def profiles():
-    return st.builds(Profile, insert_op=st.sampled_from(["i", "c"]), partitions=st.integers(1, 3))
+    return st.builds(Profile, insert_op=st.sampled_from(["c", "c", "c", "i"]), partitions=st.integers(1, 3))
 
 
 @dataclass

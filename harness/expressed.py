@@ -179,7 +179,8 @@ class Output:
 def verdict(expected: Expectation, output: Output, expression: Expression,
             excused: Callable[[str], bool] = lambda line: False) -> tuple[str, list[str]]:
     """The unit's verdict and the problems that make it so (one line each, naming the record). A record whose every
-    problem line is `excused` (a difference that is the model's own choice: harness/peer_classes.py) is NOT_EXPRESSED."""
+    problem line is `excused` (a difference, or a refusal, where the model's own choice is no more right than the peer's:
+    harness/peer_classes.py) is NOT_EXPRESSED."""
     found = [_excusing(_record(c, expected, output, expression), excused) for c in expected.records]
     statuses = {status for status, _ in found}
     status = next((s for s in _WORST_FIRST if s in statuses), NOT_EXPRESSED)
@@ -188,7 +189,7 @@ def verdict(expected: Expectation, output: Output, expression: Expression,
 
 def _excusing(found: tuple[str, list[str]], excused: Callable[[str], bool]) -> tuple[str, list[str]]:
     status, lines = found
-    return (NOT_EXPRESSED, []) if status == FAIL and lines and all(excused(line) for line in lines) else found
+    return (NOT_EXPRESSED, []) if status in (FAIL, REFUSED) and lines and all(excused(line) for line in lines) else found
 
 
 def _shown(c: Coordinate) -> str:

@@ -35,16 +35,27 @@ class PeerClass:
     section: str   # the heading of its section in docs/peers.md
     rule: str      # a regular expression over one problem line
     fixture: str   # a problem line the rule takes
+    where: str = ""  # a regular expression over "<normalizer> / <format>" the line must come from (empty: any)
 
-    def takes(self, line: str) -> bool:
-        return re.search(self.rule, line) is not None
+    def takes(self, line: str, context: str = "") -> bool:
+        return (re.search(self.rule, line, re.S) is not None  # a refusal quotes the record, newlines and all
+                and (not self.where or re.search(self.where, context) is not None))
 
 
 CLASSES = (
+    PeerClass("C8", "MySQL TIME past a day's clock", "refuses", "C8: MySQL's TIME is a duration",
+              r"refused \(.*Canal JSON message.*DateTimeParseException: Text '(-|\d{3,}:|0\.)|"
+              r"\(TIME[^:]*\): expected \"(-|\d{3,}:|2[4-9]:|[3-9]\d:)[^\"]*\", got (null|\"00:00:00)",
+              "record t[0]@0: refused (IOException: Corrupt Canal JSON message '{}'. (cause: DateTimeParseException: "
+              "Text '838:59:59.999999' could not be parsed at index 2)) where the reference emits ROW/INSERT",
+              where="canal-json$"),
+    PeerClass("C9", "TIME's fraction of a second dropped", "wrong", "C9: TIME's fraction of a second",
+              r"\(TIME[^:]*\): expected \"(\d{2}:\d{2}:\d{2})\.\d*[1-9]\d*\", got \"\1\"",
+              'record t[0]@0 row 0: wrong value after.t (TIME(6)): expected "09:58:07.000268", got "09:58:07"'),
     PeerClass("C1", "canal's `old` found in another row", "wrong",
               "C1: canal's `old`, looked up in every row (Flink canal-json)",
               r"wrong value before\.[^ ]+ \([^:]*\): expected \"[^\"]*\", got null",
-              'record t[0]@1 row 0: wrong value before.id (INT32): expected "1", got null'),
+              'record t[0]@1 row 0: wrong value before.id (INT32): expected "1", got null', where="^Flink canal-json"),
     PeerClass("C2", "canal DDL other than CREATE refused", "refuses", "C2: DDL other than CREATE (Flink canal-json)",
               r"refused \(.*Unknown \"type\" value",
               'record t[0]@0: refused (IOException: Unknown "type" value "ALTER".) where the reference emits DDL'),
@@ -52,12 +63,13 @@ CLASSES = (
               r"\((ENUM|STRING)\): expected \"[^\"]*\", got \"\d+\"$",
               'record t[0]@0 row 0: wrong value after.colour (ENUM): expected "green", got "2"'),
     PeerClass("C6", "MySQL zero date as text", "choice", "C6: MySQL's zero dates",
-              r"\((DATE|TIMESTAMP[^:]*)\): expected null, got \"[0-9: -]+\"",
+              r"\((DATE|TIMESTAMP[^:]*)\): expected null, got \"[0-9: -]+\"|"
+              r"refused \(.*Canal JSON message.*DateTimeException: Invalid value for (MonthOfYear|DayOfMonth) .*: 0\)",
               'record t[0]@0 row 0: wrong value after.d (DATE): expected null, got "0000-00-00"'),
     PeerClass("N1", "canal's `old` alone as the before image", "wrong",
               "N1: canal's `old` alone as the before image (naive Spark)",
               r"wrong value before\.[^:]+: missing",
-              'record t[0]@0 row 0: wrong value before.id: missing (expected "1")'),
+              'record t[0]@0 row 0: wrong value before.id: missing (expected "1")', where="^naive Spark from_json / canal-json"),
     PeerClass("D1", "CloudCanal's op `i` refused", "refuses", "D1/K: CloudCanal's op `i`",
               r"refused \(.*Unknown \"op\" value \"i\"",
               'record t[0]@0: refused (IOException: Unknown "op" value "i".) where the reference emits ROW/INSERT'),
@@ -85,15 +97,28 @@ CLASSES = (
               'record t[0]@0 row 0: wrong value after.n (DECIMAL(38,10)): expected "9999999999999999999999999999.9999999999", '
               'got "1.0E28"'),
     PeerClass("C7", "canal's binary text not decoded", "undecoded", "C7: canal's binary columns",
-              r"refused \(.*Canal JSON message.*base64",
+              r"refused \(.*Canal JSON message.*base64|\(BYTES\): expected \"[^\"]+\", got (null|\"[^\"]*\")",
               "record t[0]@0: refused (IOException: Corrupt Canal JSON message '{}'. (cause: IllegalArgumentException: "
               "Failed to decode VALUE_STRING as base64 (MIME-NO-LINEFEEDS): Illegal character 'Þ' (code 0xde) in base64 "
-              "content)) where the reference emits ROW/INSERT"),
+              "content)) where the reference emits ROW/INSERT", where="canal-json$"),
+    PeerClass("C10", "canal's 1 read as false by a BOOLEAN column", "wrong", "C10: TINYINT(1) as BOOLEAN",
+              r"expected \"1\", got \"false\"",
+              'record t[0]@0 row 0: wrong value after.flag (INT16): expected "1", got "false"', where="canal-json$"),
+    PeerClass("C11", "canal's TIMESTAMP text refused by TIMESTAMP_LTZ", "refuses", "C11: MySQL's TIMESTAMP as canal writes it",
+              r"refused \(.*Canal JSON message.*DateTimeParseException: Text '\d{4}-\d{2}-\d{2} [\d:.]+' could not be parsed at index",
+              "record t[0]@0: refused (IOException: Corrupt Canal JSON message '{}'. (cause: DateTimeParseException: Text "
+              "'2020-01-01 12:00:00' could not be parsed at index 19)) where the reference emits ROW/INSERT", where="canal-json$"),
+    PeerClass("A1", "the subject's latest schema read for every record", "wrong", "A1: one schema for a topic (naive from_avro)",
+              r"wrong value [^ ]+: (missing|unexpected)",
+              'record t[0]@0 row 0: wrong value after.k_g: unexpected "-128791"', where="from_avro"),
     PeerClass("D2", "Connect's encodings not decoded", "undecoded", "D2: Connect's encodings",
               r"\((DATE|TIME|TIMESTAMP|BITS|VARBIT|DECIMAL|INTERVAL)[^:]*\): expected \"[^\"]*\", "
               r"got \"(-?\d+|[A-Za-z0-9+/]*=*|\{\\\"scale\\\".*)\"$|"
-              r"refused \(.*Debezium JSON message.*(DateTimeParseException: Text '-?\d+'|NumberFormatException|base64)",
-              'record t[0]@0 row 0: wrong value after.d (DATE): expected "2018-06-20", got "17702"'),
+              r"refused \(.*Debezium JSON message.*(DateTimeParseException: Text '-?\d+'|NumberFormatException|base64)|"
+              r"\((BITS|VARBIT)[^:]*\): expected \"[01]*\", got|"
+              r"\((DATE|TIME|TIMESTAMP|DECIMAL|INTERVAL)[^:]*\): expected \"[^\"]+\", got null",
+              'record t[0]@0 row 0: wrong value after.d (DATE): expected "2018-06-20", got "17702"',
+              where="debezium"),
     PeerClass("H", "hostile record accepted", "accepts", "H: hostile records accepted",
               r"extra row: ROW/\w+ where the reference quarantines",
               "record t[0]@0: extra row: ROW/INSERT where the reference quarantines (PARSE/DUPLICATE_KEY)"),
@@ -104,20 +129,21 @@ CLASSES = (
 BY_ID = {c.id: c for c in CLASSES}
 
 
-def classify(line: str) -> str:
-    """The id of the first class whose rule takes the problem line, else `unclassified`."""
-    return next((c.id for c in CLASSES if c.takes(line)), UNCLASSIFIED)
+def classify(line: str, context: str = "") -> str:
+    """The id of the first class whose rule takes the problem line (of the normalizer and format `context`,
+    "<normalizer> / <format>"), else `unclassified`."""
+    return next((c.id for c in CLASSES if c.takes(line, context)), UNCLASSIFIED)
 
 
-def excused(line: str) -> bool:
+def excused(line: str, context: str = "") -> bool:
     """Whether the line is the model's own choice (kind `choice`), which is never a peer's failure (issue 60, F8)."""
-    found = BY_ID.get(classify(line))
+    found = BY_ID.get(classify(line, context))
     return found is not None and found.kind == "choice"
 
 
-def counted(problems: list[str]) -> dict[str, int]:
+def counted(problems: list[str], context: str = "") -> dict[str, int]:
     """Problem lines per class id, in the classes' order (unclassified last)."""
-    counts = Counter(classify(line) for line in problems)
+    counts = Counter(classify(line, context) for line in problems)
     order = [c.id for c in CLASSES] + [UNCLASSIFIED]
     return {name: counts[name] for name in order if counts[name]}
 

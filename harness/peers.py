@@ -68,7 +68,11 @@ def drawn_units(generator, count: int, seed: int) -> list[Unit]:
     from cdc_conformance.harness.generic import render_examples
     from cdc_conformance.harness.property import draw_examples, placed
 
-    examples = placed(render_examples(generator, draw_examples(generator.examples(), count, seed), "peers"))
+    # each example a table's history on a topic of its own, as a user points a table at one topic: examples sharing
+    # a topic (as the property runs batch them) would give the first example's table DDL to the others'
+    drawn = draw_examples(generator.examples(), count, seed)
+    examples = placed([example for index, one in enumerate(drawn)
+                       for example in render_examples(generator, [one], "peers", first_index=index)])
     units = []
     for number, example in enumerate(examples):
         events = [event_to_json(event) for item in example.expected for event in item.events]
@@ -192,8 +196,10 @@ def _run_units(spark, broker, format_id: str, units: list[Unit], normalizers: li
             if run is None:
                 status, problems = "ERROR", failure or []
             else:
+                context = f"{under_test.name} / {format_id}"
                 status, problems = verdict(expectation, _output_of(unit, run), expression,
-                                           peer_classes.excused if under_test.spec != DEFAULT_NORMALIZER else lambda line: False)
+                                           (lambda line: peer_classes.excused(line, context))
+                                           if under_test.spec != DEFAULT_NORMALIZER else lambda line: False)
             known = known_failures.get(unit.id) if under_test.spec == DEFAULT_NORMALIZER else None
             if known:
                 status = "XFAIL" if status != "PASS" else "XPASS"
@@ -210,4 +216,5 @@ def _row(unit: Unit, format_id: str, status: str, problems: list[str], seconds: 
             "problems": problems, "replay": f"cdc-conformance peers {unit.again} --peer {under_test.spec}",
             "known_failure": known, "case_file": unit.source, "normalizer": under_test.name,
             # the disagreement classes of its problem lines (docs/peers.md); a peer's only: the reference has none
-            "classes": peer_classes.counted(problems) if under_test.spec != DEFAULT_NORMALIZER else {}}
+            "classes": peer_classes.counted(problems, f"{under_test.name} / {format_id}")
+            if under_test.spec != DEFAULT_NORMALIZER else {}}

@@ -21,7 +21,7 @@ def main(path: str) -> None:
     example: dict[tuple, str] = {}
     for row in rows:
         for problem in row["problems"]:
-            key = (row["normalizer"], row["format"], classify(problem))
+            key = (row["normalizer"], row["format"], classify(problem, f"{row['normalizer']} / {row['format']}"))
             units[key].add(row["case"])
             lines[key] += 1
             if key not in example or (example[key].startswith("drawn/") and not row["case"].startswith("drawn/")):

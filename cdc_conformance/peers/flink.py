@@ -33,7 +33,7 @@ def flink_version() -> str:
 
 
 def label(flink_format: str, ignore_parse_errors: bool = False) -> str:
-    return f"Flink {flink_format} {flink_version()}" + (", ignore-parse-errors" if ignore_parse_errors else "")
+    return f"Flink {flink_format} {flink_version()}" + (" (ignore-parse-errors)" if ignore_parse_errors else "")
 
 
 def artifacts(version: str | None = None) -> jvm.ArtifactSet:

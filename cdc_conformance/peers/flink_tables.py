@@ -15,11 +15,15 @@ without a word, as a real job does until its DDL is altered. The types:
 
 The MySQL mapping: `TINYINT(1)`/`BIT(1)` BOOLEAN, an UNSIGNED integer the next wider type, `BIGINT UNSIGNED`
 DECIMAL(20, 0), `DECIMAL(p, s)` DECIMAL(p, s) (STRING past 38 digits), `DATETIME(p)` TIMESTAMP(p), `TIMESTAMP(p)`
-TIMESTAMP_LTZ(p), `TIME(p)` TIME(p), `YEAR` INT, `BIT(n)` BINARY, `SET` ARRAY<STRING>, binary and blob types BYTES, the
-rest STRING. Connect's: int8..int64 TINYINT..BIGINT, float32/64 FLOAT/DOUBLE, boolean, string STRING, bytes BYTES;
+TIMESTAMP_LTZ(p), `TIME(p)` TIME(p), `YEAR` INT, `BIT(n)` BINARY, binary and blob types BYTES, the rest STRING. A `SET`
+is STRING, not Flink CDC's ARRAY<STRING>: its connector builds an array, canal writes one text, which an ARRAY column
+refuses in every record (a canal-json user declares STRING).
+
+Connect's: int8..int64 TINYINT..BIGINT, float32/64 FLOAT/DOUBLE, boolean, string STRING, bytes BYTES;
 `Decimal` DECIMAL(p, s) (its `connect.decimal.precision` and `scale`, 38 without one), `io.debezium.time.Date` DATE,
 `Time`/`MicroTime`/`NanoTime` TIME(3/6/9), `Timestamp`/`MicroTimestamp`/`NanoTimestamp` TIMESTAMP(3/6/9),
 `ZonedTimestamp` TIMESTAMP_LTZ(6), `Year` INT; structs, arrays and maps STRING.
+
 Character types are STRING rather than CHAR(n)/VARCHAR(n): Flink's JSON reader gives the same text for all three.
 """
 from __future__ import annotations
@@ -44,6 +48,11 @@ _CONNECT_LOGICAL = {"io.debezium.time.Date": "DATE", "org.apache.kafka.connect.d
                     "io.debezium.time.MicroDuration": "BIGINT"}
 
 
+# java.sql.Types codes as a JDBC driver's mapping to Flink types gives them (canal's `sqlType`)
+_JDBC = {-7: "BOOLEAN", -6: "TINYINT", 5: "SMALLINT", 4: "INT", -5: "BIGINT", 7: "FLOAT", 6: "DOUBLE", 8: "DOUBLE",
+         16: "BOOLEAN", 91: "DATE", -2: "BYTES", -3: "BYTES", -4: "BYTES", 2004: "BYTES"}
+
+
 def mysql_type(text: str) -> str:
     """A canal `mysqlType` as Flink CDC's MySQL type mapping types the column."""
     match = _MYSQL.match(str(text).lower())
@@ -62,7 +71,7 @@ def mysql_type(text: str) -> str:
         precision, scale = (numbers + [10, 0])[:2] if numbers else (10, 0)
         return f"DECIMAL({precision}, {scale})" if 1 <= precision <= 38 and scale <= precision else "STRING"
     simple = {"float": "FLOAT", "double": "DOUBLE", "real": "DOUBLE", "date": "DATE", "year": "INT",
-              "bit": f"BINARY({max(1, math.ceil((numbers or [1])[0] / 8))})", "set": "ARRAY<STRING>"}
+              "bit": f"BINARY({max(1, math.ceil((numbers or [1])[0] / 8))})"}
     if base in simple:
         return simple[base]
     if base in ("datetime", "timestamp", "time"):
@@ -98,12 +107,14 @@ def columns(format_id: str, document) -> list[tuple[str, str]] | None:
     if not isinstance(document, dict):
         return None
     if format_id == "canal-json":
-        types = document.get("mysqlType")
-        if isinstance(types, dict) and types:
-            return [(str(name), mysql_type(text)) for name, text in types.items()]
+        types = document.get("mysqlType") if isinstance(document.get("mysqlType"), dict) else {}
+        codes = document.get("sqlType") if isinstance(document.get("sqlType"), dict) else {}
         rows = document.get("data")
-        first = rows[0] if isinstance(rows, list) and rows and isinstance(rows[0], dict) else None
-        return [(str(name), "STRING") for name in first] if first else None
+        first = rows[0] if isinstance(rows, list) and rows and isinstance(rows[0], dict) else {}
+        # the type text where canal wrote one, else the JDBC code (sqlType), else STRING
+        declared = [(str(name), mysql_type(text)) for name, text in types.items()]
+        declared += [(str(name), _JDBC.get(codes.get(name), "STRING")) for name in [*codes, *first] if name not in types]
+        return list(dict(declared).items()) or None
     schema, payload = document.get("schema"), document.get("payload")
     if isinstance(payload, dict) and isinstance(schema, dict):
         for image in schema.get("fields") or []:

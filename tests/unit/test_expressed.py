@@ -129,7 +129,7 @@ def test_a_record_whose_every_problem_is_excused_is_not_expressed_and_others_sti
     wrong = Output({AT: [row(after={"id": "2"})]})
     assert verdict(expectation, wrong, PEER, excused=lambda line: "after.id" in line) == (NOT_EXPRESSED, [])
     assert verdict(expectation, wrong, PEER, excused=lambda line: "before" in line)[0] == FAIL
-    assert verdict(expectation, Output(), PEER, excused=lambda line: True)[0] == LOST  # only a FAIL is excused
+    assert verdict(expectation, Output(), PEER, excused=lambda line: True)[0] == LOST  # a silent loss is never excused
 
 
 def test_a_table_reader_is_not_judged_on_the_topics_a_producer_writes_apart():

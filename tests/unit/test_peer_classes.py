@@ -10,11 +10,15 @@ from cdc_conformance.harness import peer_classes
 from cdc_conformance.harness.peer_classes import CLASSES, KINDS, UNCLASSIFIED, anchor, classify, counted, excused
 
 DOC = Path(__file__).resolve().parents[2] / peer_classes.DOC
+# "<normalizer> / <format>" of the shipped peers, the context a class's `where` selects
+CONTEXTS = ("Flink canal-json 1.20.4 / canal-json", "Flink debezium-json 1.20.4 / debezium-json",
+            "naive Spark from_json / canal-json", "naive Spark from_avro (latest schema) / debezium-avro")
 
 
 @pytest.mark.parametrize("peer_class", CLASSES, ids=lambda c: c.id)
 def test_each_class_takes_its_fixture_first(peer_class):
-    assert classify(peer_class.fixture) == peer_class.id
+    context = next(c for c in CONTEXTS if re.search(peer_class.where, c))
+    assert classify(peer_class.fixture, context) == peer_class.id
     assert peer_class.kind in KINDS
 
 
@@ -28,4 +32,7 @@ def test_each_class_has_its_section_in_the_peers_page(peer_class):
 def test_a_line_no_rule_takes_is_unclassified_and_only_choices_are_excused():
     assert classify("record t[0]@0: something new") == UNCLASSIFIED
     assert [c.id for c in CLASSES if excused(c.fixture)] == [c.id for c in CLASSES if c.kind == "choice"] == ["C6"]
-    assert counted([CLASSES[0].fixture, "new", CLASSES[0].fixture]) == {CLASSES[0].id: 2, UNCLASSIFIED: 1}
+    c1 = next(c for c in CLASSES if c.id == "C1")
+    assert classify(c1.fixture, "Flink debezium-json 1.20.4 / debezium-json") != "C1"  # a class of canal's format only
+    anywhere = next(c for c in CLASSES if not c.where)
+    assert counted([anywhere.fixture, "new", anywhere.fixture]) == {anywhere.id: 2, UNCLASSIFIED: 1}

@@ -215,9 +215,9 @@ def test_the_peers_from_the_users_repository(user):
     units = {(row["normalizer"], row["format"]) for row in rows}
     assert units == {("reference (cdc_conformance.normalizer)", "debezium-json"), ("reference (cdc_conformance.normalizer)", "canal-json"),
                      ("Flink debezium-json 1.20.4", "debezium-json"), ("naive Spark from_json", "debezium-json"),
-                     ("Flink debezium-json 1.20.4, ignore-parse-errors", "debezium-json"),
+                     ("Flink debezium-json 1.20.4 (ignore-parse-errors)", "debezium-json"),
                      ("Flink canal-json 1.20.4", "canal-json"), ("naive Spark from_json", "canal-json"),
-                     ("Flink canal-json 1.20.4, ignore-parse-errors", "canal-json")}, units
+                     ("Flink canal-json 1.20.4 (ignore-parse-errors)", "canal-json")}, units
     for normalizer, fmt in units:
         mine = [row for row in rows if (row["normalizer"], row["format"]) == (normalizer, fmt)]
         assert len(mine) == cases[fmt] + 200, (normalizer, fmt, len(mine))

@@ -38,7 +38,9 @@ import org.apache.flink.util.Collector;
 
 /**
  * One record through Flink's own {@code debezium-json} or {@code canal-json} deserialization schema (flink-json), as a
- * Flink SQL table over the topic runs it: {@code timestamp-format.standard} SQL (the default) and
+ * Flink SQL table over the topic runs it: {@code timestamp-format.standard} as the producer spells a timestamp as text
+ * (SQL, the default, for canal's {@code 2020-01-01 12:00:00}; ISO-8601 for Debezium, whose only timestamps written as
+ * text are {@code io.debezium.time.ZonedTimestamp}'s ISO 8601), and
  * {@code ignore-parse-errors} as given (false by default: the job stops at the record; true: the record is skipped
  * without a word, which a topic carrying records the format cannot read needs), and its changelog rows as canonical
  * changes, in JSON.
@@ -159,7 +161,7 @@ public final class FlinkChangelog {
                     ? CanalJsonDeserializationSchema.builder(row, new ArrayList<>(), produced)
                             .setIgnoreParseErrors(ignoreParseErrors).build()
                     : new DebeziumJsonDeserializationSchema(row, new ArrayList<>(), produced, schemaInclude,
-                            ignoreParseErrors, TimestampFormat.SQL);
+                            ignoreParseErrors, TimestampFormat.ISO_8601);
             schema.open(noContext());
             held.put(key, schema);
         }
