@@ -196,7 +196,7 @@ def _run_units(spark, broker, format_id: str, units: list[Unit], normalizers: li
             if run is None:
                 status, problems = "ERROR", failure or []
             else:
-                context = f"{under_test.name} / {format_id}"
+                context = f"{under_test.name} / {format_id} / {unit.id}"
                 status, problems = verdict(expectation, _output_of(unit, run), expression,
                                            (lambda line: peer_classes.excused(line, context))
                                            if under_test.spec != DEFAULT_NORMALIZER else lambda line: False)
@@ -216,5 +216,5 @@ def _row(unit: Unit, format_id: str, status: str, problems: list[str], seconds: 
             "problems": problems, "replay": f"cdc-conformance peers {unit.again} --peer {under_test.spec}",
             "known_failure": known, "case_file": unit.source, "normalizer": under_test.name,
             # the disagreement classes of its problem lines (docs/peers.md); a peer's only: the reference has none
-            "classes": peer_classes.counted(problems, f"{under_test.name} / {format_id}")
-            if under_test.spec != DEFAULT_NORMALIZER else {}}
+            "classes": peer_classes.counted(problems, f"{under_test.name} / {format_id} / {unit.id}")
+            if under_test.spec != DEFAULT_NORMALIZER and status not in ("PASS", NOT_EXPRESSED) else {}}

@@ -20,8 +20,10 @@ def main(path: str) -> None:
     lines: dict[tuple, int] = defaultdict(int)
     example: dict[tuple, str] = {}
     for row in rows:
+        if row["status"] in ("PASS", "NOT_EXPRESSED"):
+            continue  # its lines say why it is not expressed
         for problem in row["problems"]:
-            key = (row["normalizer"], row["format"], classify(problem, f"{row['normalizer']} / {row['format']}"))
+            key = (row["normalizer"], row["format"], classify(problem, f"{row['normalizer']} / {row['format']} / {row['case']}"))
             units[key].add(row["case"])
             lines[key] += 1
             if key not in example or (example[key].startswith("drawn/") and not row["case"].startswith("drawn/")):

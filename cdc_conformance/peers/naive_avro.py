@@ -37,6 +37,15 @@ def _latest_schema(registry: str, subject: str) -> str | None:
         raise
 
 
+def _is_envelope(schema: str) -> bool:
+    """Whether the schema is a change event's envelope: the job's SQL reads its `before`, `after` and `op`."""
+    try:
+        fields = {field.get("name") for field in json.loads(schema).get("fields") or []}
+    except (ValueError, AttributeError):
+        return False
+    return {"before", "after", "op"} <= fields
+
+
 def normalize(raw, format_id: str, schema_registry: str) -> changes.Output:
     from pyspark.sql import functions as F
     from pyspark.sql.avro.functions import from_avro
@@ -44,8 +53,8 @@ def normalize(raw, format_id: str, schema_registry: str) -> changes.Output:
     frames = []
     for topic in sorted(row.topic for row in raw.select("topic").distinct().collect()):
         schema = _latest_schema(schema_registry, f"{topic}-value")
-        if schema is None:
-            continue
+        if schema is None or not _is_envelope(schema):
+            continue  # no job of this kind is pointed at a topic whose schema is no change envelope (a heartbeat's)
         read = raw.where(F.col("topic") == topic).select(
             "*", from_avro(F.expr("substring(value, 6)"), schema, {"mode": "PERMISSIVE"}).alias("envelope"))
         frames.append(read.selectExpr("*", _IMAGE.format("before") + " AS before", _IMAGE.format("after") + " AS after")

@@ -11,8 +11,9 @@ from cdc_conformance.harness.peer_classes import CLASSES, KINDS, UNCLASSIFIED, a
 
 DOC = Path(__file__).resolve().parents[2] / peer_classes.DOC
 # "<normalizer> / <format>" of the shipped peers, the context a class's `where` selects
-CONTEXTS = ("Flink canal-json 1.20.4 / canal-json", "Flink debezium-json 1.20.4 / debezium-json",
-            "naive Spark from_json / canal-json", "naive Spark from_avro (latest schema) / debezium-avro")
+CONTEXTS = ("Flink canal-json 1.20.4 / canal-json / c", "Flink debezium-json 1.20.4 / debezium-json / c",
+            "naive Spark from_json / canal-json / c", "naive Spark from_avro (latest schema) / debezium-avro / c",
+            "Flink canal-json 1.20.4 / canal-json / canal-json-values-as-json-numbers")
 
 
 @pytest.mark.parametrize("peer_class", CLASSES, ids=lambda c: c.id)
@@ -32,7 +33,9 @@ def test_each_class_has_its_section_in_the_peers_page(peer_class):
 def test_a_line_no_rule_takes_is_unclassified_and_only_choices_are_excused():
     assert classify("record t[0]@0: something new") == UNCLASSIFIED
     assert [c.id for c in CLASSES if excused(c.fixture)] == [c.id for c in CLASSES if c.kind == "choice"] == ["C6"]
+    u1 = next(c for c in CLASSES if c.kind == "unproduced")
+    assert excused(u1.fixture, CONTEXTS[-1]) and not excused(u1.fixture, CONTEXTS[0])
     c1 = next(c for c in CLASSES if c.id == "C1")
-    assert classify(c1.fixture, "Flink debezium-json 1.20.4 / debezium-json") != "C1"  # a class of canal's format only
+    assert classify(c1.fixture, "Flink debezium-json 1.20.4 / debezium-json / c") != "C1"  # a class of canal's format only
     anywhere = next(c for c in CLASSES if not c.where)
     assert counted([anywhere.fixture, "new", anywhere.fixture]) == {anywhere.id: 2, UNCLASSIFIED: 1}
