@@ -50,7 +50,7 @@ CLASSES = (
               where=r"/ canal-json / canal-json-values-as-json-numbers$"),
     PeerClass("C8", "MySQL TIME past a day's clock", "refuses", "C8: MySQL's TIME is a duration",
               r"refused \(.*Canal JSON message.*DateTimeParseException: Text '(-|\d{3,}:|0\.)|"
-              r"\(TIME[^:]*\): expected \"(-|\d{3,}:|2[4-9]:|[3-9]\d:|00:00:00\.0*\")[^\"]*\", got (null|\"00:00:00)",
+              r"\(TIME[^:]*\): expected \"(-|\d{3,}:|2[4-9]:|[3-9]\d:|00:00:00\.0*(?=\"))[^\"]*\", got (null|\"00:00:00)",
               "record t[0]@0: refused (IOException: Corrupt Canal JSON message '{}'. (cause: DateTimeParseException: "
               "Text '838:59:59.999999' could not be parsed at index 2)) where the reference emits ROW/INSERT",
               where="/ canal-json /"),
@@ -117,6 +117,10 @@ CLASSES = (
     PeerClass("A1", "the subject's latest schema read for every record", "wrong", "A1: one schema for a topic (naive from_avro)",
               r"wrong value [^ ]+: (missing|unexpected)",
               'record t[0]@0 row 0: wrong value after.k_g: unexpected "-128791"', where="from_avro"),
+    PeerClass("A2", "a schema Spark cannot convert stops the job", "refuses", "A1: one schema for a topic (naive from_avro)",
+              r"refused \(the job over .* failed",
+              "record t[0]@0: refused (the job over t failed: [DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION] Decimal precision 65 "
+              "exceeds max precision 38.) where the reference emits ROW/INSERT", where="from_avro"),
     PeerClass("D2", "Connect's encodings not decoded", "undecoded", "D2: Connect's encodings",
               r"\((DATE|TIME|TIMESTAMP|BITS|VARBIT|DECIMAL|INTERVAL)[^:]*\): expected \"[^\"]*\", "
               r"got \"(-?\d+|[A-Za-z0-9+/]*=*|\{\\\"scale\\\".*)\"$|"

@@ -55,14 +55,23 @@ def normalize(raw, format_id: str, schema_registry: str) -> changes.Output:
         schema = _latest_schema(schema_registry, f"{topic}-value")
         if schema is None or not _is_envelope(schema):
             continue  # no job of this kind is pointed at a topic whose schema is no change envelope (a heartbeat's)
-        read = raw.where(F.col("topic") == topic).select(
+        records = raw.where(F.col("topic") == topic)
+        read = records.select(
             "*", from_avro(F.expr("substring(value, 6)"), schema, {"mode": "PERMISSIVE"}).alias("envelope"))
+        try:
+            _ = read.schema  # Spark converts the Avro schema here: one it cannot (a decimal past 38 digits) stops the job
+        except Exception as error:  # that topic's job; a user runs one per topic, so the others go on
+            reason = f"the job over {topic} failed: {str(error).splitlines()[0]}".replace("'", "")
+            frames.append(records.selectExpr(*raw.columns, f"CAST(array() AS {changes.CHANGES_TYPE}) AS avro_changes",
+                                             f"'{reason}' AS avro_error"))
+            continue
         frames.append(read.selectExpr("*", _IMAGE.format("before") + " AS before", _IMAGE.format("after") + " AS after")
-                      .selectExpr(*raw.columns, f"{_CHANGES} AS avro_changes"))
-    decoded = frames[0] if frames else raw.selectExpr("*", f"CAST(array() AS {changes.CHANGES_TYPE}) AS avro_changes")
+                      .selectExpr(*raw.columns, f"{_CHANGES} AS avro_changes", "CAST(NULL AS STRING) AS avro_error"))
+    decoded = frames[0] if frames else raw.selectExpr("*", f"CAST(array() AS {changes.CHANGES_TYPE}) AS avro_changes",
+                                                      "CAST(NULL AS STRING) AS avro_error")
     for frame in frames[1:]:
         decoded = decoded.unionByName(frame)
-    return changes.output(decoded, format_id, "avro_changes", "CAST(NULL AS STRING)")
+    return changes.output(decoded, format_id, "avro_changes", "avro_error")
 
 
 def supported_formats() -> list[str]:
