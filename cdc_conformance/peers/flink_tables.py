@@ -147,7 +147,8 @@ def row_type(declared: list[tuple[str, str]]) -> str:
 
 def declared_tables(format_id: str, records: Iterable[tuple[str, int, int, bytes | None]]) -> dict[tuple, str]:
     """Each record's (topic, partition, offset) -> the row type of its table's DDL: declared from the first record
-    (by partition and offset) of the topic that names the table's columns, or none for a record of no table."""
+    (by partition and offset) of the topic that types the table's columns, or, where no record types them (schemaless
+    Debezium), every column its records name; none for a record of no table."""
     ordered = sorted(records, key=lambda r: (r[0], r[1], r[2]))
     documents = {}
     for topic, partition, offset, value in ordered:
@@ -155,11 +156,18 @@ def declared_tables(format_id: str, records: Iterable[tuple[str, int, int, bytes
             documents[(topic, partition, offset)] = json.loads(value) if value is not None else None
         except (ValueError, UnicodeDecodeError):
             documents[(topic, partition, offset)] = None
-    tables: dict[tuple, str] = {}
+    typed: dict[tuple, list[tuple[str, str]]] = {}
+    untyped: dict[tuple, dict[str, str]] = {}
     for (topic, _, _), document in documents.items():
         table = (topic, *table_of(format_id, document))
-        declared = columns(format_id, document)
-        if table not in tables and declared and len({name for name, _ in declared}) == len(declared):
-            tables[table] = row_type(declared)
+        declared = columns(format_id, document) or []
+        if all(kind == "STRING" for _, kind in declared) and format_id != "canal-json":
+            # a schemaless record types nothing and may name part of the row (a delete's key): the user's DDL
+            # has every column the table's records name
+            untyped.setdefault(table, {}).update(dict.fromkeys(name for name, _ in declared if name), "STRING")
+        elif table not in typed and declared:
+            typed[table] = declared
+    tables = {table: row_type(list(names.items())) for table, names in untyped.items() if names}
+    tables.update({table: row_type(declared) for table, declared in typed.items()})
     return {coordinates: tables[(coordinates[0], *table_of(format_id, document))]
             for coordinates, document in documents.items() if (coordinates[0], *table_of(format_id, document)) in tables}

@@ -37,6 +37,15 @@ def _latest_schema(registry: str, subject: str) -> str | None:
         raise
 
 
+def _unreadable_decimal(node) -> bool:
+    """Whether the Avro schema holds a decimal past Spark's 38 digits: a job reading it fails on its first record."""
+    if isinstance(node, dict):
+        if node.get("logicalType") == "decimal" and isinstance(node.get("precision"), int) and node["precision"] > 38:
+            return True
+        return any(_unreadable_decimal(value) for value in node.values())
+    return isinstance(node, list) and any(_unreadable_decimal(value) for value in node)
+
+
 def _is_envelope(schema: str) -> bool:
     """Whether the schema is a change event's envelope: the job's SQL reads its `before`, `after` and `op`."""
     try:
@@ -58,10 +67,15 @@ def normalize(raw, format_id: str, schema_registry: str) -> changes.Output:
         records = raw.where(F.col("topic") == topic)
         read = records.select(
             "*", from_avro(F.expr("substring(value, 6)"), schema, {"mode": "PERMISSIVE"}).alias("envelope"))
-        try:
-            _ = read.schema  # Spark converts the Avro schema here: one it cannot (a decimal past 38 digits) stops the job
-        except Exception as error:  # that topic's job; a user runs one per topic, so the others go on
-            reason = f"the job over {topic} failed: {str(error).splitlines()[0]}".replace("'", "")
+        failure = ("DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION: a decimal past 38 digits" if _unreadable_decimal(json.loads(schema))
+                   else None)
+        if failure is None:
+            try:
+                _ = read.schema  # Spark converts the Avro schema here: one it cannot stops the job
+            except Exception as error:
+                failure = str(error).splitlines()[0]
+        if failure is not None:  # that topic's job fails; a user runs one per topic, so the others go on
+            reason = f"the job over {topic} failed: {failure}".replace("'", "")
             frames.append(records.selectExpr(*raw.columns, f"CAST(array() AS {changes.CHANGES_TYPE}) AS avro_changes",
                                              f"'{reason}' AS avro_error"))
             continue

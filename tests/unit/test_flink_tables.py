@@ -45,3 +45,10 @@ def test_one_ddl_per_table_from_its_first_record():
 
 def test_a_column_name_is_quoted_whatever_it_holds():
     assert declared_tables("canal-json", [_canal(0, {"a`b c": "int(11)"})])[("canal.shop", 0, 0)] == "ROW<`a``b c` INT>"
+
+
+def test_a_schemaless_table_has_every_column_its_records_name():
+    delete = {"before": {"id": 1}, "after": None, "op": "d", "source": {"db": "d", "table": "t"}}
+    insert = {"before": None, "after": {"id": 2, "v": "b"}, "op": "c", "source": {"db": "d", "table": "t"}}
+    records = [("pg.t", 0, offset, json.dumps(value).encode()) for offset, value in enumerate([delete, insert])]
+    assert set(declared_tables("debezium-json", records).values()) == {"ROW<`id` STRING, `v` STRING>"}
