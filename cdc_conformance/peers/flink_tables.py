@@ -164,7 +164,7 @@ def declared_tables(format_id: str, records: Iterable[tuple[str, int, int, bytes
         if all(kind == "STRING" for _, kind in declared) and format_id != "canal-json":
             # a schemaless record types nothing and may name part of the row (a delete's key): the user's DDL
             # has every column the table's records name
-            untyped.setdefault(table, {}).update(dict.fromkeys(name for name, _ in declared if name), "STRING")
+            untyped.setdefault(table, {}).update(dict.fromkeys((name for name, _ in declared if name), "STRING"))
         elif table not in typed and declared:
             typed[table] = declared
     tables = {table: row_type(list(names.items())) for table, names in untyped.items() if names}
