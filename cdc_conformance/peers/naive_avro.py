@@ -37,15 +37,6 @@ def _latest_schema(registry: str, subject: str) -> str | None:
         raise
 
 
-def _unreadable_decimal(node) -> bool:
-    """Whether the Avro schema holds a decimal past Spark's 38 digits: a job reading it fails on its first record."""
-    if isinstance(node, dict):
-        if node.get("logicalType") == "decimal" and isinstance(node.get("precision"), int) and node["precision"] > 38:
-            return True
-        return any(_unreadable_decimal(value) for value in node.values())
-    return isinstance(node, list) and any(_unreadable_decimal(value) for value in node)
-
-
 def _is_envelope(schema: str) -> bool:
     """Whether the schema is a change event's envelope: the job's SQL reads its `before`, `after` and `op`."""
     try:
@@ -65,24 +56,13 @@ def normalize(raw, format_id: str, schema_registry: str) -> changes.Output:
         if schema is None or not _is_envelope(schema):
             continue  # no job of this kind is pointed at a topic whose schema is no change envelope (a heartbeat's)
         records = raw.where(F.col("topic") == topic)
-        read = records.select(
-            "*", from_avro(F.expr("substring(value, 6)"), schema, {"mode": "PERMISSIVE"}).alias("envelope"))
-        failure = ("DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION: a decimal past 38 digits" if _unreadable_decimal(json.loads(schema))
-                   else None)
-        if failure is None:
-            try:
-                _ = read.schema  # Spark converts the Avro schema here: one it cannot stops the job
-            except Exception as error:
-                failure = str(error).splitlines()[0]
-        if failure is not None:  # that topic's job fails; a user runs one per topic, so the others go on
-            reason = f"the job over {topic} failed: {failure}".replace("'", "")
-            frames.append(records.selectExpr(*raw.columns, f"CAST(array() AS {changes.CHANGES_TYPE}) AS avro_changes",
-                                             f"'{reason}' AS avro_error"))
-            continue
-        frame = (read.selectExpr("*", _IMAGE.format("before") + " AS before", _IMAGE.format("after") + " AS after")
-                 .selectExpr(*raw.columns, f"{_CHANGES} AS avro_changes", "CAST(NULL AS STRING) AS avro_error"))
-        try:  # a user's job per topic: one that fails (bytes of an older schema read as a decimal past 38 digits)
-            frame = raw.sparkSession.createDataFrame(frame.collect(), frame.schema)  # fails that topic's job alone
+        try:  # a user's job per topic: one that fails (a decimal past Spark's 38 digits in the schema, or bytes of an
+            # older schema read as one) fails that topic alone; Spark analyses a plan eagerly, and runs it on collect
+            read = records.select(
+                "*", from_avro(F.expr("substring(value, 6)"), schema, {"mode": "PERMISSIVE"}).alias("envelope"))
+            frame = (read.selectExpr("*", _IMAGE.format("before") + " AS before", _IMAGE.format("after") + " AS after")
+                     .selectExpr(*raw.columns, f"{_CHANGES} AS avro_changes", "CAST(NULL AS STRING) AS avro_error"))
+            frame = raw.sparkSession.createDataFrame(frame.collect(), frame.schema)
         except Exception as error:
             reason = f"the job over {topic} failed: {str(error).splitlines()[0]}".replace("'", "")
             frame = records.selectExpr(*raw.columns, f"CAST(array() AS {changes.CHANGES_TYPE}) AS avro_changes",
