@@ -49,7 +49,7 @@ _CONNECT_LOGICAL = {"io.debezium.time.Date": "DATE", "org.apache.kafka.connect.d
 
 
 # java.sql.Types codes as a JDBC driver's mapping to Flink types gives them (canal's `sqlType`)
-_JDBC = {-7: "BOOLEAN", -6: "TINYINT", 5: "SMALLINT", 4: "INT", -5: "BIGINT", 7: "FLOAT", 6: "DOUBLE", 8: "DOUBLE",
+_JDBC: dict[object, str] = {-7: "BOOLEAN", -6: "TINYINT", 5: "SMALLINT", 4: "INT", -5: "BIGINT", 7: "FLOAT", 6: "DOUBLE", 8: "DOUBLE",
          16: "BOOLEAN", 91: "DATE", -2: "BYTES", -3: "BYTES", -4: "BYTES", 2004: "BYTES"}
 
 
@@ -107,10 +107,9 @@ def columns(format_id: str, document) -> list[tuple[str, str]] | None:
     if not isinstance(document, dict):
         return None
     if format_id == "canal-json":
-        types = document.get("mysqlType") if isinstance(document.get("mysqlType"), dict) else {}
-        codes = document.get("sqlType") if isinstance(document.get("sqlType"), dict) else {}
+        types, codes = _object(document.get("mysqlType")), _object(document.get("sqlType"))
         rows = document.get("data")
-        first = rows[0] if isinstance(rows, list) and rows and isinstance(rows[0], dict) else {}
+        first = _object(rows[0]) if isinstance(rows, list) and rows else {}
         # the type text where canal wrote one, else the JDBC code (sqlType), else STRING
         declared = [(str(name), mysql_type(text)) for name, text in types.items()]
         declared += [(str(name), _JDBC.get(codes.get(name), "STRING")) for name in [*codes, *first] if name not in types]
@@ -127,6 +126,11 @@ def columns(format_id: str, document) -> list[tuple[str, str]] | None:
     return None
 
 
+def _object(value) -> dict:
+    """A JSON object of the record, or an empty one where the record has something else."""
+    return value if isinstance(value, dict) else {}
+
+
 def table_of(format_id: str, document) -> tuple:
     """What names the record's table: a topic carries one table in production; drawn examples share a topic."""
     if not isinstance(document, dict):
@@ -134,8 +138,8 @@ def table_of(format_id: str, document) -> tuple:
     if format_id == "canal-json":
         names = [document.get("database"), document.get("table")]
     else:
-        envelope = document.get("payload") if isinstance(document.get("payload"), dict) else document
-        source = envelope.get("source") if isinstance(envelope.get("source"), dict) else {}
+        envelope = _object(document.get("payload")) or document
+        source = _object(envelope.get("source"))
         names = [source.get(part) for part in ("name", "db", "schema", "table")]
     return tuple(name if name is None or isinstance(name, str) else json.dumps(name, sort_keys=True) for name in names)
 
