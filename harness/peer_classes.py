@@ -127,7 +127,8 @@ CLASSES = (
               r"got \"(-?\d+|[A-Za-z0-9+/]*=*|\{\\\"scale\\\".*)\"$|"
               r"refused \(.*Debezium JSON message.*(DateTimeParseException: Text '-?\d+'|NumberFormatException|base64)|"
               r"\((BITS|VARBIT)[^:]*\): expected \"[01]*\", got|"
-              r"\((DATE|TIME|TIMESTAMP|DECIMAL|INTERVAL)[^:]*\): expected \"[^\"]+\", got null",
+              r"\((DATE|TIME|TIMESTAMP|DECIMAL|INTERVAL)[^:]*\): expected \"[^\"]+\", got null|"
+              r"\(TIMESTAMP[^:]*\): expected \"-?infinity\", got",
               'record t[0]@0 row 0: wrong value after.d (DATE): expected "2018-06-20", got "17702"',
               where="debezium"),
     PeerClass("S1", "a column the table gained after its DDL, not read", "wrong", "S1: a column added after the table's DDL",

@@ -142,3 +142,8 @@ def test_a_table_reader_is_not_judged_on_the_topics_a_producer_writes_apart():
     assert on_tables_only(expectation, frozenset({"DDL"})).records == expectation.records  # no heartbeat topic of its own
     assert verdict(on_tables_only(Expectation([beat], {beat: [heartbeat]}), frozenset({"HEARTBEAT"})),
                    Output({}, {beat: ERROR}), PEER)[0] == NOT_EXPRESSED
+
+
+def test_json_with_a_null_member_is_the_json_without_it():
+    assert same_value('{"srid":null,"wkb":"AQ=="}', '{"wkb":"AQ=="}', "GEOMETRY")
+    assert not same_value('{"srid":4326,"wkb":"AQ=="}', '{"wkb":"AQ=="}', "GEOMETRY")
