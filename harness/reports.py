@@ -300,12 +300,17 @@ VERDICTS = {
 }
 
 
+def _class_anchor(name: str) -> str:
+    """The legend line of a disagreement class (C1, C4/D3)."""
+    return "class-" + re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-")
+
+
 def _cell(rows: list[dict], anchor: str) -> str:
     """passed/total, coloured by the worst status, linking to the list of its cases, and the disagreement classes of
     its failing cases (a peer's: docs/peers.md), each linking to the legend's line."""
     counts = Counter(row["status"] for row in rows)
     classes = sorted({name for row in rows for name in row.get("classes") or {}}, key=_class_order)
-    named = ("<br><small>" + " ".join(f"<a href='#class-{_anchor(name)}'>{html.escape(name)}</a>" for name in classes)
+    named = ("<br><small>" + " ".join(f"<a href='#{_class_anchor(name)}'>{html.escape(name)}</a>" for name in classes)
              + "</small>") if classes else ""
     return (f"<td class='{_cell_status(counts)}'><a href='#{anchor}' title='"
             + html.escape(" ".join(f"{s} {counts[s]}" for s in STATUSES if counts[s]))
@@ -334,7 +339,7 @@ def _legend(table: list[dict]) -> list[str]:
             known = BY_ID.get(name)
             title, kind, section = (known.title, known.kind, known.section) if known else \
                 ("a problem no class takes: a new class to triage", UNCLASSIFIED, "")
-            out.append(f"<tr id='class-{_anchor(name)}'><td>{html.escape(name)}</td><td class='feature'>{html.escape(title)}</td>"
+            out.append(f"<tr id='{_class_anchor(name)}'><td>{html.escape(name)}</td><td class='feature'>{html.escape(title)}</td>"
                        f"<td>{kind}</td><td class='feature'>{html.escape(section)}</td></tr>")
         out.append("</table>")
     return out
@@ -394,7 +399,7 @@ def html_matrix(report: Report, certifications: dict[str, tuple[dict, str]] | No
         for row in rows:
             line = f"<li class='{row['status']}'><code>{html.escape(row['case'])}</code> {row['status']}"
             if row.get("classes"):
-                line += " " + ", ".join(f"<a href='#class-{_anchor(name)}'>{html.escape(name)}</a> ({count})"
+                line += " " + ", ".join(f"<a href='#{_class_anchor(name)}'>{html.escape(name)}</a> ({count})"
                                         for name, count in row["classes"].items())
             if row["status"] in FAILING_STATUSES:
                 line += ("<pre>" + html.escape("\n".join(row["problems"])) + "</pre>"
