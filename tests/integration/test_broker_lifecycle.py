@@ -108,6 +108,7 @@ def test_testcontainers_starts_a_container_published_on_loopback_and_removes_it(
     assert {c.id for c in _session_containers()} == before
 
 
+@pytest.mark.long  # 20 s of a started and failed container: make test-long (the 12-minute gate)
 def test_without_its_reaper_testcontainers_still_leaves_no_container_when_a_test_or_a_start_fails():
     before = {c.id for c in _session_containers()}
     with pytest.raises(RuntimeError, match="the test failed"), TestcontainersKafka():

@@ -136,6 +136,7 @@ def test_a_crafted_history_through_the_real_connector(postgres_available, spark,
     assert (result.records, result.events) == (12, 12)
 
 
+@pytest.mark.long  # make test keeps PostgreSQL's crafted history; MariaDB's runs in make test-long (the 12-minute gate)
 def test_a_crafted_history_through_the_real_mariadb_connector(mariadb_available, spark, broker, request):
     from cdc_conformance.harness.jvm import DEFAULT_MARIADB_DEBEZIUM_VERSION
 
