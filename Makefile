@@ -10,6 +10,8 @@
 #   make fuzz  - coverage-guided fuzzing of every reader, 10 minutes each (Jazzer)
 #   make soak  - 10,000 mutated records per format through Kafka and Spark (make test-long runs a 500 slice)
 #   make bench - throughput beside a plain parse, every format, batch then streaming (docs/performance.md)
+#   make profile - where a batch record's time goes, every format: async-profiler's flame graphs and a summary of a pass
+#                  of each side, in reports/profile (docs/performance.md)
 #   make peers - the reference beside Flink's debezium-json and canal-json and a naive Spark parse, over every case and
 #                200 drawn examples per format (docs/peers.md; make test runs the naive parse over a few cases, make
 #                test-long the Flink peers over the cases docs/peers.md pins)
@@ -24,7 +26,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 JVM_READY := .cache/jvm/.ready
 
-.PHONY: bootstrap system-packages browser run dist typecheck test test-unit test-integration test-user test-java test-long fuzz lint bench soak peers producers docker-engine docker-engine-stop clean
+.PHONY: bootstrap system-packages browser run dist typecheck test test-unit test-integration test-user test-java test-long fuzz lint bench profile soak peers producers docker-engine docker-engine-stop clean
 
 bootstrap: $(INSTALLED) $(JVM_READY)
 
@@ -113,6 +115,9 @@ BENCH_REPEAT ?= 3
 bench: bootstrap
 	$(BIN)/cdc-conformance bench --all --messages $(BENCH_MESSAGES) --repeat $(BENCH_REPEAT)
 	$(BIN)/cdc-conformance bench --streaming --all --messages $(BENCH_MESSAGES) --repeat 2
+
+profile: bootstrap
+	$(BIN)/cdc-conformance bench --all --messages $(BENCH_MESSAGES) --repeat 1 --profile reports/profile
 
 # The ecosystem's consumers beside the reference (docs/peers.md): every case of the formats the peers read and 200 drawn
 # examples per format through Flink's debezium-json and canal-json (flink-json 1.20.4, then 2.3.0) and a naive Spark

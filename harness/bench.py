@@ -10,8 +10,10 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 
 from cdc_conformance.generators.plugin import FormatGenerator
+from cdc_conformance.harness import profile
 from cdc_conformance.harness.roundtrip import format_options
 from cdc_conformance.harness.schema_registry import RegistryClient, registered
 from cdc_conformance.harness.under_test import NormalizerUnderTest
@@ -40,7 +42,10 @@ def measure_all(name: str, frames: list, messages: int) -> Measurement:
 
 
 def run(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerator, messages: int, repeat: int = 1,
-        partitions: int = 2, schema_registry: RegistryClient | None = None) -> list[Measurement]:
+        partitions: int = 2, schema_registry: RegistryClient | None = None, profile_dir: Path | None = None
+        ) -> list[Measurement]:
+    """`repeat` passes of each side after a warm-up; with `profile_dir`, one more of each under async-profiler
+    (harness.profile), named `profile ...` and never the best of a side."""
     from cdc_conformance.harness.kafka_read import read_batch
 
     bench = generator.benchmark()
@@ -56,6 +61,12 @@ def run(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerat
         results.append(measure(bench.plain_label, bench.plain(raw()), messages))
         results.append(measure_all(f"normalizer {generator.format_id}", under_test.frames(raw(), generator.format_id, **options),
                                    messages))
+    if profile_dir is not None:
+        profiler = profile.Profiler(spark)
+        with profiler.recording(profile_dir / f"{generator.format_id}-plain"):
+            results.append(measure("profile plain", bench.plain(raw()), messages))
+        with profiler.recording(profile_dir / f"{generator.format_id}-normalizer"):
+            results.append(measure_all("profile normalizer", under_test.frames(raw(), generator.format_id, **options), messages))
     return results
 
 
@@ -68,6 +79,7 @@ class FormatRow:
     plain_rate: float
     normalizer_rate: float
     growth: float | None = None  # normalizer time at 10x the messages / time at 1x (linear: about 10)
+    profile: str | None = None   # with --profile: where the profiled passes' time went (Markdown)
 
     @property
     def ratio(self) -> float:
@@ -80,10 +92,17 @@ class FormatRow:
 
 
 def format_row(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerator, messages: int, repeat: int,
-               growth: bool = False, schema_registry: RegistryClient | None = None) -> FormatRow:
+               growth: bool = False, schema_registry: RegistryClient | None = None,
+               profile_dir: Path | None = None) -> FormatRow:
     """Best of `repeat` passes each (after the warm-up): the first pass of a JVM runs interpreted code."""
-    results = run(spark, broker, under_test, generator, messages, repeat, schema_registry=schema_registry)
+    results = run(spark, broker, under_test, generator, messages, repeat, schema_registry=schema_registry,
+                  profile_dir=profile_dir)
     row = FormatRow(generator.format_id, messages, _best(results, "plain"), _best(results, "normalizer"))
+    if profile_dir is not None:
+        plain, normalizer = (profile.breakdown(profile_dir / f"{generator.format_id}-{side}.collapsed")
+                             for side in ("plain", "normalizer"))
+        row.profile = profile.summary(generator.format_id, plain, normalizer, _best(results, "profile plain"),
+                                      _best(results, "profile normalizer"))
     if growth:
         larger = _best(run(spark, broker, under_test, generator, messages * 10, repeat, schema_registry=schema_registry),
                        "normalizer")

@@ -156,6 +156,15 @@ def avro_converter_artifacts() -> ArtifactSet:
                        {"apicurio.converter.version": AVRO_CONVERTER_VERSION})
 
 
+# async-profiler (harness/maven/async-profiler): `bench --profile`'s flame graphs, loaded into the driver it profiles
+ASYNC_PROFILER_VERSION = "4.2"
+
+
+def async_profiler_artifacts() -> ArtifactSet:
+    return ArtifactSet("async-profiler", JVM_DIR / "async-profiler" / "pom.xml", ASYNC_PROFILER_VERSION,
+                       {"async.profiler.version": ASYNC_PROFILER_VERSION})
+
+
 def _complete(artifacts: ArtifactSet) -> tuple[Path, str, bool]:
     sources = sorted(path for path in artifacts.pom.parent.rglob("*") if path.is_file()) if artifacts.application else [artifacts.pom]
     digest = hashlib.sha256(b"".join(path.read_bytes() for path in sources)

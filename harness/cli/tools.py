@@ -26,17 +26,21 @@ from cdc_conformance.harness.registry import Registry
               help="With --streaming: the Kafka source's maxOffsetsPerTrigger.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Also write the table as JSON.")
+@click.option("--profile", "profile_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Batch only: one more pass of each side under async-profiler (not counted), its flame graphs and "
+                   "summary.md (where the time goes) written to this folder.")
 @UNDER_TEST_OPTION
-def bench(formats, every_format, messages, repeat, growth, streaming, max_offsets_per_trigger, json_path,
+def bench(formats, every_format, messages, repeat, growth, streaming, max_offsets_per_trigger, json_path, profile_dir,
           normalizer_spec) -> None:
     """Throughput of the normalizer vs a plain parsing pass over the same Kafka data (embedded broker), batch or
     streaming."""
     import json
 
     from cdc_conformance.harness import bench as benchmark
+    from cdc_conformance.harness import profile
     from cdc_conformance.harness.broker import EmbeddedKafka
     from cdc_conformance.harness.schema_registry import LazySchemaRegistry
-    from cdc_conformance.harness.spark import spark_session
+    from cdc_conformance.harness.spark import remote_url, spark_session
 
     registry = Registry.load()
     if every_format and formats:
@@ -48,6 +52,10 @@ def bench(formats, every_format, messages, repeat, growth, streaming, max_offset
     under_test, progress = normalizer_under_test(normalizer_spec), Progress()
     if streaming and under_test.normalize_stream is None:  # before any JVM starts, like every --normalizer problem
         raise Misuse(f"--streaming: {under_test.spec} has no streaming entry ({under_test.spec}_stream)")
+    if profile_dir is not None and streaming:
+        raise Misuse("--profile profiles batch passes: give it without --streaming")
+    if profile_dir is not None and remote_url():
+        raise Misuse("--profile loads the profiler into a local driver: not with a Spark Connect session")
     if streaming:
         _bench_streaming(chosen, registry, under_test, progress, messages, max_offsets_per_trigger, repeat, growth, json_path)
         return
@@ -56,13 +64,17 @@ def bench(formats, every_format, messages, repeat, growth, streaming, max_offset
             progress.phase(f"benchmarking {len(chosen)} format(s)", total=len(chosen)) as done:
         for format_id in chosen:
             with progress.phase(f"{format_id}: {messages:,} messages, {repeat} pass(es)"):
-                rows.append(benchmark.format_row(spark_session(under_test=under_test), broker, under_test, registry.generator(format_id),
-                                                 messages, repeat, growth, schema_registry))
+                spark = spark_session(under_test=under_test, extra_conf=profile.session_conf() if profile_dir else None)
+                rows.append(benchmark.format_row(spark, broker, under_test, registry.generator(format_id), messages, repeat,
+                                                 growth, schema_registry, profile_dir))
             progress.note(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s ({rows[-1].ratio:.2f}x plain)")
             done()
     click.echo(benchmark.summary(rows))
     if json_path:
         json_path.write_text(json.dumps([row.as_json() for row in rows], indent=2) + "\n")
+    if profile_dir is not None:
+        (profile_dir / "summary.md").write_text("\n".join(row.profile or "" for row in rows))
+        click.echo(f"flame graphs and summary.md in {profile_dir}")
 
 
 def _bench_streaming(chosen, registry, under_test, progress, messages, max_offsets, repeat, growth, json_path) -> None:

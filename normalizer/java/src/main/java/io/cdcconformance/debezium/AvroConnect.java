@@ -25,17 +25,32 @@ final class AvroConnect {
     private AvroConnect() {
     }
 
-    // each writer schema's Connect schema, built once: the registry client hands out one Schema per id, and a schema
-    // never changes (read only, shared by every record of it)
-    private static final Map<Schema, Map<String, Object>> CONNECT_SCHEMAS =
-            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+    // each writer schema's Connect schema, built once per task thread: the registry client hands out one Schema per id,
+    // and a schema never changes (read only, shared by every record of it). Found by identity: Avro's Schema.equals
+    // walks the whole schema, and that took a tenth of the reader's time (a profile of bench, issue 61)
+    private static final ThreadLocal<Map<Schema, Map<String, Object>>> CONNECT_SCHEMAS =
+            ThreadLocal.withInitial(java.util.IdentityHashMap::new);
 
     /** The JsonConverter document of {@code datum}, written with {@code schema}. */
     static Map<String, Object> document(Schema schema, Object datum) {
         Map<String, Object> document = new LinkedHashMap<>();
-        document.put("schema", CONNECT_SCHEMAS.computeIfAbsent(schema, written -> connectSchema(written, null)));
+        document.put("schema", connectSchema(schema));
         document.put("payload", value(schema, datum));
         return document;
+    }
+
+    /** The Connect schema of a writer schema, built on its first record (at most the registry client's capacity kept). */
+    static Map<String, Object> connectSchema(Schema writer) {
+        Map<Schema, Map<String, Object>> built = CONNECT_SCHEMAS.get();
+        Map<String, Object> schema = built.get(writer);
+        if (schema == null) {
+            if (built.size() >= SchemaRegistryClient.CAPACITY) {
+                built.clear();
+            }
+            schema = connectSchema(writer, null);
+            built.put(writer, schema);
+        }
+        return schema;
     }
 
     /** The Connect schema as JsonConverter writes it ({@code JsonConverter.asJsonSchema}); {@code field}: the name of
@@ -52,7 +67,7 @@ final class AvroConnect {
         out.put("type", connectType(schema));
         switch (schema.getType()) {
             case RECORD -> {
-                List<Object> fields = new ArrayList<>();
+                List<Object> fields = new io.cdcconformance.shared.SharedList();  // read once, not per record
                 for (Schema.Field member : schema.getFields()) {
                     fields.add(connectSchema(member.schema(), member.name()));
                 }

@@ -159,7 +159,13 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
     }
 
     public static List<Field> fields(Object descriptors) {
-        List<Object> list = Json.array(descriptors);
+        if (descriptors instanceof SharedList shared) {  // a writer schema's: read once, not per record
+            return shared.derived(list -> java.util.Collections.unmodifiableList(fieldsOf(list)));
+        }
+        return fieldsOf(Json.array(descriptors));
+    }
+
+    private static List<Field> fieldsOf(List<Object> list) {
         if (list == null) {
             return null;
         }
@@ -378,14 +384,37 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         // Images
         // -----------------------------------------------------------------------------------------------------
 
+        // read once per record: the rules check them, then the events are built of them
+        private List<Cell> beforeCells;
+        private List<Cell> afterCells;
+        private Set<String> declared;
+
         /** The cells of image `name` (before, after) by the schema's fields; null without the image or a schema. */
         List<Cell> cells(String name) {
-            Map<String, Object> image = image(name);
-            return image == null || rowFields == null ? null : typedCells(image, rowFields);
+            boolean before = "before".equals(name);
+            List<Cell> cells = before ? beforeCells : afterCells;
+            if (cells == null) {
+                Map<String, Object> image = image(name);
+                cells = image == null || rowFields == null ? null : typedCells(image, rowFields);
+                if (before) {
+                    beforeCells = cells;
+                } else if ("after".equals(name)) {
+                    afterCells = cells;
+                }
+            }
+            return cells;
+        }
+
+        /** The schema's column names, as a set. */
+        Set<String> declared() {
+            if (declared == null) {
+                declared = new HashSet<>(fieldNames(rowFields));
+            }
+            return declared;
         }
 
         boolean duplicateFields() {
-            return rowFields != null && repeats(fieldNames(rowFields));
+            return rowFields != null && declared().size() < rowFields.size();
         }
 
         /** Image `name` as canonical text: the schema's columns the image holds (an unchanged TOASTed value left
@@ -445,7 +474,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             if (rowFields == null || image == null) {
                 return false;
             }
-            Set<String> declared = new HashSet<>(fieldNames(rowFields));
+            Set<String> declared = declared();
             for (String column : image.keySet()) {
                 if (!declared.contains(column)) {
                     return true;
@@ -580,7 +609,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                 if (duplicateFields() || (keyRead.names != null && repeats(keyRead.names))) {
                     return Records.rule("SCHEMA_MISMATCH", "the schema declares a column twice");
                 }
-                if ((rowFields != null && fieldNames(rowFields).contains(null)) || (keyRead.names != null && keyRead.names.contains(null))) {
+                if ((rowFields != null && declared().contains(null)) || (keyRead.names != null && keyRead.names.contains(null))) {
                     return Records.rule("SCHEMA_MISMATCH", "the schema declares a column without a name");
                 }
                 if (unknownColumns("before") || unknownColumns("after")) {

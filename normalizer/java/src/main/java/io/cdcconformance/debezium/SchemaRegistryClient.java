@@ -43,6 +43,29 @@ public final class SchemaRegistryClient {
     /** The writer schema of {@code id} in the registry at {@code url} (its Confluent-compatible API's base), or null
      * when the registry has no such id or holds no Avro schema under it. */
     static Schema schema(String url, int id) {
+        Seen seen = SEEN.get();
+        if (!url.equals(seen.url) || seen.ids.size() >= CAPACITY) {
+            seen.url = url;
+            seen.ids.clear();
+        }
+        Optional<Schema> known = seen.ids.get(id);
+        if (known == null) {
+            known = Optional.ofNullable(shared(url, id));
+            seen.ids.put(id, known);
+        }
+        return known.orElse(null);
+    }
+
+    // the schemas a task thread has met, for the registry it last read: a record's lookup is one map get, without the
+    // shared cache's lock and key text (an id never changes, so no copy goes stale)
+    private static final class Seen {
+        String url;
+        final Map<Integer, Optional<Schema>> ids = new java.util.HashMap<>();
+    }
+
+    private static final ThreadLocal<Seen> SEEN = ThreadLocal.withInitial(Seen::new);
+
+    private static Schema shared(String url, int id) {
         String key = url + "#" + id;
         synchronized (CACHE) {
             Optional<Schema> cached = CACHE.get(key);

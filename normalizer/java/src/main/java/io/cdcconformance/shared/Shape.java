@@ -63,10 +63,16 @@ public final class Shape {
                 if (!(value instanceof List)) {
                     return false;
                 }
+                if (value instanceof SharedList shared && shared.knownToFit(this)) {
+                    return true;  // a writer schema's list, found to fit on its first record
+                }
                 for (Object item : (List<?>) value) {
                     if (!element.fits(item)) {
                         return false;
                     }
+                }
+                if (value instanceof SharedList shared) {
+                    shared.fits(this);
                 }
                 return true;
             default:

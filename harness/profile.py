@@ -1,0 +1,138 @@
+"""`bench --profile DIR` (make profile): where a record's time goes, from async-profiler's samples of a batch pass.
+
+async-profiler (harness/maven/async-profiler) is loaded through its Java API into the local Spark driver, whose task
+threads run the passes (local mode: the executors are the driver's threads). One more pass of each side, after the
+measured ones and not counted in them, runs with the profiler on: a flame graph (`<format>-<side>.html`) and its
+collapsed stacks (`.collapsed`) are written to DIR, and `summary` sorts the task threads' samples into the parts of a
+pass (the Kafka source, the readers, Spark's conversion of their rows, ...) for docs/performance.md.
+
+CPU samples come from perf events (`event=cpu`, every millisecond of CPU); where the kernel refuses them (a container
+without perf), from the interval timer (`itimer`: its resolution is the kernel's tick, 4 ms here, so fewer samples).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cdc_conformance.harness import jvm
+
+TASK_FRAME = "Executor$TaskRunner.run"
+# A sample's part of the pass: the first rule whose pattern is in its stack, in this order (a reader's frames sit under
+# Spark's generated code, and Spark converts a reader's Row only after the reader returned, so the two never share a
+# stack)
+PARTS = (
+    ("readers (io.cdcconformance)", "io/cdcconformance/"),
+    ("Spark's conversion of the readers' Row (CatalystTypeConverters)", "CatalystTypeConverters"),
+    ("Spark's Kafka source", r"kafka010|org/apache/kafka/"),
+    ("Spark's Avro (from_avro)", r"spark/sql/avro|org/apache/avro/"),
+    ("Spark's JSON (from_json)", r"catalyst/json|com/fasterxml/jackson"),
+    ("Python (the plain pass's or a Python UDF's)", r"python|PythonRunner"),
+    ("generated code: projections and output rows", r"GeneratedClass|UnsafeRow|UnsafeWriter|codegen"),
+)
+OTHER = "other"
+
+
+def session_conf() -> dict[str, str]:
+    """The settings a profiled session starts with: async-profiler's API on the driver's classpath."""
+    jars = jvm.ensure(jvm.async_profiler_artifacts())
+    return {"spark.driver.extraClassPath": ":".join(str(jar) for jar in jars)}
+
+
+class Profiler:
+    """async-profiler in the session's driver: `with Profiler(spark).recording(path):` samples the block into path's
+    `.html` and `.collapsed`."""
+
+    def __init__(self, spark):
+        self._api = spark._jvm.one.profiler.AsyncProfiler.getInstance()
+        self.event = "cpu"
+
+    def recording(self, path: Path) -> _Recording:
+        return _Recording(self, path)
+
+    def start(self) -> None:
+        try:
+            self._api.execute(f"start,event={self.event},interval=1ms")
+        except Exception:  # noqa: BLE001 - py4j's error: perf events refused here; the timer works everywhere
+            self.event = "itimer"
+            self._api.execute("start,event=itimer,interval=1ms")
+
+    def stop(self, path: Path) -> None:
+        self._api.execute("stop")
+        self._api.execute(f"collapsed,file={path.with_suffix('.collapsed')}")
+        self._api.execute(f"flamegraph,title={path.stem},file={path.with_suffix('.html')}")
+
+
+class _Recording:
+    def __init__(self, profiler: Profiler, path: Path):
+        self.profiler, self.path = profiler, path
+
+    def __enter__(self) -> Profiler:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.profiler.start()
+        return self.profiler
+
+    def __exit__(self, *exc) -> None:
+        self.profiler.stop(self.path)
+
+
+@dataclass
+class Breakdown:
+    """One profiled pass: its task threads' samples by part of the pass, and the frames they were in."""
+
+    samples: int = 0
+    parts: Counter = field(default_factory=Counter)
+    own_frames: Counter = field(default_factory=Counter)   # the frame a sample was in (self time)
+    reader_frames: Counter = field(default_factory=Counter)  # every io.cdcconformance frame on the stack (inclusive)
+
+    def share(self, part: str) -> float:
+        return self.parts[part] / self.samples if self.samples else 0.0
+
+
+def _frame(frame: str) -> str:
+    """`io/cdcconformance/shared/Json.read_[j]` -> `io.cdcconformance.shared.Json.read` (async-profiler's frame types
+    and a lambda's generated class name dropped)."""
+    frame = re.sub(r"_\[[a-z0-9]\]$", "", frame)
+    frame = re.sub(r"\$\$Lambda[^.;]*", "$$Lambda", frame)
+    return frame.replace("/", ".")
+
+
+def part_of(stack: str) -> str:
+    return next((name for name, pattern in PARTS if re.search(pattern, stack)), OTHER)
+
+
+def breakdown(collapsed: Path) -> Breakdown:
+    """The task threads' samples of a `.collapsed` file (a line per distinct stack: frames joined by `;`, its count)."""
+    result = Breakdown()
+    for line in collapsed.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if TASK_FRAME not in stack or not count.isdigit():
+            continue
+        n = int(count)
+        frames = [_frame(f) for f in stack.split(";")]
+        result.samples += n
+        result.parts[part_of(stack)] += n
+        result.own_frames[frames[-1]] += n
+        for reader_frame in {f for f in frames if f.startswith("io.cdcconformance.") and "ambda" not in f}:  # not a lambda's
+            result.reader_frames[reader_frame] += n
+    return result
+
+
+def summary(format_id: str, plain: Breakdown, normalizer: Breakdown, plain_rate: float, normalizer_rate: float,
+            top: int = 15) -> str:
+    """Markdown: the pass's parts side by side, then the normalizer's heaviest frames (inclusive, the readers' own)."""
+    lines = [f"### {format_id}", "",
+             f"Profiled passes: plain {plain_rate:,.0f} msg/s, normalizer {normalizer_rate:,.0f} msg/s "
+             f"({plain.samples:,} and {normalizer.samples:,} task samples).", "",
+             "| part of the pass | plain | normalizer |", "|---|---:|---:|"]
+    for name in [name for name, _ in PARTS] + [OTHER]:
+        if plain.parts[name] or normalizer.parts[name]:
+            lines.append(f"| {name} | {plain.share(name):.0%} | {normalizer.share(name):.0%} |")
+    lines += ["", "| the readers' frames (inclusive) | normalizer |", "|---|---:|"]
+    for frame, n in normalizer.reader_frames.most_common(top):
+        lines.append(f"| `{frame}` | {n / normalizer.samples:.0%} |")
+    lines += ["", "| frames where samples were taken (self) | normalizer |", "|---|---:|"]
+    for frame, n in normalizer.own_frames.most_common(top):
+        lines.append(f"| `{frame}` | {n / normalizer.samples:.0%} |")
+    return "\n".join(lines) + "\n"
