@@ -213,6 +213,11 @@ class StreamRow:
     state_bytes: int
     growth: float | None = None          # time at 10x the messages / time at 1x (linear: about 10)
     state_rows_10x: int | None = None    # the state's rows at the end of the 10x query (flat: the same)
+    floor_rate: float | None = None      # the stateful path without its state (normalize_stream_floor); None: stateless
+
+    @property
+    def floor_ratio(self) -> float | None:
+        return None if self.floor_rate is None else self.normalizer_rate / self.floor_rate
 
     @property
     def ratio(self) -> float:
@@ -221,17 +226,21 @@ class StreamRow:
     def as_json(self) -> dict:
         return {"format": self.format_id, "messages": self.messages, "max_offsets_per_trigger": self.max_offsets_per_trigger,
                 "plain_msg_s": round(self.plain_rate), "normalizer_msg_s": round(self.normalizer_rate),
-                "ratio": round(self.ratio, 3), "cold_normalizer_msg_s": round(self.cold_rate), "state_rows": self.state_rows,
-                "state_bytes": self.state_bytes, "time_10x_over_1x": None if self.growth is None else round(self.growth, 2),
-                "state_rows_10x": self.state_rows_10x}
+                "ratio": round(self.ratio, 3),
+                "cold_normalizer_msg_s": None if self.cold_rate != self.cold_rate else round(self.cold_rate),  # NaN: none run
+                "state_rows": self.state_rows, "state_bytes": self.state_bytes,
+                "time_10x_over_1x": None if self.growth is None else round(self.growth, 2),
+                "state_rows_10x": self.state_rows_10x,
+                "floor_msg_s": None if self.floor_rate is None else round(self.floor_rate),
+                "ratio_to_floor": None if self.floor_ratio is None else round(self.floor_ratio, 3)}
 
 
 def run_stream(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerator, messages: int,
                max_offsets_per_trigger: int, repeat: int, workdir: str, cold: bool = False, partitions: int = 2,
                schema_registry: RegistryClient | None = None) -> list[StreamPass]:
     """The format's benchmark records on a topic of their own, then a warm-up query of each side (the normalizer's
-    reported when `cold`), and `repeat` pairs of queries (plain, normalizer), each a new query from the earliest
-    offset."""
+    reported when `cold`), and `repeat` rounds of queries (plain, normalizer, and the normalizer's floor for a format
+    that keeps state), each a new query from the earliest offset."""
     from cdc_conformance.harness.kafka_read import read_stream
 
     bench = generator.benchmark()
@@ -251,6 +260,9 @@ def run_stream(spark, broker, under_test: NormalizerUnderTest, generator: Format
     for _ in range(repeat):
         results.append(stream_pass(bench.plain_label, bench.plain(raw()), messages, end_offsets, workdir))
         results.append(stream_pass(normalizer, under_test.stream(raw(), generator.format_id, **options), messages, end_offsets, workdir))
+        floor = under_test.stream_floor(raw(), generator.format_id, **options)
+        if floor is not None:
+            results.append(stream_pass(f"floor {generator.format_id}", floor, messages, end_offsets, workdir))
     return results
 
 
@@ -264,6 +276,8 @@ def stream_row(spark, broker, under_test: NormalizerUnderTest, generator: Format
     first = next((r for r in results if r.name.startswith("cold")), None)
     row = StreamRow(generator.format_id, messages, max_offsets_per_trigger, _best(results, "plain"), _best(results, "normalizer"),
                     first.rate if first else float("nan"), last.state_rows, last.state_bytes)
+    if any(r.name.startswith("floor") for r in results):
+        row.floor_rate = _best(results, "floor")
     if growth:
         larger = run_stream(spark, broker, under_test, generator, messages * 10, max_offsets_per_trigger, 1, workdir,
                             schema_registry=schema_registry)
@@ -275,12 +289,15 @@ def stream_row(spark, broker, under_test: NormalizerUnderTest, generator: Format
 
 def stream_summary(rows: list[StreamRow]) -> str:
     lines = [f"{'format':<22}{'messages':>10}{'per trigger':>12}{'plain msg/s':>13}{'normalizer msg/s':>18}{'ratio':>7}"
-             f"{'cold msg/s':>12}{'state rows':>12}{'state MB':>10}{'t(10x)/t(1x)':>14}{'rows(10x)':>11}"]
+             f"{'floor msg/s':>13}{'/floor':>8}{'cold msg/s':>12}{'state rows':>12}{'state MB':>10}{'t(10x)/t(1x)':>14}"
+             f"{'rows(10x)':>11}"]
     for r in rows:
         growth = "-" if r.growth is None else f"{r.growth:.1f}"
+        floor = ("-", "-") if r.floor_rate is None else (f"{r.floor_rate:,.0f}", f"{r.floor_ratio:.2f}")
         rows_10x = "-" if r.state_rows_10x is None else f"{r.state_rows_10x:,}"
         cold = "-" if r.cold_rate != r.cold_rate else f"{r.cold_rate:,.0f}"  # NaN: no cold query in this run
         lines.append(f"{r.format_id:<22}{r.messages:>10,}{r.max_offsets_per_trigger:>12,}{r.plain_rate:>13,.0f}"
-                     f"{r.normalizer_rate:>18,.0f}{r.ratio:>7.2f}{cold:>12}{r.state_rows:>12,}{r.state_bytes / 1e6:>10.1f}"
+                     f"{r.normalizer_rate:>18,.0f}{r.ratio:>7.2f}{floor[0]:>13}{floor[1]:>8}{cold:>12}{r.state_rows:>12,}"
+                     f"{r.state_bytes / 1e6:>10.1f}"
                      f"{growth:>14}{rows_10x:>11}")
     return "\n".join(lines)

@@ -8,7 +8,8 @@ streaming entry's rows), which the harness then collects in one job instead of t
 module may say which formats it reads (`supported_formats()`), what it expresses of the model (`expresses()`,
 harness/expressed.py), its name in reports (`label()`) and the jars its session needs beside Spark's own connectors
 (`spark_jars(cache_dir)`: the harness starts its sessions with them, and adds them to a running session that lacks
-them; nothing else of a normalizer's reaches the classpath). docs/normalizer-contract.md says what each takes and
+them; nothing else of a normalizer's reaches the classpath), and, for the benchmark alone, what its stateful streaming
+path costs without its state (`<function>_stream_floor`). docs/normalizer-contract.md says what each takes and
 returns. A normalizer without a streaming entry is checked and certified for batch only, and its results say so.
 Nothing in the harness or the generators imports the reference normalizer (tests/unit/test_who_imports_whom.py).
 """
@@ -43,6 +44,8 @@ class NormalizerUnderTest:
     expresses: Callable | None = None  # () -> what it expresses of the model (harness/expressed.py); none: all of it
     label: Callable | None = None      # () -> its name in reports ("Flink canal-json 1.20.4"); none: the spec
     spark_jars: Callable | None = None  # (cache_dir) -> jar paths its session needs; none: Spark's connectors suffice
+    # (raw_stream, format_id, **options) -> its streaming path without state, or None (bench --streaming's floor only)
+    normalize_stream_floor: Callable | None = None
 
     @classmethod
     def load(cls, spec: str = DEFAULT_NORMALIZER) -> NormalizerUnderTest:
@@ -61,7 +64,8 @@ class NormalizerUnderTest:
         if not callable(function):
             raise NormalizerNotLoadable(f"{spec}: {function_name} is a {type(function).__name__}, not a function")
         optional = [getattr(module, name, None) for name in (f"{function_name}_stream", f"{function_name}_combined",
-                                                             "supported_formats", "expresses", "label", "spark_jars")]
+                                                             "supported_formats", "expresses", "label", "spark_jars",
+                                                             f"{function_name}_stream_floor")]
         return cls(spec, function, *(entry if callable(entry) else None for entry in optional))
 
     @property
@@ -141,6 +145,14 @@ class NormalizerUnderTest:
         if self.expression.values == "canonical":  # the grammar is the canonical text's; a text-valued peer claims none
             contract.check_values(events, self.spec)
         return events, quarantine
+
+    def stream_floor(self, raw_stream, format_id: str, **options):
+        """Its streaming path without state, for the benchmark (`<function>_stream_floor`), or None: the normalizer has
+        no such entry, or the format keeps no state. Not checked: its rows are no normalizer's output."""
+        if self.normalize_stream_floor is None:
+            return None
+        self._attached(raw_stream.sparkSession)
+        return self.normalize_stream_floor(raw_stream, format_id, **options)
 
     def stream(self, raw_stream, format_id: str, **options):
         """The streaming entry's output rows (`events` and `quarantine` arrays), their contract checked."""

@@ -80,6 +80,10 @@ class Grouping:
         return records.selectExpr("topic AS stream", self._group(), f"{member} AS member", *more)
 
 
+# How a stateful decoder's streaming path groups its records: `group_stream`, or the benchmark's `floor_stream`
+StreamGrouping = Callable[[DataFrame, Grouping, float, float], DataFrame]
+
+
 def group_batch(records: DataFrame, grouping: Grouping) -> DataFrame:
     """Every member of a group is in the input: one groupBy."""
     return (grouping._keyed(records, grouping._member()).groupBy("stream", "group_key")
@@ -105,6 +109,16 @@ def group_stream(records: DataFrame, grouping: Grouping, timeout_seconds: float 
         Code.DUPLICATE_AFTER_EMIT.value, grouping.late_conflict.value, timeout_ms, window_ms), records.sparkSession)
     return released.selectExpr("stream", "group_key",
                                f"IF(late IS NULL, members, transform(members, m -> {_with_late_verdict(grouping, 'm')})) AS members")
+
+
+def floor_stream(records: DataFrame, grouping: Grouping, timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS,
+                 copy_window_seconds: float = DEFAULT_COPY_WINDOW_SECONDS) -> DataFrame:
+    """What `group_stream` costs without its state, for the benchmark only (`bench --streaming`'s floor): the same keyed
+    records under the same watermark, shuffled by their group as the stateful operator's input is, each record a group
+    of its own. Its output is no normalizer's (an update's halves are never paired); its speed is the floor any
+    grouping in Spark stands on (docs/performance.md)."""
+    keyed = _with_event_time(records, grouping, grouping._member())
+    return keyed.repartition("stream", "group_key").selectExpr("stream", "group_key", "array(member) AS members")
 
 
 # A record's event time: its Kafka timestamp, but never later than the micro-batch that read it (Spark's

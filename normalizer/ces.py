@@ -167,10 +167,11 @@ def decode(raw: DataFrame, encoding: Encoding = JSON) -> DataFrame:
 
 
 def decode_stream(raw: DataFrame, segment_timeout_seconds: float = assembly.DEFAULT_TIMEOUT_SECONDS,
-                  encoding: Encoding = JSON, copy_window_seconds: float = assembly.DEFAULT_COPY_WINDOW_SECONDS) -> DataFrame:
+                  encoding: Encoding = JSON, copy_window_seconds: float = assembly.DEFAULT_COPY_WINDOW_SECONDS,
+                  group_stream: assembly.StreamGrouping = assembly.group_stream) -> DataFrame:
     """Structured Streaming: open segment groups wait in state (checkpointed) until complete or timed out; a
     released event's fingerprints stay for the copy window."""
-    grouped = assembly.group_stream(records(raw, encoding), SEGMENTS, segment_timeout_seconds, copy_window_seconds)
+    grouped = group_stream(records(raw, encoding), SEGMENTS, segment_timeout_seconds, copy_window_seconds)
     return outputs(assemble(grouped), encoding)
 
 

@@ -24,8 +24,9 @@ def decode(raw: DataFrame) -> DataFrame:
 
 
 def decode_stream(raw: DataFrame, segment_timeout_seconds: float = assembly.DEFAULT_TIMEOUT_SECONDS,
-                  copy_window_seconds: float = assembly.DEFAULT_COPY_WINDOW_SECONDS) -> DataFrame:
-    return ces.decode_stream(raw, segment_timeout_seconds, AVRO, copy_window_seconds)
+                  copy_window_seconds: float = assembly.DEFAULT_COPY_WINDOW_SECONDS,
+                  group_stream: assembly.StreamGrouping = assembly.group_stream) -> DataFrame:
+    return ces.decode_stream(raw, segment_timeout_seconds, AVRO, copy_window_seconds, group_stream)
 
 
 DECODER = register(FormatDecoder(FORMAT, decode=decode, decode_stream=decode_stream))

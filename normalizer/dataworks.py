@@ -73,10 +73,11 @@ def decode(raw: DataFrame) -> DataFrame:
 
 
 def decode_stream(raw: DataFrame, pair_timeout_seconds: float = assembly.DEFAULT_TIMEOUT_SECONDS,
-                  copy_window_seconds: float = assembly.DEFAULT_COPY_WINDOW_SECONDS) -> DataFrame:
+                  copy_window_seconds: float = assembly.DEFAULT_COPY_WINDOW_SECONDS,
+                  group_stream: assembly.StreamGrouping = assembly.group_stream) -> DataFrame:
     """Structured Streaming: a half waits in state (checkpointed) for its partner until the timeout; a released
     change's fingerprints stay for the copy window."""
-    return outputs(assembly.group_stream(records(raw), PAIRS, pair_timeout_seconds, copy_window_seconds))
+    return outputs(group_stream(records(raw), PAIRS, pair_timeout_seconds, copy_window_seconds))
 
 
 DECODER = register(FormatDecoder(FORMAT, decode=decode, decode_stream=decode_stream))

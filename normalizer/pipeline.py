@@ -79,3 +79,12 @@ def normalize_stream(raw: DataFrame, format_id: str, **options) -> DataFrame:
     decoder = plugin.find(format_id)
     _require_utc(raw.sparkSession)
     return decoder.stream(raw, **options)
+
+
+def normalize_stream_floor(raw: DataFrame, format_id: str, **options) -> DataFrame | None:
+    """For `bench --streaming` only: a stateful format's streaming path with its state taken out (its records read,
+    shuffled by group, each record a group of its own: `assembly.floor_stream`), the floor under any grouping; None for
+    a format that keeps no state. Its output is no normalizer's."""
+    decoder = plugin.find(format_id)
+    _require_utc(raw.sparkSession)
+    return decoder.floor(raw, **options)

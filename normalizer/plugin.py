@@ -19,6 +19,8 @@ from importlib import import_module
 
 from pyspark.sql import DataFrame
 
+from cdc_conformance.normalizer import assembly
+
 
 @dataclass(frozen=True)
 class FormatDecoder:
@@ -51,6 +53,14 @@ class FormatDecoder:
                 raise TypeError(f"{self.format_id} keeps no state; streaming options {sorted(streaming)} do not apply")
             return self.decode(raw, **given)
         return self.decode_stream(raw, **given, **streaming)
+
+    def floor(self, raw: DataFrame, **options) -> DataFrame | None:
+        """The streaming path without its state (the benchmark's floor: `assembly.floor_stream`); None for a format that
+        keeps no state, whose streaming path is its batch one."""
+        if self.decode_stream is None:
+            return None
+        streaming = {name: value for name, value in options.items() if name not in self.options + self.optional}
+        return self.decode_stream(raw, **self._format_options(options), **streaming, group_stream=assembly.floor_stream)
 
     def _format_options(self, options: dict) -> dict:
         missing = [name for name in self.options if options.get(name) is None]

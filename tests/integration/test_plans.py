@@ -45,3 +45,19 @@ def test_the_split_frames_hold_exactly_the_output_rows(spark, format_id, schema_
     assert sorted(map(str, map(event_to_json, result.events.collect()))) == sorted(str(event_to_json(e)) for r in rows for e in r.events)
     assert sorted(map(str, map(quarantine_to_json, result.quarantine.collect()))) == \
         sorted(str(quarantine_to_json(q)) for r in rows for q in r.quarantine)
+
+
+@pytest.mark.parametrize("format_id, keeps_state", [("dataworks-json", True), ("canal-json", False)])
+def test_the_benchmarks_floor_is_a_stateful_formats_path_with_each_record_a_group_of_its_own(spark, format_id, keeps_state,
+                                                                                             schema_registry):
+    """bench --streaming's floor (normalize_stream_floor): a format that keeps state has one, and it makes every record
+    a group of its own (one output row each: no pairing, no state); a stateless format has none."""
+    from cdc_conformance.normalizer.pipeline import normalize_stream_floor
+
+    raw, options = _cases_records(spark, format_id, schema_registry)
+    floor = normalize_stream_floor(raw, format_id, **options)
+    if not keeps_state:
+        assert floor is None
+        return
+    grouped_in_batch = normalize_combined(raw, format_id, **options).count()
+    assert floor.count() == raw.count() > grouped_in_batch  # the cases pair some halves: batch has fewer rows

@@ -79,6 +79,7 @@ public final class ModelGrammar {
     private static final List<String> REQUIRED_POSITION_PARTS = Json.array(Json.object(document().get("position")).get("required"))
             .stream().map(Json::text).toList();
     private static final Map<String, List<String>> ENUMERATIONS = enumerations();
+    private static final List<String> ENUMERATED_FIELDS = List.copyOf(ENUMERATIONS.keySet());
 
     /** Null when {@code text} is null or one of the texts the model lists for {@code field} ({@code kind},
      * {@code op}, {@code pk_change.role}, {@code ddl.change}), else what is wrong. */
@@ -89,7 +90,7 @@ public final class ModelGrammar {
 
     /** The fields with a closed list, in the file's order. */
     public static List<String> enumeratedFields() {
-        return List.copyOf(ENUMERATIONS.keySet());
+        return ENUMERATED_FIELDS;  // asked for every event leaving a reader (ModelExit): one list, not a copy each time
     }
 
     private static Map<String, List<String>> enumerations() {
