@@ -10,6 +10,10 @@ from cdc_conformance.harness.cli.common import UNDER_TEST_OPTION, DecodedFormat,
 from cdc_conformance.harness.progress import Progress
 from cdc_conformance.harness.registry import Registry
 
+# --state-store: Spark's own providers (None: the session's setting, Spark's default HDFS-backed store unless it was set)
+STATE_STORES = {"default": None,
+                "rocksdb": "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"}
+
 
 @click.command()
 @click.option("--format", "formats", multiple=True, type=DecodedFormat(),
@@ -26,12 +30,15 @@ from cdc_conformance.harness.registry import Registry
               help="With --streaming: the Kafka source's maxOffsetsPerTrigger.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Also write the table as JSON.")
+@click.option("--state-store", type=click.Choice(sorted(STATE_STORES)), default="default", show_default=True,
+              help="With --streaming: Spark's state store provider for the stateful formats' queries (the default keeps "
+                   "state in the executor's memory; rocksdb in RocksDB, on local disk).")
 @click.option("--profile", "profile_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Batch only: one more pass of each side under async-profiler (not counted), its flame graphs and "
                    "summary.md (where the time goes) written to this folder.")
 @UNDER_TEST_OPTION
-def bench(formats, every_format, messages, repeat, growth, streaming, max_offsets_per_trigger, json_path, profile_dir,
-          normalizer_spec) -> None:
+def bench(formats, every_format, messages, repeat, growth, streaming, max_offsets_per_trigger, json_path, state_store,
+          profile_dir, normalizer_spec) -> None:
     """Throughput of the normalizer vs a plain parsing pass over the same Kafka data (embedded broker), batch or
     streaming."""
     import json
@@ -52,12 +59,15 @@ def bench(formats, every_format, messages, repeat, growth, streaming, max_offset
     under_test, progress = normalizer_under_test(normalizer_spec), Progress()
     if streaming and under_test.normalize_stream is None:  # before any JVM starts, like every --normalizer problem
         raise Misuse(f"--streaming: {under_test.spec} has no streaming entry ({under_test.spec}_stream)")
+    if state_store != "default" and not streaming:
+        raise Misuse("--state-store is a streaming query's setting: give it with --streaming")
     if profile_dir is not None and streaming:
         raise Misuse("--profile profiles batch passes: give it without --streaming")
     if profile_dir is not None and remote_url():
         raise Misuse("--profile loads the profiler into a local driver: not with a Spark Connect session")
     if streaming:
-        _bench_streaming(chosen, registry, under_test, progress, messages, max_offsets_per_trigger, repeat, growth, json_path)
+        _bench_streaming(chosen, registry, under_test, progress, messages, max_offsets_per_trigger, repeat, growth, json_path,
+                         STATE_STORES[state_store])
         return
     rows = []
     with EmbeddedKafka(heap="1g") as broker, LazySchemaRegistry() as schema_registry, \
@@ -77,7 +87,8 @@ def bench(formats, every_format, messages, repeat, growth, streaming, max_offset
         click.echo(f"flame graphs and summary.md in {profile_dir}")
 
 
-def _bench_streaming(chosen, registry, under_test, progress, messages, max_offsets, repeat, growth, json_path) -> None:
+def _bench_streaming(chosen, registry, under_test, progress, messages, max_offsets, repeat, growth, json_path,
+                     state_store: str | None) -> None:
     import json
     import tempfile
 
@@ -91,7 +102,10 @@ def _bench_streaming(chosen, registry, under_test, progress, messages, max_offse
             LazySchemaRegistry() as schema_registry, progress.phase(f"streaming {len(chosen)} format(s)", total=len(chosen)) as done:
         for format_id in chosen:
             with progress.phase(f"{format_id}: {messages:,} messages, {max_offsets:,} a trigger, {repeat} pass(es)"):
-                rows.append(benchmark.stream_row(spark_session(under_test=under_test), broker, under_test, registry.generator(format_id),
+                spark = spark_session(under_test=under_test)
+                if state_store:  # a query's provider is fixed in its (new) checkpoint when it starts
+                    spark.conf.set("spark.sql.streaming.stateStore.providerClass", state_store)
+                rows.append(benchmark.stream_row(spark, broker, under_test, registry.generator(format_id),
                                                  messages, max_offsets, repeat, workdir, cold=True, growth=growth,
                                                  schema_registry=schema_registry))
             progress.note(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s streaming ({rows[-1].ratio:.2f}x plain)")

@@ -21,6 +21,7 @@ def _cli(*args, cwd=None, env=None):
     (["frobnicate"], "No such command"),
     (["bench", "--all", "--format", "ces-json"], "give either --all or --format"),
     (["bench", "--messages", "10"], "Invalid value for '--messages'"),
+    (["bench", "--state-store", "rocksdb"], "--state-store is a streaming query's setting: give it with --streaming"),
     (["bench", "--streaming", "--profile", "reports/profile"], "--profile profiles batch passes: give it without --streaming"),
     (["certify"], "give one of FORMAT@VERSION, --all or --check"),
     (["certify", "nope@1"], "no format version nope@1"),
