@@ -19,16 +19,18 @@ from pathlib import Path
 from cdc_conformance.harness import jvm
 
 TASK_FRAME = "Executor$TaskRunner.run"
-# A sample's part of the pass: the first rule whose pattern is in its stack, in this order (a reader's frames sit under
-# Spark's generated code, and Spark converts a reader's Row only after the reader returned, so the two never share a
-# stack)
+# A sample's part of the pass. A stack with a reader's frame is the readers' (whatever library the reader called: Avro,
+# Jackson); any other is the part of its innermost frame that matches one of these (Spark's generated code calls the
+# Kafka source, a shuffle's writer calls the stage below it: the innermost is where the time went)
+READERS = "readers (io.cdcconformance)"
 PARTS = (
-    ("readers (io.cdcconformance)", "io/cdcconformance/"),
     ("Spark's conversion of the readers' Row (CatalystTypeConverters)", "CatalystTypeConverters"),
     ("Spark's Kafka source", r"kafka010|org/apache/kafka/"),
     ("Spark's Avro (from_avro)", r"spark/sql/avro|org/apache/avro/"),
     ("Spark's JSON (from_json)", r"catalyst/json|com/fasterxml/jackson"),
-    ("Python (the plain pass's or a Python UDF's)", r"python|PythonRunner"),
+    ("Python (the plain pass's or a Python UDF's)", r"api/python|PythonRunner"),
+    ("Spark's shuffle and grouping (exchange, collect_list, state store)",
+     r"[Ss]huffle|ObjectAggregat|SortAggregat|UnsafeExternalSorter|GroupsWithState|[Ss]tateStore|RocksDB"),
     ("generated code: projections and output rows", r"GeneratedClass|UnsafeRow|UnsafeWriter|codegen"),
 )
 OTHER = "other"
@@ -99,7 +101,13 @@ def _frame(frame: str) -> str:
 
 
 def part_of(stack: str) -> str:
-    return next((name for name, pattern in PARTS if re.search(pattern, stack)), OTHER)
+    if "io/cdcconformance/" in stack:
+        return READERS
+    for frame in reversed(stack.split(";")):
+        for name, pattern in PARTS:
+            if re.search(pattern, frame):
+                return name
+    return OTHER
 
 
 def breakdown(collapsed: Path) -> Breakdown:
@@ -126,7 +134,7 @@ def summary(format_id: str, plain: Breakdown, normalizer: Breakdown, plain_rate:
              f"Profiled passes: plain {plain_rate:,.0f} msg/s, normalizer {normalizer_rate:,.0f} msg/s "
              f"({plain.samples:,} and {normalizer.samples:,} task samples).", "",
              "| part of the pass | plain | normalizer |", "|---|---:|---:|"]
-    for name in [name for name, _ in PARTS] + [OTHER]:
+    for name in [READERS] + [name for name, _ in PARTS] + [OTHER]:
         if plain.parts[name] or normalizer.parts[name]:
             lines.append(f"| {name} | {plain.share(name):.0%} | {normalizer.share(name):.0%} |")
     lines += ["", "| the readers' frames (inclusive) | normalizer |", "|---|---:|"]

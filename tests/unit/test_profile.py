@@ -11,6 +11,9 @@ COLLAPSED = "\n".join([
     f"{STAGE};org/apache/spark/sql/catalyst/CatalystTypeConverters$StructConverter.toCatalystImpl_[j] 20",
     f"{TASK};org/apache/spark/sql/kafka010/KafkaSourceRDD$$anon$1.getNext_[j] 15",
     f"{STAGE};org/apache/spark/sql/catalyst/expressions/codegen/UnsafeWriter.write_[j] 5",
+    f"{TASK};org/apache/spark/shuffle/ShuffleWriteProcessor.write_[j];{STAGE.split(';', 2)[2]};"
+    "org/apache/spark/sql/kafka010/KafkaSourceRDD$$anon$1.getNext_[j] 4",  # innermost: the Kafka source below a shuffle
+    f"{TASK};org/apache/spark/shuffle/ShuffleWriteProcessor.write_[j];java/io/FileOutputStream.write 6",
     "java/lang/Thread.run;kafka-producer-network-thread;org/apache/kafka/clients/NetworkClient.poll 1000",  # no task's
     "",
 ])
@@ -20,10 +23,11 @@ def test_each_task_sample_is_counted_once_in_the_part_its_stack_shows(tmp_path):
     path = tmp_path / "f-normalizer.collapsed"
     path.write_text(COLLAPSED)
     result = profile.breakdown(path)
-    assert result.samples == 100
+    assert result.samples == 110
     assert result.parts == {"readers (io.cdcconformance)": 60,
                             "Spark's conversion of the readers' Row (CatalystTypeConverters)": 20,
-                            "Spark's Kafka source": 15, "generated code: projections and output rows": 5}
+                            "Spark's Kafka source": 19, "generated code: projections and output rows": 5,
+                            "Spark's shuffle and grouping (exchange, collect_list, state store)": 6}
     assert result.own_frames["java.util.HashMap.getNode"] == 50
     # inclusive: a frame counts each sample it is on the stack of; a lambda's generated frame is no reader frame
     assert result.reader_frames["io.cdcconformance.shared.Readers.record"] == 60
@@ -38,6 +42,6 @@ def test_the_summary_sets_the_two_sides_side_by_side(tmp_path):
     text = profile.summary("dts-avro", profile.breakdown(tmp_path / "p.collapsed"), profile.breakdown(tmp_path / "n.collapsed"),
                            1000.0, 500.0)
     assert "| Spark's Avro (from_avro) | 75% | 0% |" in text
-    assert "| Spark's Kafka source | 25% | 15% |" in text
-    assert "| readers (io.cdcconformance) | 0% | 60% |" in text
-    assert "plain 1,000 msg/s, normalizer 500 msg/s (4 and 100 task samples)" in text
+    assert "| Spark's Kafka source | 25% | 17% |" in text
+    assert "| readers (io.cdcconformance) | 0% | 55% |" in text
+    assert "plain 1,000 msg/s, normalizer 500 msg/s (4 and 110 task samples)" in text
