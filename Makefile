@@ -12,9 +12,10 @@
 #   make bench - throughput beside a plain parse, every format, batch then streaming (docs/performance.md)
 #   make profile - where a batch record's time goes, every format: async-profiler's flame graphs and a summary of a pass
 #                  of each side, in reports/profile (docs/performance.md)
-#   make peers - the reference beside Flink's debezium-json and canal-json and a naive Spark parse, over every case and
-#                200 drawn examples per format (docs/peers.md; make test runs the naive parse over a few cases, make
-#                test-long the Flink peers over the cases docs/peers.md pins)
+#   make peers - the reference beside Flink's debezium-json and canal-json, Paimon's canal, Debezium and DataWorks
+#                (aliyun-json) parsers and a naive Spark parse, over every case and 200 drawn examples per format
+#                (docs/peers.md; make test runs the naive parse over a few cases, make test-long the Flink and Paimon
+#                peers over the cases docs/peers.md pins)
 #   make producers - drawn histories through PostgreSQL and Debezium 1.9.7, 2.7.3, 3.3.2, and through MariaDB and
 #                    Debezium's MariaDB connector 3.3.0 and 3.5.0, then three connector settings in turn on both,
 #                    then through MariaDB and canal's own server 1.1.4, then through Flink CDC 3.1.1's MySQL source

@@ -51,16 +51,19 @@ def jvm_tool(name: str) -> str:
     return tool
 
 
-def compiled_jar(name: str, sources: Path, cache_dir: Path, resources: dict[Path, bytes] | None = None,
+def compiled_jar(name: str, sources: Path | list[Path], cache_dir: Path, resources: dict[Path, bytes] | None = None,
                  classpath: list[Path] | None = None) -> Path:
-    """`<cache_dir>/<name>-<spark version>/<name>.jar`: every .java file under `sources` compiled against PySpark's
-    jars and `classpath`, with `resources` (path inside the jar -> content) beside the classes. Built again only when
-    a source, a resource, the classpath, javac or PySpark's jars change; one process at a time (two test workers
-    starting after an edit would each remove the other's build)."""
+    """`<cache_dir>/<name>-<spark version>/<name>.jar`: every .java file under `sources` (a folder, or several source
+    roots: a peer's code and the code its peers share) compiled against PySpark's jars and `classpath`, with `resources`
+    (path inside the jar -> content) beside the classes. Built again only when a source, a resource, the classpath,
+    javac or PySpark's jars change; one process at a time (two test workers starting after an edit would each remove
+    the other's build)."""
     cache_dir.mkdir(parents=True, exist_ok=True)
     with open(cache_dir / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _build(name, sorted(sources.rglob("*.java")), cache_dir, resources or {}, classpath or [])
+        roots = sources if isinstance(sources, list) else [sources]
+        return _build(name, sorted(path for root in roots for path in root.rglob("*.java")), cache_dir, resources or {},
+                      classpath or [])
 
 
 def _build(name: str, sources: list[Path], cache_dir: Path, resources: dict[Path, bytes], classpath: list[Path]) -> Path:

@@ -27,6 +27,9 @@ DOC = "docs/peers.md"
 KINDS = ("wrong", "refuses", "lost", "accepts", "undecoded", "choice", "unproduced")
 EXCUSED = ("choice", "unproduced")  # the kinds that are never a peer's failure
 UNCLASSIFIED = "unclassified"
+PAIMON_ALIYUN = "PA: Paimon aliyun-json, the other reader of DataWorks"
+PAIMON_CANAL = "PC: Paimon canal-json"
+PAIMON_DEBEZIUM = "PD: Paimon debezium-json"
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,103 @@ CLASSES = (
     PeerClass("D1", "CloudCanal's op `i` refused", "refuses", "D1/K: CloudCanal's op `i`",
               r"refused \(.*Unknown \"op\" value \"i\"",
               'record t[0]@0: refused (IOException: Unknown "op" value "i".) where the reference emits ROW/INSERT'),
+    # Apache Paimon's parsers (cdc_conformance.peers.paimon): before the generic rules, which a Paimon line would meet
+    PeerClass("PA1", "a DataWorks table without a primary key: NullPointerException", "refuses", PAIMON_ALIYUN,
+              r"\"pkNode\" is null",
+              'record t[0]@0: refused (NullPointerException: Cannot invoke "org.apache.paimon.shade.jackson2.com.fasterxml.'
+              'jackson.databind.node.ArrayNode.forEach(java.util.function.Consumer)" because "pkNode" is null) where the '
+              'reference emits ROW/INSERT', where="^Paimon aliyun-json"),
+    PeerClass("PA2", "DataWorks' type names read as MySQL's", "refuses", PAIMON_ALIYUN,
+              r"Don't support MySQL type '",
+              "record t[0]@0: refused (UnsupportedOperationException: Don't support MySQL type 'BYTES' yet.) where the "
+              "reference emits ROW/INSERT", where="^Paimon aliyun-json"),
+    PeerClass("PA3", "DataWorks' `UPDATE_BEFOR` refused", "refuses", PAIMON_ALIYUN,
+              r"Unknown record operation: UPDATE_BEFOR\)",
+              "record t[0]@0: refused (UnsupportedOperationException: Unknown record operation: UPDATE_BEFOR) where the "
+              "reference emits ROW/UPDATE", where="^Paimon aliyun-json"),
+    PeerClass("PA4", "DataWorks' DDL, transaction, heartbeat and truncate records refused", "refuses", PAIMON_ALIYUN,
+              r"Unknown record operation: ",
+              "record t[0]@0: refused (UnsupportedOperationException: Unknown record operation: TRANSACTION_BEGIN) where "
+              "the reference emits TX_BEGIN", where="^Paimon aliyun-json"),
+    PeerClass("PA5", "a one-record update's before image dropped", "wrong", PAIMON_ALIYUN,
+              r"wrong value before: expected \{.*\}, got null",
+              'record t[0]@0 row 0: wrong value before: expected {"id": "1", "v": "a"}, got null', where="^Paimon aliyun-json"),
+    PeerClass("PA6", "a re-sent copy, or an update's halves, each on its own record (the reference folds them into one "
+              "event)", "choice", PAIMON_ALIYUN,
+              r"extra row: ROW/\w+ where the reference emits nothing|wrong value after: expected \{.*\}, got null",
+              "record t[0]@1: extra row: ROW/INSERT where the reference emits nothing", where="^Paimon aliyun-json"),
+    PeerClass("PA7", "an update's half refused where the reference emits the update on its other half", "refuses",
+              PAIMON_ALIYUN, r"quarantined DECODE/READER_FAILURE where the reference emits nothing of it",
+              "record t[0]@1: quarantined DECODE/READER_FAILURE where the reference emits nothing of it",
+              where="^Paimon aliyun-json"),
+    PeerClass("PA8", "DataWorks' DATE (epoch milliseconds) not decoded", "undecoded", PAIMON_ALIYUN,
+              r"\((DATE|TIME|TIMESTAMP)[^:]*\): expected \"[^\"]+\", got \"-?\d+\"",
+              'record t[0]@0 row 0: wrong value after.c (TIMESTAMP(3)): expected "1970-09-07T21:04:31.003000", got '
+              '"21589471003"', where="^Paimon aliyun-json"),
+    PeerClass("PC1", "MySQL's type synonyms, as canal writes them, refused", "refuses", PAIMON_CANAL,
+              r"Don't support MySQL type '",
+              "record t[0]@0: refused (UnsupportedOperationException: Don't support MySQL type 'INT4' yet.) where the "
+              "reference emits ROW/INSERT", where="^Paimon canal-json"),
+    PeerClass("PC2", "canal's statements without rows (DDL, QUERY) refused", "refuses", PAIMON_CANAL,
+              r"missing 'data' field",
+              "record t[0]@0: refused (RuntimeException: Invalid canal-json format: missing 'data' field.) where the "
+              "reference emits DDL", where="^Paimon canal-json"),
+    PeerClass("PC3", "ENUM and SET text that is no binlog number refused", "refuses", PAIMON_CANAL,
+              r"refused \((NumberFormatException: For input string|ArrayIndexOutOfBoundsException: Index -?\d+ out of)",
+              'record t[0]@0: refused (NumberFormatException: For input string: "red") where the reference emits ROW/INSERT',
+              where="^Paimon canal-json"),
+    PeerClass("PC4", "a SET whose type text has a space: one label of two", "wrong", PAIMON_CANAL,
+              r"expected \"[^\"]*\", got \"\['",
+              "record t[0]@0 row 0: wrong value after.s (STRING): expected \"a,b\", got \"['a,b]\"", where="^Paimon canal-json"),
+    PeerClass("PC6", "ENUM and SET labels as Paimon writes them: a SET as `[a,b]`, a quote doubled as in the type text",
+              "wrong", PAIMON_CANAL, r"\((ENUM|SET|STRING)\): expected \"[^\"]*\", got \"(\[.*\]|'.*|.*''.*)\"$",
+              'record t[0]@0 row 0: wrong value after.s (STRING): expected "x,o\'k", got "[x,o\'\'k]"', where="^Paimon canal-json"),
+    PeerClass("PC7", "two equal rows in one canal message refused", "refuses", PAIMON_CANAL,
+              r"refused \(IllegalStateException: Duplicate key",
+              'record t[0]@1: refused (IllegalStateException: Duplicate key {"k":"a"} (attempted merging values 1 and 1)) '
+              'where the reference emits ROW/UPDATE, ROW/UPDATE', where="^Paimon canal-json"),
+    PeerClass("PC5", "a column `mysqlType` does not name, dropped", "wrong", PAIMON_CANAL,
+              r"wrong value after\.[^:]+: missing \(expected",
+              'record t[0]@0 row 0: wrong value after.v: missing (expected "42")', where="^Paimon canal-json"),
+    PeerClass("PD1", "Connect's Decimal Paimon cannot place, refused", "undecoded", PAIMON_DEBEZIUM,
+              r"Invalid big decimal value",
+              "record t[0]@0: refused (IllegalArgumentException: Invalid big decimal value BNI=. Make sure that in the "
+              "`customConverterConfigs` of the JsonDebeziumDeserializationSchema you created, set 'decimal.format' to "
+              "'numeric') where the reference emits ROW/INSERT", where="^Paimon debezium-json"),
+    PeerClass("PD2", "a variable-scale decimal as Connect's struct", "undecoded", PAIMON_DEBEZIUM,
+              r"got \"\{scale=",
+              'record t[0]@0 row 0: wrong value after.n (DECIMAL): expected "-1.5", got "{scale=1, value=8Q==}"',
+              where="^Paimon debezium-json"),
+    PeerClass("PD3", "a TIME outside a day's clock wrapped into it", "wrong", PAIMON_DEBEZIUM,
+              r"\(TIME[^:]*\): expected \"[^\"]+\", got \"",
+              'record t[0]@0 row 0: wrong value after.d (TIME(6)): expected "25:01:01.000001", got "01:01:01.000001"',
+              where="^Paimon debezium-json"),
+    PeerClass("PD4", "an update without its before image refused", "refuses", PAIMON_DEBEZIUM,
+              r"missing 'before' field when 'op' is 'u'",
+              "record t[0]@1: refused (RuntimeException: Invalid debezium-json format: missing 'before' field when 'op' is "
+              "'u'.) where the reference emits ROW/UPDATE", where="^Paimon debezium-json"),
+    PeerClass("PD5", "truncate and message ops refused", "refuses", PAIMON_DEBEZIUM,
+              r"Unknown record operation: [tm]\)",
+              "record t[0]@0: refused (UnsupportedOperationException: Unknown record operation: t) where the reference "
+              "emits TRUNCATE", where="^Paimon debezium-json"),
+    PeerClass("PD6", "a null, struct or map value written as Java's text (`null`, `{b=1, a=null}`)", "wrong",
+              PAIMON_DEBEZIUM, r"expected null, got \"null\"|got \"\{\w+=|\(ARRAY\): expected \"\[",
+              'record t[0]@0 row 0: wrong value after.c: expected null, got "null"', where="^Paimon debezium-json"),
+    PeerClass("PD10", "a binary column's bytes as UTF-8 text: bytes that are no UTF-8 lost", "wrong", PAIMON_DEBEZIUM,
+              r"\(BYTES\): expected \"",
+              'record t[0]@0 row 0: wrong value after.b (BYTES): expected "9Z3zRzvKFfOj", got "\\ufffd\\ufffdG;"',
+              where="^Paimon debezium-json"),
+    PeerClass("PD8", "a partial before image filled in from the after image", "wrong", PAIMON_DEBEZIUM,
+              r"wrong value before\.[^:]+: unexpected",
+              'record t[0]@0 row 0: wrong value before.email: unexpected "annek@noanswer.org"', where="^Paimon debezium-json"),
+    PeerClass("PD9", "a geometry as GeoJSON, where the model keeps Debezium's WKB", "choice", PAIMON_DEBEZIUM,
+              r"\((GEOMETRY|STRUCT)\): expected \"\{\\\"srid\\\"",
+              'record t[0]@0 row 0: wrong value after.p (GEOMETRY): expected "{\\"srid\\":null,\\"wkb\\":\\"AQE=\\"}", got '
+              '"{\\"coordinates\\":[1,1],\\"type\\":\\"Point\\"}"', where="^Paimon debezium-json"),
+    PeerClass("PD7", "`{\"payload\": ...}` without `schema`, which JsonConverter never writes", "unproduced", PAIMON_DEBEZIUM,
+              r"missing 'op' field",
+              "record t[0]@0: refused (RuntimeException: Invalid debezium-json format: missing 'op' field.) where the "
+              "reference emits ROW/INSERT", where="^Paimon debezium-json"),
     PeerClass("D4", "update without its before image refused (documented)", "refuses",
               "D4, D5, D6: what Flink's debezium-json refuses",
               r"The \"before\" field of UPDATE message is null",

@@ -24,7 +24,8 @@ from cdc_conformance.peers import changes, flink_tables
 FLINK_VERSION = "1.20.4"
 UDF_NAME = "cdc_conformance_flink_changelog"
 UDF_CLASS = "io.cdcconformance.peers.FlinkPeerUdf"
-SOURCES = package_dir("cdc_conformance.peers") / "java"
+JAVA = package_dir("cdc_conformance.peers") / "java"
+SOURCES = [JAVA / "isolated", JAVA / "flink"]  # the engine's class loader (IsolatedPeer), then Flink's side
 _CLASSPATH_FILE = Path("io/cdcconformance/peers/flink-classpath.txt")
 
 

@@ -1,6 +1,7 @@
-"""The Flink peers over the cases docs/peers.md pins, one per disagreement class it triages: the verdict and a line of
-its problems each. A class that changes (a Flink release that fixes its canal `old` lookup, say) fails here, and
-docs/peers.md is updated with it. make test-long; the whole run is `make peers`."""
+"""The Flink and Paimon peers over the cases docs/peers.md pins, one per disagreement class it triages: the verdict and
+a line of its problems each. A class that changes (a Flink release that fixes its canal `old` lookup, a Paimon release
+that reads DataWorks' `UPDATE_BEFOR`, say) fails here, and docs/peers.md is updated with it. make test-long; the whole
+run is `make peers`."""
 import pytest
 
 from cdc_conformance.harness.cases import load_cases
@@ -14,6 +15,9 @@ DEBEZIUM = "cdc_conformance.peers.flink_debezium:normalize"
 # the same formats with `ignore-parse-errors` true: what a refusal becomes where the job is kept running
 CANAL_IGNORING = "cdc_conformance.peers.flink_canal_ignore_errors:normalize"
 DEBEZIUM_IGNORING = "cdc_conformance.peers.flink_debezium_ignore_errors:normalize"
+PAIMON_CANAL = "cdc_conformance.peers.paimon_canal:normalize"
+PAIMON_DEBEZIUM = "cdc_conformance.peers.paimon_debezium:normalize"
+PAIMON_ALIYUN = "cdc_conformance.peers.paimon_aliyun:normalize"
 # (format, case) -> (peer, verdict, a line of its problems); the classes of docs/peers.md, "Disagreements"
 PINNED = {
     # C7: canal writes a BLOB as its bytes' ISO-8859-1 text; the typed table's BYTES column reads base64
@@ -61,11 +65,36 @@ PINNED = {
     # once kept the cause alone)
     ("debezium-json", "debezium-postgres-seed003-truncate-corrected"):
         (DEBEZIUM, "REFUSED", "IOException: Corrupt Debezium JSON message '{"),
+    # Paimon's aliyun-json over DataWorks' records. PA1: a table without a primary key (`"primaryKey": null`)
+    ("dataworks-json", "dataworks-json-seed002-insert", "paimon"): (PAIMON_ALIYUN, "REFUSED", '"pkNode" is null'),
+    # PA2: DataWorks' BYTES type name is no MySQL type
+    ("dataworks-json", "dataworks-json-bytes-60", "paimon"): (PAIMON_ALIYUN, "REFUSED", "Don't support MySQL type 'BYTES'"),
+    # PA3: `UPDATE_BEFOR`, as DataWorks spells it
+    ("dataworks-json", "dataworks-json-halves-separated", "paimon"):
+        (PAIMON_ALIYUN, "FAIL", "Unknown record operation: UPDATE_BEFOR)"),
+    # PA4: DDL fails the job
+    ("dataworks-json", "dataworks-json-ddl-alter", "paimon"): (PAIMON_ALIYUN, "REFUSED", "Unknown record operation: ALTER"),
+    # PA5: a one-record update's before image dropped
+    ("dataworks-json", "dataworks-json-key-change-one-record", "paimon"):
+        (PAIMON_ALIYUN, "FAIL", 'wrong value before: expected {"id": "1", "v": "a"}, got null'),
+    # Paimon's canal-json: an update (Paimon's DELETE and INSERT, compared as one UPDATE), and C1 does not occur
+    ("canal-json", "canal-json-flink-update", "paimon"): (PAIMON_CANAL, "PASS", None),
+    ("canal-json", "canal-json-old-per-row", "paimon"): (PAIMON_CANAL, "PASS", None),
+    # PC1: MySQL's type synonyms as canal writes them
+    ("canal-json", "canal-json-mysql-type-synonyms", "paimon"): (PAIMON_CANAL, "REFUSED", "Don't support MySQL type"),
+    # PC2: a statement without rows
+    ("canal-json", "canal-json-mariadb-annotation-query", "paimon"): (PAIMON_CANAL, "REFUSED", "missing 'data' field"),
+    # Paimon's debezium-json. PD3: a MySQL TIME past a day wrapped into one
+    ("debezium-json", "debezium-mariadb-time-duration", "paimon"):
+        (PAIMON_DEBEZIUM, "FAIL", 'expected "25:01:01.000001", got "01:01:01.000001"'),
+    # PD4: an update without its before image
+    ("debezium-json", "debezium-postgres-toast-placeholder-bytea-and-arrays", "paimon"):
+        (PAIMON_DEBEZIUM, "REFUSED", "missing 'before' field when 'op' is 'u'"),
 }
 
 
 @pytest.mark.parametrize("format_id", sorted({format_id for format_id, *_ in PINNED}))
-def test_the_flink_peers_disagree_where_docs_peers_says(spark, broker, format_id):
+def test_the_flink_and_paimon_peers_disagree_where_docs_peers_says(spark, broker, format_id):
     pinned = {(case_id, verdict[0]): verdict for (fmt, case_id, *_), verdict in PINNED.items() if fmt == format_id}
     units, missing = case_units([case for case in load_cases() if case.id in {case_id for case_id, _ in pinned}])
     assert missing == [] and len(units) == len({case_id for case_id, _ in pinned})

@@ -1,0 +1,20 @@
+"""Apache Paimon's `debezium-json` (DebeziumRecordParser) as a normalizer under test: each record as Paimon's Kafka
+synchronization action reads it, with its defaults (docs/peers.md)."""
+from __future__ import annotations
+
+from cdc_conformance.peers import paimon
+from cdc_conformance.peers.paimon import EXPRESSES, spark_jars  # noqa: F401  (the door: what it reads, the jar it needs)
+
+normalize = paimon.normalize
+
+
+def supported_formats() -> list[str]:
+    return ["debezium-json"]
+
+
+def expresses() -> dict:
+    return EXPRESSES
+
+
+def label() -> str:
+    return paimon.label("debezium-json")
