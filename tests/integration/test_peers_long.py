@@ -71,7 +71,7 @@ PINNED = {
     ("dataworks-json", "dataworks-json-bytes-60", "paimon"): (PAIMON_ALIYUN, "REFUSED", "Don't support MySQL type 'BYTES'"),
     # PA3: `UPDATE_BEFOR`, as DataWorks spells it
     ("dataworks-json", "dataworks-json-halves-separated", "paimon"):
-        (PAIMON_ALIYUN, "FAIL", "Unknown record operation: UPDATE_BEFOR)"),
+        (PAIMON_ALIYUN, "REFUSED", "Unknown record operation: UPDATE_BEFOR)"),
     # PA4: DDL fails the job
     ("dataworks-json", "dataworks-json-ddl-alter", "paimon"): (PAIMON_ALIYUN, "REFUSED", "Unknown record operation: ALTER"),
     # PA5: a one-record update's before image dropped
