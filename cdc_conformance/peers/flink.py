@@ -14,19 +14,14 @@ from pathlib import Path
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
-from cdc_conformance import jvm_classes
 from cdc_conformance.harness import jvm
-from cdc_conformance.harness.suite_files import package_dir
-from cdc_conformance.peers import changes, flink_tables
+from cdc_conformance.peers import changes, flink_tables, isolated
 
 # the 1.20 LTS line Flink CDC 3.x and Paimon run, at its newest patch that resolves here (issue 60, F12: 1.20.3
 # before; 1.20.5's flink-table-runtime is not served); 2.1.1 and 2.3.0 gave the same results (docs/peers.md)
 FLINK_VERSION = "1.20.4"
 UDF_NAME = "cdc_conformance_flink_changelog"
 UDF_CLASS = "io.cdcconformance.peers.FlinkPeerUdf"
-JAVA = package_dir("cdc_conformance.peers") / "java"
-SOURCES = [JAVA / "isolated", JAVA / "flink"]  # the engine's class loader (IsolatedPeer), then Flink's side
-_CLASSPATH_FILE = Path("io/cdcconformance/peers/flink-classpath.txt")
 
 
 def flink_version() -> str:
@@ -47,19 +42,11 @@ def spark_jars(cache_dir: Path) -> list[str]:
     flink-json's (resolved by the suite's Maven bootstrap), with the Flink jars' paths inside, which FlinkPeerUdf loads
     in a class loader of their own; once per change of the sources, Flink version or Spark version."""
     version = flink_version()
-    flink_jars = jvm.ensure(artifacts(version))
-    classpath = "".join(f"{jar}\n" for jar in flink_jars).encode()
-    return [str(jvm_classes.compiled_jar(f"cdc-conformance-flink-peer-{version}", SOURCES, cache_dir,
-                                         {_CLASSPATH_FILE: classpath}, flink_jars))]
+    return [isolated.peer_jar(f"cdc-conformance-flink-peer-{version}", "flink", jvm.ensure(artifacts(version)), cache_dir)]
 
 
 def register(spark) -> None:
-    """The UDF in `spark` (once per session; the harness has put the jar on the session's classpath)."""
-    if any(f.name == UDF_NAME for f in spark.catalog.listFunctions()):
-        return
-    from pyspark.sql.types import StringType
-
-    spark.udf.registerJavaFunction(UDF_NAME, UDF_CLASS, StringType())
+    isolated.register(spark, UDF_NAME, UDF_CLASS)
 
 
 def normalize(raw: DataFrame, format_id: str, flink_format: str, ignore_parse_errors: bool = False) -> changes.Output:

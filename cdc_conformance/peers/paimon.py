@@ -14,10 +14,8 @@ from pathlib import Path
 
 from pyspark.sql import DataFrame
 
-from cdc_conformance import jvm_classes
 from cdc_conformance.harness import jvm
-from cdc_conformance.harness.suite_files import package_dir
-from cdc_conformance.peers import changes
+from cdc_conformance.peers import changes, isolated
 
 # the newest release that resolves here, for Flink 1.20 (the line Flink CDC 3.x and this project's Flink peers run);
 # its Kafka deserializer takes the ConsumerRecord flink-sql-connector-kafka shades, at 3.2.0-1.19, the newest SQL
@@ -25,9 +23,6 @@ from cdc_conformance.peers import changes
 PAIMON_VERSION = "1.3.1"
 UDF_NAME = "cdc_conformance_paimon_changelog"
 UDF_CLASS = "io.cdcconformance.peers.PaimonPeerUdf"
-JAVA = package_dir("cdc_conformance.peers") / "java"
-SOURCES = [JAVA / "isolated", JAVA / "paimon"]
-_CLASSPATH_FILE = Path("io/cdcconformance/peers/paimon-classpath.txt")
 # Paimon's name of the format each project format is read with
 PAIMON_FORMATS = {"canal-json": "canal-json", "debezium-json": "debezium-json", "dataworks-json": "aliyun-json"}
 
@@ -49,19 +44,11 @@ def artifacts() -> jvm.ArtifactSet:
 def spark_jars(cache_dir: Path) -> list[str]:
     """The peers' door to the classpath: PaimonPeerUdf and PaimonChangelog compiled against PySpark's jars and Paimon's,
     with the Paimon and Flink jars' paths inside, which PaimonPeerUdf loads in a class loader of their own."""
-    paimon_jars = jvm.ensure(artifacts())
-    classpath = "".join(f"{jar}\n" for jar in paimon_jars).encode()
-    return [str(jvm_classes.compiled_jar(f"cdc-conformance-paimon-peer-{PAIMON_VERSION}", SOURCES, cache_dir,
-                                         {_CLASSPATH_FILE: classpath}, paimon_jars))]
+    return [isolated.peer_jar(f"cdc-conformance-paimon-peer-{PAIMON_VERSION}", "paimon", jvm.ensure(artifacts()), cache_dir)]
 
 
 def register(spark) -> None:
-    """The UDF in `spark` (once per session; the harness has put the jar on the session's classpath)."""
-    if any(f.name == UDF_NAME for f in spark.catalog.listFunctions()):
-        return
-    from pyspark.sql.types import StringType
-
-    spark.udf.registerJavaFunction(UDF_NAME, UDF_CLASS, StringType())
+    isolated.register(spark, UDF_NAME, UDF_CLASS)
 
 
 def normalize(raw: DataFrame, format_id: str) -> changes.Output:

@@ -93,25 +93,10 @@ public final class FlinkChangelog {
             });
             addChanges(changes, rows, table);
         } catch (Exception | StackOverflowError error) {
-            out.put("error", rootCause(error));
+            out.put("error", IsolatedPeer.failure(error));  // the error Flink throws and its cause
             changes.removeAll();
         }
         return out.toString();
-    }
-
-    /** What a Flink user reads: the error Flink throws ("Corrupt Debezium JSON message '<the record>'", naming the
-     * record), and its innermost cause ("Unknown \"type\" value", a NullPointerException), each class and message. */
-    private static String rootCause(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root == error ? described(error) : described(error) + " (cause: " + described(root) + ")";
-    }
-
-    private static String described(Throwable error) {
-        String message = String.valueOf(error.getMessage());
-        return error.getClass().getSimpleName() + ": " + (message.length() > 300 ? message.substring(0, 300) + " ..." : message);
     }
 
     /** The columns of the user's DDL: every member of the record's row images, in order of appearance. */

@@ -36,6 +36,21 @@ final class IsolatedPeer {
         return Class.forName(className, true, engine).getMethod(methodName, parameterTypes);
     }
 
+    /** What the engine's user reads of a failure: the exception the engine throws (Flink's "Corrupt Debezium JSON
+     * message '<the record>'" names the record), and its innermost cause, each class and message. */
+    static String failure(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == error ? oneLine(error) : oneLine(error) + " (cause: " + oneLine(root) + ")";
+    }
+
+    private static String oneLine(Throwable error) {
+        String message = String.valueOf(error.getMessage());
+        return error.getClass().getSimpleName() + ": " + (message.length() > 300 ? message.substring(0, 300) + " ..." : message);
+    }
+
     private static String classpath(Class<?> udf, String file) throws IOException {
         try (InputStream in = udf.getResourceAsStream(file)) {
             if (in == null) {

@@ -74,7 +74,7 @@ public final class PaimonChangelog {
             }
             addChanges(changes, rows);
         } catch (Exception | StackOverflowError | LinkageError error) {  // each fails Paimon's job: a refusal
-            out.put("error", described(error));
+            out.put("error", IsolatedPeer.failure(error));  // what the failed job's log says
             changes.removeAll();
         }
         return out.toString();
@@ -104,20 +104,6 @@ public final class PaimonChangelog {
             public void close() {
             }
         };
-    }
-
-    /** What a Paimon user reads in the failed job's log: the exception, and its innermost cause. */
-    private static String described(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root == error ? oneLine(error) : oneLine(error) + " (cause: " + oneLine(root) + ")";
-    }
-
-    private static String oneLine(Throwable error) {
-        String message = String.valueOf(error.getMessage());
-        return error.getClass().getSimpleName() + ": " + (message.length() > 300 ? message.substring(0, 300) + " ..." : message);
     }
 
     private static void addChanges(ArrayNode changes, List<CdcRecord> rows) {
