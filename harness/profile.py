@@ -1,7 +1,8 @@
 """`bench --profile DIR` (make profile): where a record's time goes, from async-profiler's samples of a batch pass.
 
 async-profiler (harness/maven/async-profiler) is loaded through its Java API into the local Spark driver, whose task
-threads run the passes (local mode: the executors are the driver's threads). One more pass of each side, after the
+threads run the passes (local mode: the executors are the driver's threads), by a class loader of its own: a session
+needs no setting for it, and a running one (the test process's) can be profiled. One more pass of each side, after the
 measured ones and not counted in them, runs with the profiler on: a flame graph (`<format>-<side>.html`) and its
 collapsed stacks (`.collapsed`) are written to DIR, and `summary` sorts the task threads' samples into the parts of a
 pass (the Kafka source, the readers, Spark's conversion of their rows, ...) for docs/performance.md.
@@ -15,6 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cdc_conformance.harness import jvm
 
@@ -36,10 +38,23 @@ PARTS = (
 OTHER = "other"
 
 
-def session_conf() -> dict[str, str]:
-    """The settings a profiled session starts with: async-profiler's API on the driver's classpath."""
-    jars = jvm.ensure(jvm.async_profiler_artifacts())
-    return {"spark.driver.extraClassPath": ":".join(str(jar) for jar in jars)}
+_LOADED: dict[int, Any] = {}  # the profiler's API per driver JVM (its native library loads once per process)
+
+
+def _api(spark) -> Any:
+    """`one.profiler.AsyncProfiler.getInstance()` in the session's driver, from the resolved jar (it extracts and loads
+    its native library itself), through a class loader of its own."""
+    gateway = spark.sparkContext._gateway
+    key = id(gateway)
+    if key not in _LOADED:
+        jvm_view = spark._jvm
+        urls = gateway.new_array(jvm_view.java.net.URL, 1)
+        urls[0] = jvm_view.java.io.File(str(jvm.ensure(jvm.async_profiler_artifacts())[0])).toURI().toURL()
+        loader = jvm_view.java.net.URLClassLoader(urls, jvm_view.java.lang.ClassLoader.getSystemClassLoader())
+        api = jvm_view.java.lang.Class.forName("one.profiler.AsyncProfiler", True, loader)
+        no_types, no_arguments = gateway.new_array(jvm_view.java.lang.Class, 0), gateway.new_array(jvm_view.java.lang.Object, 0)
+        _LOADED[key] = api.getMethod("getInstance", no_types).invoke(None, no_arguments)
+    return _LOADED[key]
 
 
 class Profiler:
@@ -47,7 +62,7 @@ class Profiler:
     `.html` and `.collapsed`."""
 
     def __init__(self, spark):
-        self._api = spark._jvm.one.profiler.AsyncProfiler.getInstance()
+        self._api = _api(spark)
         self.event = "cpu"
 
     def recording(self, path: Path) -> _Recording:

@@ -44,7 +44,6 @@ def bench(formats, every_format, messages, repeat, growth, streaming, max_offset
     import json
 
     from cdc_conformance.harness import bench as benchmark
-    from cdc_conformance.harness import profile
     from cdc_conformance.harness.broker import EmbeddedKafka
     from cdc_conformance.harness.schema_registry import LazySchemaRegistry
     from cdc_conformance.harness.spark import remote_url, spark_session
@@ -74,7 +73,7 @@ def bench(formats, every_format, messages, repeat, growth, streaming, max_offset
             progress.phase(f"benchmarking {len(chosen)} format(s)", total=len(chosen)) as done:
         for format_id in chosen:
             with progress.phase(f"{format_id}: {messages:,} messages, {repeat} pass(es)"):
-                spark = spark_session(under_test=under_test, extra_conf=profile.session_conf() if profile_dir else None)
+                spark = spark_session(under_test=under_test)
                 rows.append(benchmark.format_row(spark, broker, under_test, registry.generator(format_id), messages, repeat,
                                                  growth, schema_registry, profile_dir))
             progress.note(f"{format_id}: {rows[-1].normalizer_rate:,.0f} msg/s ({rows[-1].ratio:.2f}x plain)")
