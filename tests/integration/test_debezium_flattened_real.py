@@ -13,7 +13,9 @@ from cdc_conformance.harness.producers import debezium_postgres
 from cdc_conformance.harness.producers.settings import DEFAULT, avro, flattened
 from cdc_conformance.harness.roundtrip import RoundTrip
 
-pytestmark = [pytest.mark.integration, pytest.mark.long]
+# real database servers and Connect workers: the group the real-producer tier runs in, one at a time, so that no test
+# of it finds another's server among what a run left behind (test_real_producers._leftovers)
+pytestmark = [pytest.mark.integration, pytest.mark.long, pytest.mark.xdist_group("real-producers")]
 
 TABLE = "s.t"
 COLUMNS = "id integer PRIMARY KEY, v text, d numeric(10,2), ts timestamptz"
