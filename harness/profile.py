@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,8 +67,14 @@ class Profiler:
         self._api = _api(spark)
         self.event = "cpu"
 
-    def recording(self, path: Path) -> _Recording:
-        return _Recording(self, path)
+    @contextmanager
+    def recording(self, path: Path) -> Iterator[Profiler]:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.start()
+        try:
+            yield self
+        finally:
+            self.stop(path)
 
     def start(self) -> None:
         try:
@@ -79,19 +87,6 @@ class Profiler:
         self._api.execute("stop")
         self._api.execute(f"collapsed,file={path.with_suffix('.collapsed')}")
         self._api.execute(f"flamegraph,title={path.stem},file={path.with_suffix('.html')}")
-
-
-class _Recording:
-    def __init__(self, profiler: Profiler, path: Path):
-        self.profiler, self.path = profiler, path
-
-    def __enter__(self) -> Profiler:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.profiler.start()
-        return self.profiler
-
-    def __exit__(self, *exc) -> None:
-        self.profiler.stop(self.path)
 
 
 @dataclass
@@ -113,6 +108,11 @@ def _frame(frame: str) -> str:
     frame = re.sub(r"_\[[a-z0-9]\]$", "", frame)
     frame = re.sub(r"\$\$Lambda[^.;]*", "$$Lambda", frame)
     return frame.replace("/", ".")
+
+
+def _is_lambda(frame: str) -> bool:
+    """A lambda's frame (`$$Lambda.get`, `lambda$call$0`): the method that holds it is the frame worth naming."""
+    return "$$Lambda" in frame or ".lambda$" in frame
 
 
 def part_of(stack: str) -> str:
@@ -137,7 +137,7 @@ def breakdown(collapsed: Path) -> Breakdown:
         result.samples += n
         result.parts[part_of(stack)] += n
         result.own_frames[frames[-1]] += n
-        for reader_frame in {f for f in frames if f.startswith("io.cdcconformance.") and "ambda" not in f}:  # not a lambda's
+        for reader_frame in {f for f in frames if f.startswith("io.cdcconformance.") and not _is_lambda(f)}:
             result.reader_frames[reader_frame] += n
     return result
 

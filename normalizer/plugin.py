@@ -46,8 +46,7 @@ class FormatDecoder:
         return self.decode(raw, **self._format_options(options))
 
     def stream(self, raw: DataFrame, **options) -> DataFrame:
-        given = self._format_options(options)
-        streaming = {name: value for name, value in options.items() if name not in self.options + self.optional}
+        given, streaming = self._format_options(options), self._streaming_options(options)
         if self.decode_stream is None:
             if streaming:
                 raise TypeError(f"{self.format_id} keeps no state; streaming options {sorted(streaming)} do not apply")
@@ -59,8 +58,12 @@ class FormatDecoder:
         keeps no state, whose streaming path is its batch one."""
         if self.decode_stream is None:
             return None
-        streaming = {name: value for name, value in options.items() if name not in self.options + self.optional}
-        return self.decode_stream(raw, **self._format_options(options), **streaming, group_stream=assembly.floor_stream)
+        return self.decode_stream(raw, **self._format_options(options), **self._streaming_options(options),
+                                  group_stream=assembly.floor_stream)
+
+    def _streaming_options(self, options: dict) -> dict:
+        """The options that are no format option: a stateful decoder's own (timeouts, the copy window)."""
+        return {name: value for name, value in options.items() if name not in self.options + self.optional}
 
     def _format_options(self, options: dict) -> dict:
         missing = [name for name in self.options if options.get(name) is None]

@@ -2,9 +2,9 @@ package io.cdcconformance.peers;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.kafka.shaded.org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -40,7 +40,7 @@ import org.apache.paimon.types.RowKind;
  */
 public final class PaimonChangelog {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ThreadLocal<Map<String, Reader>> READERS = ThreadLocal.withInitial(TreeMap::new);
+    private static final ThreadLocal<Map<String, Reader>> READERS = ThreadLocal.withInitial(HashMap::new);
 
     private PaimonChangelog() {
     }
