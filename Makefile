@@ -12,6 +12,8 @@
 #   make bench - throughput beside a plain parse, every format, batch then streaming (docs/performance.md)
 #   make profile - where a batch record's time goes, every format: async-profiler's flame graphs and a summary of a pass
 #                  of each side, in reports/profile (docs/performance.md)
+#   make ceiling - what each record-reading format would reach if reading cost nothing: the normalizer's plan with its
+#                  readers' outputs replayed, as Rows and as internal rows (scripts/reader_ceiling.py, docs/performance.md)
 #   make peers - the reference beside Flink's debezium-json and canal-json, Paimon's canal, Debezium and DataWorks
 #                (aliyun-json) parsers and a naive Spark parse, over every case and 200 drawn examples per format
 #                (docs/peers.md; make test runs the naive parse over a few cases, make test-long the Flink and Paimon
@@ -27,7 +29,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 JVM_READY := .cache/jvm/.ready
 
-.PHONY: bootstrap system-packages browser run dist typecheck test test-unit test-integration test-user test-java test-long fuzz lint bench profile soak peers producers docker-engine docker-engine-stop clean
+.PHONY: bootstrap system-packages browser run dist typecheck test test-unit test-integration test-user test-java test-long fuzz lint bench profile ceiling soak peers producers docker-engine docker-engine-stop clean
 
 bootstrap: $(INSTALLED) $(JVM_READY)
 
@@ -119,6 +121,9 @@ bench: bootstrap
 
 profile: bootstrap
 	$(BIN)/cdc-conformance bench --all --messages $(BENCH_MESSAGES) --repeat 1 --profile reports/profile
+
+ceiling: bootstrap
+	$(BIN)/python scripts/reader_ceiling.py --all --messages $(BENCH_MESSAGES) --repeat 4
 
 # The ecosystem's consumers beside the reference (docs/peers.md): every case of the formats the peers read and 200 drawn
 # examples per format through Flink's debezium-json and canal-json (flink-json 1.20.4, then 2.3.0) and a naive Spark

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cdc_conformance.generators.plugin import FormatGenerator
+from cdc_conformance.generators.plugin import Bench, FormatGenerator
 from cdc_conformance.harness import profile
 from cdc_conformance.harness.roundtrip import format_options
 from cdc_conformance.harness.schema_registry import RegistryClient, registered
@@ -46,16 +47,7 @@ def run(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerat
         ) -> list[Measurement]:
     """`repeat` passes of each side after a warm-up; with `profile_dir`, one more of each under async-profiler
     (harness.profile), named `profile ...` and never the best of a side."""
-    from cdc_conformance.harness.kafka_read import read_batch
-
-    bench = generator.benchmark()
-    topic = f"bench-{generator.format_id}-{uuid.uuid4().hex[:8]}"
-    broker.create_topics({topic: partitions})
-    broker.produce(registered(bench.records(topic, messages, partitions), schema_registry))
-    options = format_options(generator.format_id, schema_registry)
-    ranges = {topic: {p: (0, end) for p, end in broker.end_offsets(topic).items()}}
-    raw = lambda: read_batch(spark, broker.bootstrap_servers, ranges)  # noqa: E731
-    measure("warm-up", bench.plain(raw().limit(1000)), 1000)  # JIT and Kafka consumer start-up
+    bench, raw, options = prepared(spark, broker, generator, messages, partitions, schema_registry)
     results = []
     for _ in range(repeat):
         results.append(measure(bench.plain_label, bench.plain(raw()), messages))
@@ -68,6 +60,22 @@ def run(spark, broker, under_test: NormalizerUnderTest, generator: FormatGenerat
         with profiler.recording(profile_dir / f"{generator.format_id}-normalizer"):
             results.append(measure_all("profile normalizer", under_test.frames(raw(), generator.format_id, **options), messages))
     return results
+
+
+def prepared(spark, broker, generator: FormatGenerator, messages: int, partitions: int = 2,
+             schema_registry: RegistryClient | None = None) -> tuple[Bench, Callable, dict]:
+    """A new topic of the format's benchmark records, and its warm-up pass (JIT and Kafka consumer start-up): the
+    format's Bench, a function making a batch DataFrame over the whole topic, and the format's options."""
+    from cdc_conformance.harness.kafka_read import read_batch
+
+    bench = generator.benchmark()
+    topic = f"bench-{generator.format_id}-{uuid.uuid4().hex[:8]}"
+    broker.create_topics({topic: partitions})
+    broker.produce(registered(bench.records(topic, messages, partitions), schema_registry))
+    ranges = {topic: {p: (0, end) for p, end in broker.end_offsets(topic).items()}}
+    raw = lambda: read_batch(spark, broker.bootstrap_servers, ranges)  # noqa: E731
+    measure("warm-up", bench.plain(raw().limit(1000)), 1000)
+    return bench, raw, format_options(generator.format_id, schema_registry)
 
 
 @dataclass

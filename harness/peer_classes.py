@@ -30,6 +30,7 @@ UNCLASSIFIED = "unclassified"
 PAIMON_ALIYUN = "PA: Paimon aliyun-json, the other reader of DataWorks"
 PAIMON_CANAL = "PC: Paimon canal-json"
 PAIMON_DEBEZIUM = "PD: Paimon debezium-json"
+CONNECT_JSON = "KC: Kafka Connect's JsonConverter, as a sink reads Debezium"
 
 
 @dataclass(frozen=True)
@@ -178,6 +179,21 @@ CLASSES = (
               r"missing 'op' field",
               "record t[0]@0: refused (RuntimeException: Invalid debezium-json format: missing 'op' field.) where the "
               "reference emits ROW/INSERT", where="^Paimon debezium-json"),
+    PeerClass("KC1", "a non-finite double, which JsonConverter writes as the string `\"-Infinity\"`, read back as 0.0",
+              "wrong", CONNECT_JSON, r"\((FLOAT32|FLOAT64)\): expected \"(-?Infinity|NaN)\", got \"0\.0\"",
+              'record t[0]@0 row 0: wrong value after.f (FLOAT64): expected "-Infinity", got "0.0"', where="^Kafka Connect"),
+    PeerClass("KC2", "`{\"payload\": ...}` without `schema`, which JsonConverter never writes", "unproduced", CONNECT_JSON,
+              r"requires \"schema\" and \"payload\" fields",
+              'record t[0]@0: refused (DataException: JsonConverter with schemas.enable requires "schema" and "payload" '
+              'fields and may not contain additional fields. If you are trying to deserialize plain JSON data, set '
+              'schemas.enable=false in your converter configuration.) where the reference emits ROW/INSERT',
+              where="^Kafka Connect"),
+    PeerClass("KC3", "a case's shorthand schema (a field without its type, an envelope without `op`), which JsonConverter "
+              "never writes", "unproduced",
+              CONNECT_JSON, r"refused \(DataException: (Schema must contain 'type' field|Array schema did not specify the "
+              r"element type|Struct schema's \"fields\" argument is not an array)|refused \(DataException: \w+ is not a valid field name",
+              "record t[0]@0: refused (DataException: Schema must contain 'type' field) where the reference emits ROW/INSERT",
+              where="^Kafka Connect"),
     PeerClass("D4", "update without its before image refused (documented)", "refuses",
               "D4, D5, D6: what Flink's debezium-json refuses",
               r"The \"before\" field of UPDATE message is null",

@@ -28,7 +28,7 @@ from cdc_conformance.model import event_to_json
 SHIPPED_PEERS = ("cdc_conformance.peers.flink_debezium:normalize", "cdc_conformance.peers.flink_debezium_ignore_errors:normalize",
                  "cdc_conformance.peers.flink_canal:normalize", "cdc_conformance.peers.flink_canal_ignore_errors:normalize",
                  "cdc_conformance.peers.paimon_debezium:normalize", "cdc_conformance.peers.paimon_canal:normalize",
-                 "cdc_conformance.peers.paimon_aliyun:normalize",
+                 "cdc_conformance.peers.paimon_aliyun:normalize", "cdc_conformance.peers.connect_json:normalize",
                  "cdc_conformance.peers.naive_spark:normalize", "cdc_conformance.peers.naive_avro:normalize")
 DRAWN_FEATURE = "drawn"  # the matrix's row for the drawn examples
 

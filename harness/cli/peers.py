@@ -17,7 +17,8 @@ from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER
               help="Only this format (repeatable) [default: every format a peer reads].")
 @click.option("--peer", "peer_specs", multiple=True, metavar="MODULE:FUNCTION",
               help="A peer normalizer (repeatable) [default: the shipped peers: Flink debezium-json and canal-json, each "
-                   "with ignore-parse-errors false and true, and the naive Spark parses]. Its module must say which "
+                   "with ignore-parse-errors false and true; Paimon's canal, Debezium and aliyun (DataWorks) parsers; Kafka "
+                   "Connect's JsonConverter; the naive Spark parses]. Its module must say which "
                    "formats it reads (supported_formats()).")
 @click.option("--case", "case_ids", multiple=True, metavar="ID", help="Only this case (repeatable); no drawn examples "
               "unless --examples is given.")

@@ -218,7 +218,8 @@ def test_the_peers_from_the_users_repository(user):
                      ("Flink debezium-json 1.20.4 (ignore-parse-errors)", "debezium-json"),
                      ("Flink canal-json 1.20.4", "canal-json"), ("naive Spark from_json", "canal-json"),
                      ("Flink canal-json 1.20.4 (ignore-parse-errors)", "canal-json"),
-                     ("Paimon debezium-json 1.3.1", "debezium-json"), ("Paimon canal-json 1.3.1", "canal-json")}, units
+                     ("Paimon debezium-json 1.3.1", "debezium-json"), ("Paimon canal-json 1.3.1", "canal-json"),
+                     ("Kafka Connect JsonConverter 4.1.1", "debezium-json")}, units
     for normalizer, fmt in units:
         mine = [row for row in rows if (row["normalizer"], row["format"]) == (normalizer, fmt)]
         assert len(mine) == cases[fmt] + 200, (normalizer, fmt, len(mine))
@@ -233,6 +234,7 @@ def test_the_peers_from_the_users_repository(user):
     assert "seed 1" in result.stdout and lines[0]["examples_per_format"] == 200
     assert list((cache / "cdc-conformance" / "jvm").glob("cdc-conformance-flink-peer-1.20.4-*/cdc-conformance-flink-peer-1.20.4.jar"))
     assert list((cache / "cdc-conformance" / "jvm").glob("cdc-conformance-paimon-peer-1.3.1-*/cdc-conformance-paimon-peer-1.3.1.jar"))
+    assert list((cache / "cdc-conformance" / "jvm").glob("cdc-conformance-connect-peer-4.1.1-*/cdc-conformance-connect-peer-4.1.1.jar"))
     assert installed.snapshot(site_packages) == before, "peers wrote into the installed suite"
 
 
