@@ -18,6 +18,7 @@ def test_each_ceiling_replays_the_normalizers_output_and_is_measured():
                           "--messages", "2000", "--repeat", "1", "--check"], capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout + run.stderr[-3000:]
     rows = {line.split("|")[1].strip(): line for line in run.stdout.splitlines() if line.startswith("| ")}
-    rates = re.findall(r"\| ([\d,]+)", rows["debezium-avro"])
-    assert len(rates) == 4 and all(int(rate.replace(",", "")) > 0 for rate in rates), rows["debezium-avro"]
+    cells = [cell.strip() for cell in rows["debezium-avro"].split("|")[2:-1]]  # plain, normalizer, 2 ceilings, 3 ratios
+    assert all(re.fullmatch(r"[\d,]+", rate) and int(rate.replace(",", "")) > 0 for rate in cells[:4]), cells
+    assert all(re.fullmatch(r"\d+\.\d\d", ratio) for ratio in cells[4:]) and len(cells) == 7, cells
     assert rows["ces-json"].rstrip().endswith("no record reader |"), rows["ces-json"]
