@@ -16,22 +16,16 @@ import scala.Function1;
  * row once, from then on replayed as it is.
  */
 public final class ReplayedInternal {
-    private static final Map<String, InternalRow> OUTPUTS = new ConcurrentHashMap<>();
+    private static final KeptOutputs<InternalRow> OUTPUTS = new KeptOutputs<>();
     private static final Map<String, Function1<Object, Object>> CONVERTERS = new ConcurrentHashMap<>();
-
-    /** The reader and topic whose rows are kept: one at a time, as {@link ReplayedReader}'s. */
-    private static volatile String kept = "";
 
     private ReplayedInternal() {
     }
 
     public static InternalRow read(UTF8String reader, UTF8String schema, UTF8String topic, int partition, long offset) {
         String readerTopic = reader + "|" + topic;
-        if (!kept.equals(readerTopic)) {
-            keepOnly(readerTopic);
-        }
         String record = partition + "/" + offset;
-        InternalRow output = OUTPUTS.get(record);
+        InternalRow output = OUTPUTS.get(readerTopic, record);
         if (output == null) {
             Row kept = ReplayedReader.kept(reader.toString(), topic.toString(), partition, offset);
             if (kept == null) {
@@ -43,12 +37,5 @@ public final class ReplayedInternal {
             OUTPUTS.put(record, output);
         }
         return output;
-    }
-
-    private static synchronized void keepOnly(String readerTopic) {
-        if (!kept.equals(readerTopic)) {
-            OUTPUTS.clear();
-            kept = readerTopic;
-        }
     }
 }

@@ -19,18 +19,12 @@ public abstract class ReplayedReader implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
     private static final Map<String, Object> READERS = new ConcurrentHashMap<>();
     private static final Map<String, Method> CALLS = new ConcurrentHashMap<>();
-    private static final Map<String, Row> OUTPUTS = new ConcurrentHashMap<>();
-    /** The reader and topic whose outputs are kept: one at a time, so that a bench of every format holds one's. */
-    private static volatile String kept = "";
+    private static final KeptOutputs<Row> OUTPUTS = new KeptOutputs<>();
 
     /** The record's output: replayed when this reader read the record before, else read and kept. */
     protected static Row replayed(String reader, Object[] arguments) {
-        String readerTopic = reader + "|" + arguments[3];
-        if (!kept.equals(readerTopic)) {
-            keepOnly(readerTopic);
-        }
         String record = arguments[4] + "/" + arguments[5];
-        Row output = OUTPUTS.get(record);
+        Row output = OUTPUTS.get(reader + "|" + arguments[3], record);
         if (output == null) {
             output = read(reader, arguments);
             OUTPUTS.put(record, output);
@@ -38,16 +32,9 @@ public abstract class ReplayedReader implements java.io.Serializable {
         return output;
     }
 
-    private static synchronized void keepOnly(String readerTopic) {
-        if (!kept.equals(readerTopic)) {
-            OUTPUTS.clear();
-            kept = readerTopic;
-        }
-    }
-
     /** The output kept for a record of the reader and topic kept; null when it is not kept. */
     static Row kept(String reader, String topic, int partition, long offset) {
-        return kept.equals(reader + "|" + topic) ? OUTPUTS.get(partition + "/" + offset) : null;
+        return OUTPUTS.peek(reader + "|" + topic, partition + "/" + offset);
     }
 
     private static Row read(String reader, Object[] arguments) {
