@@ -31,8 +31,7 @@ def spark_jars(cache_dir: Path) -> list[str]:
 
 def normalize(raw: DataFrame, format_id: str) -> changes.Output:
     isolated.register(raw.sparkSession, UDF_NAME, UDF_CLASS)
-    decoded = raw.selectExpr("*", f"from_json({UDF_NAME}(topic, value), 'changes {changes.CHANGES_TYPE}, error string') AS connect")
-    return changes.output(decoded, format_id, "connect.changes", "connect.error")
+    return isolated.output(raw, format_id, f"{UDF_NAME}(topic, value)")
 
 
 def supported_formats() -> list[str]:

@@ -53,10 +53,8 @@ def normalize(raw: DataFrame, format_id: str, flink_format: str, ignore_parse_er
     """Each record through Flink's `flink_format` schema: its changelog rows as events, Flink's exception as the
     record's refusal; with `ignore_parse_errors` (the format's option) Flink skips such a record without a word."""
     register(raw.sparkSession)
-    decoded = _with_tables(raw, format_id).selectExpr(
-        "*", f"from_json({UDF_NAME}('{flink_format}', {str(ignore_parse_errors).lower()}, flink_table, value), "
-                                  f"'changes {changes.CHANGES_TYPE}, error string') AS flink")
-    return changes.output(decoded, format_id, "flink.changes", "flink.error")
+    return isolated.output(_with_tables(raw, format_id), format_id,
+                           f"{UDF_NAME}('{flink_format}', {str(ignore_parse_errors).lower()}, flink_table, value)")
 
 
 def _with_tables(raw: DataFrame, format_id: str) -> DataFrame:

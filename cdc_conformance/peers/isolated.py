@@ -1,12 +1,14 @@
 """What the peers that run another engine's code share (Flink's formats, Paimon's parsers): the peer's jar, compiled
 against PySpark's jars and the engine's, with the engine's jar paths written inside (java/isolated: IsolatedPeer loads
-them in a class loader of their own), and its Spark Java UDF registered once per session."""
+them in a class loader of their own), its Spark Java UDF registered once per session, and what the UDF returns read
+back: one JSON document per record, `{"changes": [...], "error": ...}`, as the peer's changes and refusal."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from cdc_conformance import jvm_classes
 from cdc_conformance.harness.suite_files import package_dir
+from cdc_conformance.peers import changes
 
 JAVA = package_dir("cdc_conformance.peers") / "java"
 
@@ -26,3 +28,10 @@ def register(spark, name: str, java_class: str) -> None:
     from pyspark.sql.types import StringType
 
     spark.udf.registerJavaFunction(name, java_class, StringType())
+
+
+def output(rows, format_id: str, call: str) -> changes.Output:
+    """`rows` (the Kafka source's columns and any the call reads) with `call`, the SQL of the peer's UDF over them,
+    read back as the peer's output."""
+    decoded = rows.selectExpr("*", f"from_json({call}, 'changes {changes.CHANGES_TYPE}, error string') AS peer")
+    return changes.output(decoded, format_id, "peer.changes", "peer.error")

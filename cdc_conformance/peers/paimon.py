@@ -55,6 +55,4 @@ def normalize(raw: DataFrame, format_id: str) -> changes.Output:
     """Each record through Paimon's parser of the format: its rows as events, the exception that fails Paimon's job as
     the record's refusal."""
     register(raw.sparkSession)
-    decoded = raw.selectExpr("*", f"from_json({UDF_NAME}('{PAIMON_FORMATS[format_id]}', topic, key, value), "
-                                  f"'changes {changes.CHANGES_TYPE}, error string') AS paimon")
-    return changes.output(decoded, format_id, "paimon.changes", "paimon.error")
+    return isolated.output(raw, format_id, f"{UDF_NAME}('{PAIMON_FORMATS[format_id]}', topic, key, value)")
