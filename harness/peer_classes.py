@@ -64,7 +64,7 @@ CLASSES = (
     PeerClass("C1", "canal's `old` found in another row", "wrong",
               "C1: canal's `old`, looked up in every row (Flink canal-json)",
               r"wrong value before\.[^ ]+ \([^:]*\): expected \"[^\"]*\", got null",
-              'record t[0]@1 row 0: wrong value before.id (INT32): expected "1", got null', where="^Flink canal-json"),
+              'record t[0]@1 row 0: wrong value before.id (INT32): expected "1", got null', where="^Flink (SQL job )?canal-json"),
     PeerClass("C2", "canal DDL other than CREATE refused", "refuses", "C2: DDL other than CREATE (Flink canal-json)",
               r"refused \(.*Unknown \"type\" value",
               'record t[0]@0: refused (IOException: Unknown "type" value "ALTER".) where the reference emits DDL'),

@@ -24,9 +24,10 @@ from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER, NormalizerUnd
 from cdc_conformance.model import event_to_json
 
 # each Flink format in both of its `ignore-parse-errors` modes, as its users run it (issue 60: a refusal in one, a silent
-# skip in the other)
+# skip in the other), and in a real Flink SQL job over each topic (errors ignored, as such a job runs)
 SHIPPED_PEERS = ("cdc_conformance.peers.flink_debezium:normalize", "cdc_conformance.peers.flink_debezium_ignore_errors:normalize",
                  "cdc_conformance.peers.flink_canal:normalize", "cdc_conformance.peers.flink_canal_ignore_errors:normalize",
+                 "cdc_conformance.peers.flink_sql_debezium:normalize", "cdc_conformance.peers.flink_sql_canal:normalize",
                  "cdc_conformance.peers.paimon_debezium:normalize", "cdc_conformance.peers.paimon_canal:normalize",
                  "cdc_conformance.peers.paimon_aliyun:normalize", "cdc_conformance.peers.connect_json:normalize",
                  "cdc_conformance.peers.naive_spark:normalize", "cdc_conformance.peers.naive_avro:normalize")

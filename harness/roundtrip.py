@@ -77,7 +77,10 @@ class RoundTrip:
         raw = read_batch(self.spark, self.broker.bootstrap_servers, ranges)
         raw = (raw.coalesce(self.read_partitions) if self.read_partitions else raw).cache()
         try:
-            events, quarantine = self.normalizer.batch(raw, format_id, **self.options(format_id, options))
+            given = self.options(format_id, options)
+            if self.normalizer.reads_broker:  # a peer with a Kafka source of its own reads the same offsets itself
+                given["kafka_bootstrap_servers"] = self.broker.bootstrap_servers
+            events, quarantine = self.normalizer.batch(raw, format_id, **given)
             read = raw.count()
         finally:
             raw.unpersist()

@@ -16,8 +16,10 @@ LOG_CONFIG = Path(__file__).with_name("spark-log4j2.properties")
 # `make run`'s jobs are few and short: they end before the optimizing compiler (C2) pays off, and on two cores
 # its compiler threads take the cores the jobs need. The quick compiler alone: the suite's 143 cases 21.0 s ->
 # 17.1 s (measured, same machine). Not for a long-lived session: streaming tests ran 2.7x slower with it (a
-# stateful query's Arrow batches are hot loops only C2 makes fast), and benchmarks measure steady state.
-QUICK_START_JIT = "-XX:TieredStopAtLevel=1"
+# stateful query's Arrow batches are hot loops only C2 makes fast), and benchmarks measure steady state. The code
+# cache at 240 MB: the quick compiler's default, 48 MB, filled up in a whole `peers` run, and the JVM then stops
+# compiling ("CodeCache is full. Compiler has been disabled").
+QUICK_START_JIT = "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m"
 
 
 def normalizer_jars() -> list[str]:

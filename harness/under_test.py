@@ -8,7 +8,8 @@ streaming entry's rows), which the harness then collects in one job instead of t
 module may say which formats it reads (`supported_formats()`), what it expresses of the model (`expresses()`,
 harness/expressed.py), its name in reports (`label()`) and the jars its session needs beside Spark's own connectors
 (`spark_jars(cache_dir)`: the harness starts its sessions with them, and adds them to a running session that lacks
-them; nothing else of a normalizer's reaches the classpath), and, for the benchmark alone, what its stateful streaming
+them; nothing else of a normalizer's reaches the classpath), whether it reads the broker itself (a batch entry that
+takes `kafka_bootstrap_servers`: a peer running another engine's Kafka source), and, for the benchmark alone, what its stateful streaming
 path costs without its state (`<function>_stream_floor`). docs/normalizer-contract.md says what each takes and
 returns. A normalizer without a streaming entry is checked and certified for batch only, and its results say so.
 Nothing in the harness or the generators imports the reference normalizer (tests/unit/test_who_imports_whom.py).
@@ -110,6 +111,15 @@ class NormalizerUnderTest:
             module = __import__(top)
             return str(getattr(module, "__version__", f"unknown ({top} is not from an installed distribution)"))
         return f"{distributions[0]} {metadata.version(distributions[0])}"
+
+    @property
+    def reads_broker(self) -> bool:
+        """Whether it reads the broker itself (a Flink job's own Kafka source): its batch entry takes
+        `kafka_bootstrap_servers`, the broker's address, which the harness then gives it; `raw` still says which
+        records (topics, partitions, offsets) it is to read."""
+        import inspect
+
+        return "kafka_bootstrap_servers" in inspect.signature(self.normalize).parameters
 
     @property
     def stream_spec(self) -> str:

@@ -1,7 +1,7 @@
-"""The Flink, Paimon and Kafka Connect peers over the cases docs/peers.md pins, one per disagreement class it triages: the verdict and
-a line of its problems each. A class that changes (a Flink release that fixes its canal `old` lookup, a Paimon release
-that reads DataWorks' `UPDATE_BEFOR`, say) fails here, and docs/peers.md is updated with it. make test-long; the whole
-run is `make peers`."""
+"""The Flink (formats and SQL jobs), Paimon and Kafka Connect peers over the cases docs/peers.md pins, one per
+disagreement class it triages: the verdict and a line of its problems each. A class that changes (a Flink release that
+fixes its canal `old` lookup, a Paimon release that reads DataWorks' `UPDATE_BEFOR`, say) fails here, and docs/peers.md
+is updated with it. make test-long; the whole run is `make peers`."""
 import pytest
 
 from cdc_conformance.harness.cases import load_cases
@@ -19,6 +19,9 @@ PAIMON_CANAL = "cdc_conformance.peers.paimon_canal:normalize"
 PAIMON_DEBEZIUM = "cdc_conformance.peers.paimon_debezium:normalize"
 PAIMON_ALIYUN = "cdc_conformance.peers.paimon_aliyun:normalize"
 CONNECT = "cdc_conformance.peers.connect_json:normalize"
+# a real Flink SQL job over each topic, errors ignored: Flink's Kafka source, the planner, the job
+SQL_CANAL = "cdc_conformance.peers.flink_sql_canal:normalize"
+SQL_DEBEZIUM = "cdc_conformance.peers.flink_sql_debezium:normalize"
 # (format, case) -> (peer, verdict, a line of its problems); the classes of docs/peers.md, "Disagreements"
 PINNED = {
     # C7: canal writes a BLOB as its bytes' ISO-8859-1 text; the typed table's BYTES column reads base64
@@ -43,11 +46,19 @@ PINNED = {
     ("canal-json", "canal-json-zero-dates"): (CANAL, "NOT_EXPRESSED", None),
     # C2 with ignore-parse-errors: the ALTER skipped, the job running on; a table has no word for DDL, so nothing is lost
     ("canal-json", "canal-json-seed004-ddl-uncommented", "ignoring"): (CANAL_IGNORING, "NOT_EXPRESSED", None),
+    # a record that is not JSON (canal's DDL example with its comments): Flink's error, which the reference's quarantine
+    # matches; with errors ignored, skipped without a word, as the SQL job shows (the UDF peer once refused it itself)
+    ("canal-json", "canal-json-seed004-ddl"): (CANAL, "PASS", None),
+    ("canal-json", "canal-json-seed004-ddl", "ignoring"): (CANAL_IGNORING, "NOT_EXPRESSED", None),
+    ("canal-json", "canal-json-seed004-ddl", "sql"): (SQL_CANAL, "NOT_EXPRESSED", None),
+    # C1 in the real job: the Kafka table's changelog has the same NULL key
+    ("canal-json", "canal-json-old-per-row", "sql"): (SQL_CANAL, "FAIL", 'wrong value before.b (STRING): expected "b1", got null'),
     ("cloudcanal-debezium", "cloudcanal-debezium-op-c-insert"): (DEBEZIUM, "PASS", None),
     # D1: CloudCanal's op "i"
     ("cloudcanal-debezium", "cloudcanal-debezium-seed004-dml-insert"): (DEBEZIUM, "REFUSED", 'Unknown "op" value "i"'),
     # D1 with ignore-parse-errors: the insert skipped without a word
     ("cloudcanal-debezium", "cloudcanal-debezium-seed004-dml-insert", "ignoring"): (DEBEZIUM_IGNORING, "LOST", "lost without a word"),
+    ("cloudcanal-debezium", "cloudcanal-debezium-seed004-dml-insert", "sql"): (SQL_DEBEZIUM, "LOST", "lost without a word"),
     # D2: Connect's encodings (days for a DATE, a Decimal's bytes in base64, ...) in the table's typed columns: refused
     ("debezium-json", "debezium-flink-cdc-snapshot-all-mysql-types"):
         (DEBEZIUM, "REFUSED", "DateTimeParseException: Text '19439' could not be parsed"),
@@ -59,6 +70,7 @@ PINNED = {
     # D4 with ignore-parse-errors: the update skipped without a word
     ("debezium-json", "debezium-postgres-transaction-id-holds-an-lsn", "ignoring"):
         (DEBEZIUM_IGNORING, "LOST", "lost without a word"),
+    ("debezium-json", "debezium-postgres-transaction-id-holds-an-lsn", "sql"): (SQL_DEBEZIUM, "LOST", "lost without a word"),
     # D5: a record without `op` lives on a topic of its own (a schema change on `<prefix>`, transaction metadata on
     # `<prefix>.transaction`), which a Flink table is never pointed at: not expressed (issue 60, F3)
     ("debezium-json", "debezium-mysql-truncate-is-a-schema-change"): (DEBEZIUM, "NOT_EXPRESSED", None),

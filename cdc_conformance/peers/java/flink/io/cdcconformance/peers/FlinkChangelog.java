@@ -75,7 +75,7 @@ public final class FlinkChangelog {
             return out.toString(); // both schemas skip a tombstone
         }
         try {
-            JsonNode root = JSON.readTree(value);
+            JsonNode root = parsedOrNull(value);
             boolean schemaInclude = "debezium-json".equals(format) && root != null && root.path("payload").isObject();
             RowType table = declared == null || declared.isBlank()
                     ? untyped(columns(format, schemaInclude ? root.get("payload") : root))
@@ -97,6 +97,19 @@ public final class FlinkChangelog {
             changes.removeAll();
         }
         return out.toString();
+    }
+
+    /**
+     * The record as JSON, for the DDL alone; null where it is not JSON. Flink's schema decides what such a record
+     * is: its error, or with ignore-parse-errors no row and no error (the Flink SQL job peer showed a record this
+     * parse refused where Flink skips it).
+     */
+    private static JsonNode parsedOrNull(byte[] value) {
+        try {
+            return JSON.readTree(value);
+        } catch (java.io.IOException | RuntimeException | StackOverflowError notJson) {
+            return null;
+        }
     }
 
     /** The columns of the user's DDL: every member of the record's row images, in order of appearance. */
