@@ -31,6 +31,7 @@ PAIMON_ALIYUN = "PA: Paimon aliyun-json, the other reader of DataWorks"
 PAIMON_CANAL = "PC: Paimon canal-json"
 PAIMON_DEBEZIUM = "PD: Paimon debezium-json"
 CONNECT_JSON = "KC: Kafka Connect's JsonConverter, as a sink reads Debezium"
+DTS_SDK = "DS: DTS's subscription SDK, as its consumers read DTS"
 
 
 @dataclass(frozen=True)
@@ -195,6 +196,17 @@ CLASSES = (
               r"element type|Struct schema's \"fields\" argument is not an array)|refused \(DataException: \w+ is not a valid field name",
               "record t[0]@0: refused (DataException: Schema must contain 'type' field) where the reference emits ROW/INSERT",
               where="^Kafka Connect"),
+    PeerClass("DS1", "`EmptyObject` `NULL`, a NULL value as DTS writes it, refused", "refuses", DTS_SDK,
+              r"Not support avro class type:\S*EmptyObject",
+              "record t[0]@0: refused (RuntimeException: Not support avro class type:com.aliyun.dts.subscribe.clients.formats"
+              ".avro.EmptyObject) where the reference emits ROW/INSERT", where="^DTS subscribe SDK"),
+    PeerClass("DS2", "DTS's `INIT` (full-load) rows: the SDK's UNKNOWN operation", "lost", DTS_SDK,
+              r"lost without a word: expected ROW/INSERT,",
+              "record t[0]@0: lost without a word: expected ROW/INSERT, got nothing and no error", where="^DTS subscribe SDK"),
+    PeerClass("DS3", "a `TimestampWithTimeZone`'s offset dropped from its text", "wrong", DTS_SDK,
+              r"\(TIMESTAMP_TZ\): expected \"[^\"]+Z\", got \"\d{4}-\d{2}-\d{2} [\d:.]+\"$",
+              'record t[0]@0 row 0: wrong value after.at (TIMESTAMP_TZ): expected "2025-03-14T00:00:00.000250Z", got '
+              '"2025-03-14 08:00:00.00025"', where="^DTS subscribe SDK"),
     PeerClass("D4", "update without its before image refused (documented)", "refuses",
               "D4, D5, D6: what Flink's debezium-json refuses",
               r"The \"before\" field of UPDATE message is null",

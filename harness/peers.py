@@ -30,6 +30,7 @@ SHIPPED_PEERS = ("cdc_conformance.peers.flink_debezium:normalize", "cdc_conforma
                  "cdc_conformance.peers.flink_sql_debezium:normalize", "cdc_conformance.peers.flink_sql_canal:normalize",
                  "cdc_conformance.peers.paimon_debezium:normalize", "cdc_conformance.peers.paimon_canal:normalize",
                  "cdc_conformance.peers.paimon_aliyun:normalize", "cdc_conformance.peers.connect_json:normalize",
+                 "cdc_conformance.peers.dts_sdk:normalize",
                  "cdc_conformance.peers.naive_spark:normalize", "cdc_conformance.peers.naive_avro:normalize")
 DRAWN_FEATURE = "drawn"  # the matrix's row for the drawn examples
 

@@ -18,7 +18,8 @@ from cdc_conformance.harness.under_test import DEFAULT_NORMALIZER
 @click.option("--peer", "peer_specs", multiple=True, metavar="MODULE:FUNCTION",
               help="A peer normalizer (repeatable) [default: the shipped peers: Flink debezium-json and canal-json, each "
                    "with ignore-parse-errors false and true, and a Flink SQL job over each topic; Paimon's canal, "
-                   "Debezium and aliyun (DataWorks) parsers; Kafka Connect's JsonConverter; the naive Spark parses]. Its "
+                   "Debezium and aliyun (DataWorks) parsers; Kafka Connect's JsonConverter; DTS's subscription SDK; the naive Spark "
+                   "parses]. Its "
                    "module must say which formats it reads (supported_formats()).")
 @click.option("--case", "case_ids", multiple=True, metavar="ID", help="Only this case (repeatable); no drawn examples "
               "unless --examples is given.")

@@ -15,7 +15,8 @@ CONTEXTS = ("Flink canal-json 1.20.4 / canal-json / c", "Flink debezium-json 1.2
             "naive Spark from_json / canal-json / c", "naive Spark from_avro (latest schema) / debezium-avro / c",
             "Flink canal-json 1.20.4 / canal-json / canal-json-values-as-json-numbers",
             "Paimon aliyun-json 1.3.1 / dataworks-json / c", "Paimon canal-json 1.3.1 / canal-json / c",
-            "Paimon debezium-json 1.3.1 / debezium-json / c", "Kafka Connect JsonConverter 4.1.1 / debezium-json / c")
+            "Paimon debezium-json 1.3.1 / debezium-json / c", "Kafka Connect JsonConverter 4.1.1 / debezium-json / c",
+            "DTS subscribe SDK 2.0.0 / dts-avro / c")
 
 
 @pytest.mark.parametrize("peer_class", CLASSES, ids=lambda c: c.id)

@@ -203,15 +203,16 @@ def _reproduce_a_production_bug(user):
 
 def test_the_peers_from_the_users_repository(user):
     """`cdc-conformance peers` as issue 52 asks, from the user's repository: the reference and the shipped peers over
-    every case of debezium-json and canal-json and 200 drawn examples each; flink-json resolved into the user's cache."""
+    every case of debezium-json, canal-json and dts-avro and 200 drawn examples each; flink-json, Flink's SQL job, Paimon,
+    Kafka Connect and DTS's SDK resolved into the user's cache."""
     repo, _, _, cache, site_packages = user
     before = installed.snapshot(site_packages)
     result = _run(user, "cdc-conformance", "peers", "--format", "debezium-json", "--format", "canal-json",
-                  "--examples", "200", "--seed", "1", "--reports", "peer-reports")
+                  "--format", "dts-avro", "--examples", "200", "--seed", "1", "--reports", "peer-reports")
     lines = [json.loads(line) for line in (repo / "peer-reports" / "results.jsonl").read_text().splitlines()]
     rows = lines[1:]
     cases = {fmt: len(list((site_packages / "cdc_conformance" / "conformance" / "cases" / fmt).glob("*.yaml")))
-             for fmt in ("debezium-json", "canal-json")}
+             for fmt in ("debezium-json", "canal-json", "dts-avro")}
     units = {(row["normalizer"], row["format"]) for row in rows}
     assert units == {("reference (cdc_conformance.normalizer)", "debezium-json"), ("reference (cdc_conformance.normalizer)", "canal-json"),
                      ("Flink debezium-json 1.20.4", "debezium-json"), ("naive Spark from_json", "debezium-json"),
@@ -221,7 +222,8 @@ def test_the_peers_from_the_users_repository(user):
                      ("Paimon debezium-json 1.3.1", "debezium-json"), ("Paimon canal-json 1.3.1", "canal-json"),
                      ("Kafka Connect JsonConverter 4.1.1", "debezium-json"),
                      ("Flink SQL job debezium-json 1.20.4 (ignore-parse-errors)", "debezium-json"),
-                     ("Flink SQL job canal-json 1.20.4 (ignore-parse-errors)", "canal-json")}, units
+                     ("Flink SQL job canal-json 1.20.4 (ignore-parse-errors)", "canal-json"),
+                     ("reference (cdc_conformance.normalizer)", "dts-avro"), ("DTS subscribe SDK 2.0.0", "dts-avro")}, units
     for normalizer, fmt in units:
         mine = [row for row in rows if (row["normalizer"], row["format"]) == (normalizer, fmt)]
         assert len(mine) == cases[fmt] + 200, (normalizer, fmt, len(mine))
@@ -239,6 +241,7 @@ def test_the_peers_from_the_users_repository(user):
     assert list((cache / "cdc-conformance" / "jvm").glob("cdc-conformance-paimon-peer-1.3.1-*/cdc-conformance-paimon-peer-1.3.1.jar"))
     assert list((cache / "cdc-conformance" / "jvm").glob("cdc-conformance-connect-peer-4.1.1-*/cdc-conformance-connect-peer-4.1.1.jar"))
     assert list((cache / "cdc-conformance" / "jvm").glob("cdc-conformance-flink-sql-peer-1.20.4-*/cdc-conformance-flink-sql-peer-1.20.4.jar"))
+    assert list((cache / "cdc-conformance" / "jvm").glob("cdc-conformance-dts-peer-2.0.0-*/cdc-conformance-dts-peer-2.0.0.jar"))
     assert installed.snapshot(site_packages) == before, "peers wrote into the installed suite"
 
 
