@@ -28,9 +28,9 @@ from cdc_conformance import jvm_classes
 from cdc_conformance.harness import jvm
 from cdc_conformance.peers import changes, flink, flink_tables, isolated
 
-# the Kafka SQL connector's release for each Flink line (its version names the Flink it is built for); the newest
-# served here
-KAFKA_CONNECTORS = {"1.20": "3.4.0-1.20", "2.0": "4.0.1-2.0", "2.1": "5.0.0-2.1", "2.2": "5.0.0-2.2"}
+# the Kafka connector's release for each Flink line (its version names the Flink it is built for); the newest served
+# here. Flink 2.3 has none yet: 5.0.0-2.2's API is the one 2.3 runs (make peers runs it there)
+KAFKA_CONNECTORS = {"1.20": "3.4.0-1.20", "2.0": "4.0.1-2.0", "2.1": "5.0.0-2.1", "2.2": "5.0.0-2.2", "2.3": "5.0.0-2.2"}
 TABLES_A_JOB = 100  # a job of 100 Kafka sources took 7.5 s here; one a job, about 1 s each
 MAIN_CLASS = "io.cdcconformance.peers.FlinkSqlJob"
 # what Flink's own launch scripts open on Java 17 (its config.yaml, env.java.opts.all), for its serializers

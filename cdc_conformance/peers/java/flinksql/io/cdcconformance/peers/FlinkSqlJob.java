@@ -15,6 +15,7 @@ import java.util.List;
 
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.node.ArrayNode;
@@ -55,7 +56,7 @@ public final class FlinkSqlJob {
         System.setOut(System.err);  // Flink's and Kafka's own printing stays off the answers' stream
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         Configuration configuration = new Configuration();
-        configuration.setString("parallelism.default", "1");
+        configuration.set(CoreOptions.DEFAULT_PARALLELISM, 1);
         StreamExecutionEnvironment streams = StreamExecutionEnvironment.getExecutionEnvironment(configuration);
         StreamTableEnvironment sql = StreamTableEnvironment.create(streams);
         int tables = 0;
