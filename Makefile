@@ -14,10 +14,10 @@
 #                  of each side, in reports/profile (docs/performance.md)
 #   make ceiling - what each record-reading format would reach if reading cost nothing: the normalizer's plan with its
 #                  readers' outputs replayed, as Rows and as internal rows (scripts/reader_ceiling.py, docs/performance.md)
-#   make peers - the reference beside Flink's debezium-json and canal-json, Paimon's canal, Debezium and DataWorks
-#                (aliyun-json) parsers and a naive Spark parse, over every case and 200 drawn examples per format
-#                (docs/peers.md; make test runs the naive parse over a few cases, make test-long the Flink and Paimon
-#                peers over the cases docs/peers.md pins)
+#   make peers - the reference beside Flink's debezium-json and canal-json (formats and SQL jobs), Paimon's canal,
+#                Debezium and DataWorks (aliyun-json) parsers, Kafka Connect's JsonConverter, DTS's subscription SDK and
+#                the naive Spark parses, over every case and 200 drawn examples per format (docs/peers.md; make test
+#                runs the naive parse over a few cases, make test-long the other peers over the cases docs/peers.md pins)
 #   make producers - drawn histories through PostgreSQL and Debezium 1.9.7, 2.7.3, 3.3.2, and through MariaDB and
 #                    Debezium's MariaDB connector 3.3.0 and 3.5.0, then three connector settings in turn on both,
 #                    then through MariaDB and canal's own server 1.1.4, then through Flink CDC 3.1.1's MySQL source
@@ -126,8 +126,8 @@ ceiling: bootstrap
 	$(BIN)/python scripts/reader_ceiling.py --all --messages $(BENCH_MESSAGES) --repeat 4
 
 # The ecosystem's consumers beside the reference (docs/peers.md): every case of the formats the peers read and 200 drawn
-# examples per format through Flink's debezium-json and canal-json (flink-json 1.20.4, then 2.3.0) and a naive Spark
-# parse; reports in reports/peers/ and reports/peers-flink-2/
+# examples per format through the shipped peers (`cdc-conformance peers --help`), Flink's at 1.20.4, then at 2.3.0;
+# reports in reports/peers/ and reports/peers-flink-2/
 peers: bootstrap
 	$(BIN)/cdc-conformance peers --examples 200 --seed 1 --reports reports/peers
 	CDC_FLINK_VERSION=2.3.0 $(BIN)/cdc-conformance peers --examples 200 --seed 1 --reports reports/peers-flink-2
