@@ -11,8 +11,8 @@ matrix). The default mode, where the job stops, is the UDF peers' (flink.py: the
 time, a refusal per record); a stopped job would refuse a whole topic here and say nothing more (docs/peers.md).
 
 A batch is one job whose sources are the batch's tables, their changelogs in one stream; a batch whose job fails
-anyway (not a record the format skips: the format catches those) runs again one table a job, and a table whose own job
-fails has every record refused with the job's error.
+anyway (not a record the format skips: the format catches those) is split in halves, down to the table whose own job
+fails, and that table's records are refused with the job's error.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
 
 from cdc_conformance import jvm_classes
 from cdc_conformance.harness import jvm
@@ -87,8 +88,6 @@ def normalize(raw: DataFrame, format_id: str, flink_format: str, kafka_bootstrap
     spark = raw.sparkSession
     read = spark.createDataFrame([(*coordinates, doc) for coordinates, doc in documents.items()],
                                  "topic string, partition int, offset bigint, flink_sql string")
-    from pyspark.sql import functions as F
-
     return isolated.output(raw.join(F.broadcast(read), ["topic", "partition", "offset"], "left"), format_id, "flink_sql")
 
 
@@ -118,7 +117,8 @@ def _tables(format_id: str, flink_format: str, records: list[tuple], ends: dict[
         table = {"topic": topic, "format": flink_format, "ranges": [[p, *span] for p, span in sorted(ranges.items())]}
         by_table: dict[tuple, list[tuple]] = {}
         for record in held:
-            by_table.setdefault(flink_tables.table_of(format_id, _document(record[3])), []).append(record)
+            parsed = flink_tables.parsed_value(record[3])
+            by_table.setdefault(flink_tables.table_of(format_id, parsed), []).append((*record[:3], parsed))
         for name, own in by_table.items():
             row_type = next((declared[r[:3]] for r in own if r[:3] in declared), None)
             keys = _TABLE_METADATA[flink_format]
@@ -126,13 +126,6 @@ def _tables(format_id: str, flink_format: str, records: list[tuple], ends: dict[
             where = [[key, part] for key, part in zip(keys, parts) if key] if len(by_table) > 1 else []
             yield {**table, "options": _options(flink_format, own), "columns": _columns(row_type), "where": where,
                    "records": [r[:3] for r in own]}
-
-
-def _document(value: bytes | None):
-    try:
-        return json.loads(value) if value is not None else None
-    except (ValueError, UnicodeDecodeError):
-        return None
 
 
 def _partition_ends(bootstrap: str, topics: set[str]) -> dict[tuple[str, int], int]:
@@ -155,22 +148,16 @@ def _columns(row_type: str | None) -> str:
     return row_type[len("ROW<"):-1] if row_type else ""
 
 
-def _options(flink_format: str, held: list[tuple]) -> dict[str, str]:
+def _options(flink_format: str, own: list[tuple]) -> dict[str, str]:
     """The format's options as its users set them: errors ignored; Debezium's timestamps as its ISO 8601 text, and
-    `schema-include` where the producer wrote Connect's schema-and-payload envelope (the topic's first record says)."""
+    `schema-include` where the producer wrote Connect's schema-and-payload envelope (the table's first JSON record,
+    `own`'s last member its parsed value, says)."""
     options = {f"{flink_format}.ignore-parse-errors": "true"}
     if flink_format == "debezium-json":
+        first = next((parsed for *_, parsed in own if isinstance(parsed, dict)), {})
         options["debezium-json.timestamp-format.standard"] = "ISO-8601"
-        options["debezium-json.schema-include"] = str(_schema_included(held)).lower()
+        options["debezium-json.schema-include"] = str(isinstance(first.get("payload"), dict)).lower()
     return options
-
-
-def _schema_included(held: list[tuple]) -> bool:
-    for *_, value in held:
-        document = _document(value)
-        if isinstance(document, dict):
-            return isinstance(document.get("payload"), dict)
-    return False
 
 
 def _run_jobs(bootstrap: str, tables: list[dict]) -> list[dict]:

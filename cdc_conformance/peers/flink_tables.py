@@ -149,17 +149,20 @@ def row_type(declared: list[tuple[str, str]]) -> str:
     return "ROW<" + ", ".join(f"`{name.replace('`', '``')}` {kind}" for name, kind in declared) + ">"
 
 
+def parsed_value(value: bytes | None):
+    """A record's value as JSON data; None for a tombstone or a value that is not JSON."""
+    try:
+        return json.loads(value) if value is not None else None
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
 def declared_tables(format_id: str, records: Iterable[tuple[str, int, int, bytes | None]]) -> dict[tuple, str]:
     """Each record's (topic, partition, offset) -> the row type of its table's DDL: declared from the first record
     (by partition and offset) of the topic that types the table's columns, or, where no record types them (schemaless
     Debezium), every column its records name; none for a record of no table."""
     ordered = sorted(records, key=lambda r: (r[0], r[1], r[2]))
-    documents = {}
-    for topic, partition, offset, value in ordered:
-        try:
-            documents[(topic, partition, offset)] = json.loads(value) if value is not None else None
-        except (ValueError, UnicodeDecodeError):
-            documents[(topic, partition, offset)] = None
+    documents = {(topic, partition, offset): parsed_value(value) for topic, partition, offset, value in ordered}
     typed: dict[tuple, list[tuple[str, str]]] = {}
     untyped: dict[tuple, dict[str, str]] = {}
     for (topic, _, _), document in documents.items():

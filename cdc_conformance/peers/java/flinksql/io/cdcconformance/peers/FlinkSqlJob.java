@@ -57,20 +57,19 @@ public final class FlinkSqlJob {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         Configuration configuration = new Configuration();
         configuration.set(CoreOptions.DEFAULT_PARALLELISM, 1);
-        StreamExecutionEnvironment streams = StreamExecutionEnvironment.getExecutionEnvironment(configuration);
-        StreamTableEnvironment sql = StreamTableEnvironment.create(streams);
+        StreamTableEnvironment sql = StreamTableEnvironment.create(StreamExecutionEnvironment.getExecutionEnvironment(configuration));
         int tables = 0;
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             if (!line.isBlank()) {
                 JsonNode request = JSON.readTree(line);
-                out.println(run(streams, sql, request, tables).toString());
+                out.println(run(sql, request, tables).toString());
                 tables += request.get("tables").size();
             }
         }
     }
 
     /** One job: every table of the request read, their changelogs in one stream, collected. */
-    static ObjectNode run(StreamExecutionEnvironment streams, StreamTableEnvironment sql, JsonNode request, int first) {
+    static ObjectNode run(StreamTableEnvironment sql, JsonNode request, int first) {
         ObjectNode answer = JSON.createObjectNode();
         ArrayNode rows = answer.putArray("rows");
         answer.putNull("error");
