@@ -56,6 +56,34 @@ final class GrammarFastPaths {
         }
     }
 
+    /** Whether {@code text} surely matches the position part's pattern ({@code commit}: {@code [0-9A-F]{20}|[^:]{1,512}:[0-9]{20}};
+     * {@code event}: {@code [0-9A-F]{20}|[0-9]{10}}; {@code seq}: {@code [0-9]{20}}). False is no verdict: the pattern
+     * decides (a prefix of 512 code points may be longer in chars). */
+    public static boolean surePosition(String part, String text) {
+        int n = text.length();
+        switch (part) {
+            case "commit":
+                return n == 20 && upperHex(text) || n >= 22 && n - 21 <= 512 && text.charAt(n - 21) == ':'
+                        && digits(text, n - 20, 20) && text.lastIndexOf(':', n - 22) < 0;
+            case "event":
+                return n == 20 && upperHex(text) || n == 10 && digits(text, 0, 10);
+            case "seq":
+                return n == 20 && digits(text, 0, 20);
+            default:
+                return false;
+        }
+    }
+
+    private static boolean upperHex(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!digit(c) && (c < 'A' || c > 'F')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** {@code -?(0|[1-9][0-9]*)} from {@code at}: the index after it, or -1. */
     private static int integer(String text, int at) {
         int i = at < text.length() && text.charAt(at) == '-' ? at + 1 : at;

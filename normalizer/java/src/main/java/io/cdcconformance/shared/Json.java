@@ -13,7 +13,6 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -105,6 +104,8 @@ public final class Json {
     public static final class Reading {
         boolean repeatsAMember;
         boolean loneSurrogate;
+        /** False when the text cannot decode to a surrogate ({@link #mayDecodeASurrogate}). */
+        boolean checkSurrogates = true;
     }
 
     private static final Document NOT_JSON = new Document(null, new Reading());
@@ -121,11 +122,30 @@ public final class Json {
         if (bytes.length >= 3 && bytes[0] == (byte) 0xEF && bytes[1] == (byte) 0xBB && bytes[2] == (byte) 0xBF) {
             return NOT_JSON;
         }
+        return read(bytes, mayDecodeASurrogate(bytes));
+    }
+
+    /** {@link #read(byte[])}, its strings checked for a lone surrogate or not (the test of the prescan checks all). */
+    static Document read(byte[] bytes, boolean checkSurrogates) {
         try (JsonParser parser = STRICT.createParser(bytes)) {
-            return document(parser);
+            return document(parser, checkSurrogates);
         } catch (IOException | RuntimeException e) {
             return NOT_JSON;
         }
+    }
+
+    /** Whether Jackson could decode a surrogate from these bytes: from a {@code \\u} escape, a three-byte sequence
+     * led by 0xED (U+D000..U+DFFF, surrogates included: Jackson does not refuse them), or a four-byte one led by 0xF4
+     * or above (past U+10FFFF Jackson's pair starts with a low surrogate). Text without any of them, most records, has
+     * no string to check for a lone surrogate. */
+    static boolean mayDecodeASurrogate(byte[] bytes) {
+        for (int i = 0; i < bytes.length; i++) {
+            int b = bytes[i] & 0xFF;
+            if (b == 0xED || b >= 0xF4 || b == '\\' && i + 1 < bytes.length && bytes[i + 1] == 'u') {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static Document read(String text, JsonFactory factory) {
@@ -133,7 +153,7 @@ public final class Json {
             return NOT_JSON;
         }
         try (JsonParser parser = factory.createParser(text)) {
-            return document(parser);
+            return document(parser, true);
         } catch (IOException | RuntimeException e) {
             return NOT_JSON;
         }
@@ -143,12 +163,13 @@ public final class Json {
         return read(text, STRICT);
     }
 
-    private static Document document(JsonParser parser) throws IOException {
+    private static Document document(JsonParser parser, boolean checkSurrogates) throws IOException {
         JsonToken first = parser.nextToken();
         if (first == null) {
             return NOT_JSON;
         }
         Reading reading = new Reading();
+        reading.checkSurrogates = checkSurrogates;
         Object root = value(parser, first, reading);
         if (parser.nextToken() != null) {
             return new Document(null, reading);  // text after the value: not one JSON value
@@ -159,10 +180,10 @@ public final class Json {
     private static Object value(JsonParser parser, JsonToken token, Reading reading) throws IOException {
         switch (token) {
             case START_OBJECT: {
-                Map<String, Object> members = new LinkedHashMap<>();
+                Map<String, Object> members = new JsonObject();
                 for (JsonToken next = parser.nextToken(); next != JsonToken.END_OBJECT; next = parser.nextToken()) {
                     String name = parser.currentName();
-                    reading.loneSurrogate |= !ModelGrammar.wellFormed(name);
+                    reading.loneSurrogate |= reading.checkSurrogates && !ModelGrammar.wellFormed(name);
                     Object member = value(parser, parser.nextToken(), reading);
                     if (members.put(name, member) != null) {
                         reading.repeatsAMember = true;
@@ -179,7 +200,7 @@ public final class Json {
             }
             case VALUE_STRING: {
                 String text = parser.getText();
-                reading.loneSurrogate |= !ModelGrammar.wellFormed(text);
+                reading.loneSurrogate |= reading.checkSurrogates && !ModelGrammar.wellFormed(text);
                 return text;
             }
             case VALUE_NUMBER_INT:

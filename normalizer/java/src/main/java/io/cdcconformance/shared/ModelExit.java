@@ -64,10 +64,10 @@ public final class ModelExit {
                 return value(TEXTS.get(t) + ": " + problem);
             }
         }
-        for (String field : ModelGrammar.enumeratedFields()) {
-            String problem = ModelGrammar.enumerationProblem(field, enumerated(event, field));
+        for (Enumerated field : ENUMERATED) {
+            String problem = ModelGrammar.enumerationProblem(field.path, field.text(event));
             if (problem != null) {
-                return value(field + ": " + problem);
+                return value(field.path + ": " + problem);
             }
         }
         Row position = (Row) event.get(POSITION);
@@ -110,20 +110,33 @@ public final class ModelExit {
         return null;
     }
 
-    /** The text at {@code path} ({@code op}, {@code ddl.change}): a top-level field or a struct's member. */
-    private static String enumerated(Row event, String path) {
-        int dot = path.indexOf('.');
-        if (dot < 0) {
-            return (String) event.get(Events.FIELDS.indexOf(path));
-        }
-        Row struct = (Row) event.get(Events.FIELDS.indexOf(path.substring(0, dot)));
-        for (List<String> members : TEXT_STRUCTS) {
-            if (struct != null && members.get(0).equals(path.substring(0, dot))) {
-                return (String) struct.get(members.indexOf(path.substring(dot + 1)) - 1);
+    /** A field with a closed list ({@code op}, {@code ddl.change}): a top-level field, or a member of a struct of
+     * texts, found by index once (every event leaving a reader is asked). */
+    private record Enumerated(String path, int field, int member) {
+        static Enumerated of(String path) {
+            int dot = path.indexOf('.');
+            if (dot < 0) {
+                return new Enumerated(path, Events.FIELDS.indexOf(path), -1);
             }
+            String struct = path.substring(0, dot);
+            for (List<String> members : TEXT_STRUCTS) {
+                if (members.get(0).equals(struct)) {
+                    return new Enumerated(path, Events.FIELDS.indexOf(struct), members.indexOf(path.substring(dot + 1)) - 1);
+                }
+            }
+            throw new IllegalStateException("model-grammar.json lists " + path + ", which is no text of an event");
         }
-        return null;
+
+        String text(Row event) {
+            if (member < 0) {
+                return (String) event.get(field);
+            }
+            Row struct = (Row) event.get(field);
+            return struct == null ? null : (String) struct.get(member);
+        }
     }
+
+    private static final List<Enumerated> ENUMERATED = ModelGrammar.enumeratedFields().stream().map(Enumerated::of).toList();
 
     private static String[] columns(Row event, Map<String, String> logical) {
         List<?> columns = (List<?>) event.get(COLUMNS);

@@ -24,11 +24,17 @@ public final class ModelGrammar {
     }
 
     /** A concrete logical type ({@code DECIMAL(10,2)}): its template, its parameters, its compiled pattern, and
-     * whether a hand-written matcher stands for the pattern ({@link GrammarFastPaths}). */
-    private record Typed(Template template, Map<String, Integer> parameters, Pattern pattern, boolean fast) {
-        int scale() {
-            Integer s = parameters.get("s");
-            return s == null ? -1 : s;
+     * whether a hand-written matcher stands for the pattern ({@link GrammarFastPaths}). The scale and fraction digits
+     * the matchers take are read once here: every value of every event asks for them (ModelExit). */
+    private record Typed(Template template, Map<String, Integer> parameters, Pattern pattern, boolean fast, int scale,
+                         int fraction) {
+        Typed(Template template, Map<String, Integer> parameters, Pattern pattern, boolean fast) {
+            this(template, parameters, pattern, fast, given(parameters, "s", -1), given(parameters, "f", 6));
+        }
+
+        private static int given(Map<String, Integer> parameters, String name, int otherwise) {
+            Integer value = parameters.get(name);
+            return value == null ? otherwise : value;
         }
     }
 
@@ -62,7 +68,7 @@ public final class ModelGrammar {
             return null;
         }
         boolean matched = fast && typed.fast
-                ? GrammarFastPaths.matches(typed.template.name, text, typed.scale(), typed.parameters.get("f"))
+                ? GrammarFastPaths.matches(typed.template.name, text, typed.scale, typed.fraction)
                 : typed.pattern.matcher(text).matches();
         if (!matched) {
             return "not " + logicalType + " text";
@@ -108,10 +114,19 @@ public final class ModelGrammar {
 
     /** Null when {@code text} is a well-formed {@code part} (commit, event, seq) of a position, else what is wrong. */
     public static String positionProblem(String part, String text) {
+        return positionProblem(part, text, true);
+    }
+
+    /** {@link #positionProblem}; with {@code fast}, a text {@link GrammarFastPaths#surePosition} accepts is not matched
+     * again by the file's pattern (every event has a position: the pattern cost a fifth of the exit check). */
+    public static String positionProblem(String part, String text, boolean fast) {
         if (text == null) {
             // the file's `required` parts: a position is ordered by its commit part first, and a null one sorts where
             // each consumer puts NULLs (issue 49, issue 58: doors by which a reader's missing part came out null)
             return REQUIRED_POSITION_PARTS.contains(part) ? "no " + part + " part" : null;
+        }
+        if (fast && GrammarFastPaths.surePosition(part, text)) {
+            return null;
         }
         return text.length() <= 600 && POSITION_PARTS.get(part).matcher(text).matches() ? null : "not a " + part + " part (fixed width)";
     }
@@ -125,9 +140,20 @@ public final class ModelGrammar {
         return parts;
     }
 
-    /** Whether a Java string is well-formed UTF-16: every surrogate in a high-low pair. */
+    /** Whether a Java string is well-formed UTF-16: every surrogate in a high-low pair. Asked of every text read and
+     * every text leaving a reader, so the common case (no surrogate at all) is one comparison a character. */
     public static boolean wellFormed(String text) {
-        for (int i = 0; i < text.length(); i++) {
+        int n = text.length();
+        for (int i = 0; i < n; i++) {
+            if (Character.isSurrogate(text.charAt(i))) {
+                return pairedFrom(text, i);
+            }
+        }
+        return true;
+    }
+
+    private static boolean pairedFrom(String text, int start) {
+        for (int i = start; i < text.length(); i++) {
             char c = text.charAt(i);
             if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
                 i++;
@@ -188,7 +214,7 @@ public final class ModelGrammar {
             case "integer_range":
                 return inRange(text, typed.template.range);
             case "fraction_exactly_s":
-                return (typed.parameters.get("s") == 0) == (text.indexOf('.') < 0);
+                return (typed.scale == 0) == (text.indexOf('.') < 0);
             case "precision":
                 return typed.parameters.get("p") == null || digits(text) <= typed.parameters.get("p");
             case "canonical_base64":

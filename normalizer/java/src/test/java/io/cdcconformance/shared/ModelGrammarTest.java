@@ -46,6 +46,34 @@ class ModelGrammarTest {
         assertEquals(valid, ModelGrammar.positionProblem(part, text) == null);
     }
 
+    /** A position part the hand-written check accepts is one the file's pattern accepts: random edits of valid parts
+     * (fixed seed), judged both ways. */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"commit", "event", "seq"})
+    void theFastPositionCheckJudgesAsThePattern(String part) {
+        List<String> valid = List.of("00000000000000000150", "0000002C000003600019", "mysql-bin.0001000000:00000000000000000004",
+                "0000000000", "x:00000000000000000000", "\uD83D\uDE00:12345678901234567890");
+        String alphabet = "0123456789ABCDEFa:.-x\uD800";
+        java.util.Random random = new java.util.Random(61);
+        for (int n = 0; n < 40_000; n++) {
+            StringBuilder text = new StringBuilder(valid.get(random.nextInt(valid.size())));
+            for (int edits = random.nextInt(3); edits > 0; edits--) {
+                int at = text.length() == 0 ? 0 : random.nextInt(text.length());
+                char c = alphabet.charAt(random.nextInt(alphabet.length()));
+                switch (random.nextInt(3)) {
+                    case 0 -> text.insert(at, c);
+                    case 1 -> { if (text.length() > 0) { text.deleteCharAt(at); } }
+                    default -> { if (text.length() > 0) { text.setCharAt(at, c); } }
+                }
+            }
+            String candidate = text.toString();
+            assertEquals(ModelGrammar.positionProblem(part, candidate, false) == null,
+                    ModelGrammar.positionProblem(part, candidate, true) == null, () -> part + " " + candidate);
+        }
+        String longPrefix = "é".repeat(512) + ":" + "0".repeat(20);
+        assertEquals(ModelGrammar.positionProblem("commit", longPrefix, false), ModelGrammar.positionProblem("commit", longPrefix, true));
+    }
+
     /** The hand-written matchers (GrammarFastPaths) judge as the file's patterns do: each type's valid texts, edited at
      * random (fixed seed) a few characters at a time, both ways. */
     @ParameterizedTest
