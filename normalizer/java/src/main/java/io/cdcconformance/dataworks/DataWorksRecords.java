@@ -2,7 +2,6 @@ package io.cdcconformance.dataworks;
 
 import io.cdcconformance.shared.*;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -149,7 +148,14 @@ public class DataWorksRecords implements UDF6<byte[], byte[], Seq<Row>, String, 
             }
             return "H|" + String.join(".", names) + "|" + Json.text(at(document, "payload"), "sequenceId");
         }
-        String text = (key == null ? "" : Base64.getEncoder().encodeToString(key) + "|") + Base64.getEncoder().encodeToString(value);
-        return "C|" + HexFormat.of().formatHex(Digests.sha256(text.getBytes(StandardCharsets.UTF_8)));
+        // the digest of "<base64 key>|<base64 value>" (or of the value's base64 alone), fed in parts: the same key as
+        // a checkpoint's state holds, without the text of the whole record built for it
+        java.security.MessageDigest digest = Digests.sha256();
+        if (key != null) {
+            digest.update(Base64.getEncoder().encode(key));
+            digest.update((byte) '|');
+        }
+        digest.update(Base64.getEncoder().encode(value));
+        return "C|" + HexFormat.of().formatHex(digest.digest());
     }
 }

@@ -357,7 +357,7 @@ public final class Canonical {
     // Bytes and decimals
     // ---------------------------------------------------------------------------------------------------------
 
-    private static final Pattern CANONICAL_BASE64 =
+    static final Pattern CANONICAL_BASE64 =
             Pattern.compile("(?:[A-Za-z0-9+/]{4})*+([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?");
 
     /** {@code ct.strict_base64}: canonical padded base64 (decoding and encoding again gives it back), else null. */
@@ -366,7 +366,7 @@ public final class Canonical {
     }
 
     public static byte[] bytesOfBase64(String b64) {
-        if (!CANONICAL_BASE64.matcher(b64).matches()) {
+        if (!GrammarFastPaths.base64(b64)) {  // CANONICAL_BASE64's language (ModelGrammarTest, CanonicalTest)
             return null;
         }
         byte[] bytes = Base64.getDecoder().decode(b64);
@@ -411,10 +411,19 @@ public final class Canonical {
         return new String(digits);
     }
 
-    private static final Pattern SCALE = Pattern.compile(",([0-9]+)[)]$");
+    static final Pattern SCALE = Pattern.compile(",([0-9]+)[)]$");
 
     /** The scale of a logical type {@code DECIMAL(p,s)}: null when absent or beyond {@link #MAX_DECIMAL_SCALE}. */
     public static Integer scaleOf(String logical) {
+        int n = logical.length();
+        if (n > 0 && logical.charAt(n - 1) == ')') {  // asked for every decimal value: the pattern only when it must
+            int start = n - 1;
+            while (start > 0 && logical.charAt(start - 1) >= '0' && logical.charAt(start - 1) <= '9') {
+                start--;
+            }
+            return start < n - 1 && start > 0 && logical.charAt(start - 1) == ','
+                    ? boundedInt(logical.substring(start, n - 1), 0, MAX_DECIMAL_SCALE) : null;
+        }
         Matcher match = SCALE.matcher(logical);
         return match.find() ? boundedInt(match.group(1), 0, MAX_DECIMAL_SCALE) : null;
     }
@@ -480,7 +489,7 @@ public final class Canonical {
         return out.toString();
     }
 
-    private static final Pattern PLAIN_DECIMAL = Pattern.compile("(-?)([0-9]+)([.]([0-9]*))?");
+    static final Pattern PLAIN_DECIMAL = Pattern.compile("(-?)([0-9]+)([.]([0-9]*))?");
 
     /** The digits of a JSON number as Java's {@code BigDecimal.toString} writes it (Kafka's JsonConverter under
      * {@code decimal.format=NUMERIC}: {@code 1.82005358175E-19}, {@code 0E-30} at scale 30), at
@@ -551,12 +560,15 @@ public final class Canonical {
         if (raw == null || scale == null || scale < 0 || scale > MAX_DECIMAL_SCALE) {
             return null;
         }
-        Matcher match = PLAIN_DECIMAL.matcher(raw);
-        if (!match.matches()) {
+        // PLAIN_DECIMAL, read by hand (asked for every decimal value): -?[0-9]+([.][0-9]*)?
+        int sign = raw.startsWith("-") ? 1 : 0;
+        int point = raw.indexOf('.');
+        int end = point < 0 ? raw.length() : point;
+        if (end == sign || !allDigits(raw, sign, end) || point >= 0 && !allDigits(raw, point + 1, raw.length())) {
             return null;
         }
-        String integer = match.group(2);
-        String fraction = match.group(4) == null ? "" : match.group(4);
+        String integer = raw.substring(sign, end);
+        String fraction = point < 0 ? "" : raw.substring(point + 1);
         for (int i = scale; i < fraction.length(); i++) {
             if (fraction.charAt(i) != '0') {
                 return null;
@@ -565,8 +577,8 @@ public final class Canonical {
         String significant = stripLeadingZeros(integer);
         boolean zero = stripLeadingZeros(integer + fraction).isEmpty();
         StringBuilder out = new StringBuilder();
-        if (!zero) {
-            out.append(match.group(1));
+        if (!zero && sign == 1) {
+            out.append('-');
         }
         out.append(significant.isEmpty() ? "0" : significant);
         if (scale > 0) {
@@ -576,6 +588,15 @@ public final class Canonical {
             }
         }
         return out.toString();
+    }
+
+    private static boolean allDigits(String text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A VARBIT(n) value's digits: those of the bits the connector wrote, without the leading zeros it cannot keep

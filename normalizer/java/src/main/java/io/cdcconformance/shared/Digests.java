@@ -9,8 +9,13 @@ public final class Digests {
     }
 
     public static byte[] sha256(byte[] bytes) {
+        return sha256().digest(bytes);
+    }
+
+    /** A new SHA-256 digest, to be fed in parts. */
+    public static MessageDigest sha256() {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(bytes);
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException absent) {  // every Java platform has SHA-256 (MessageDigest's contract)
             throw new IllegalStateException(absent);
         }

@@ -272,13 +272,18 @@ public final class MySqlTypes {
         return String.join(",", members);
     }
 
-    private static final Pattern ZERO_DATE =
+    static final Pattern ZERO_DATE =
             Pattern.compile("^(0000-[0-9]{2}-[0-9]{2}|[0-9]{4}-00-[0-9]{2}|[0-9]{4}-[0-9]{2}-00)([ T].*)?$");
 
     /** {@code ct.mysql_zero_date}: a MySQL zero date or date-time in a DATE or TIMESTAMP column (SQL NULL, as
      * Debezium's MySQL connector gives it). */
     public static boolean isZeroDate(String raw, String logical) {
         return raw != null && logical != null && (logical.equals("DATE") || logical.startsWith("TIMESTAMP("))
-                && ZERO_DATE.matcher(raw).find();
+                && mayBeZeroDate(raw) && ZERO_DATE.matcher(raw).find();
+    }
+
+    /** False when no part of the date is zero: the pattern cannot match (it is asked of every date value). */
+    static boolean mayBeZeroDate(String raw) {
+        return raw.length() >= 10 && (raw.startsWith("0000") || raw.startsWith("00", 5) || raw.startsWith("00", 8));
     }
 }

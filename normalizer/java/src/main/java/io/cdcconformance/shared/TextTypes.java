@@ -54,18 +54,33 @@ public final class TextTypes {
         }
     }
 
-    private static final Pattern NAIVE =
+    static final Pattern NAIVE =
             Pattern.compile("^([0-9]{4})-([0-9]{2})-([0-9]{2})[T ]([0-9]{2}):([0-9]{2}):([0-9]{2})([.]([0-9]{1,9}))?$");
 
     /** {@code ct.naive_timestamp_text}: '2025-03-14 16:45:01.000' -> '2025-03-14T16:45:01.000000' (or 9 digits). */
     public static String naiveTimestamp(String raw, int digits) {
-        Matcher m = NAIVE.matcher(raw);
-        if (!m.matches() || !validDate(m.group(1), m.group(2), m.group(3)) || !validTime(m.group(4), m.group(5), m.group(6))) {
+        int n = raw.length();
+        // NAIVE, read by hand (asked for every timestamp value): yyyy-mm-dd[T ]hh:mm:ss([.][0-9]{1,9})?
+        boolean shape = n >= 19 && digitsAt(raw, 0, 4) && raw.charAt(4) == '-' && digitsAt(raw, 5, 2) && raw.charAt(7) == '-'
+                && digitsAt(raw, 8, 2) && (raw.charAt(10) == 'T' || raw.charAt(10) == ' ') && digitsAt(raw, 11, 2)
+                && raw.charAt(13) == ':' && digitsAt(raw, 14, 2) && raw.charAt(16) == ':' && digitsAt(raw, 17, 2)
+                && (n == 19 || n >= 21 && n <= 29 && raw.charAt(19) == '.' && digitsAt(raw, 20, n - 20));
+        if (!shape || !validDate(raw.substring(0, 4), raw.substring(5, 7), raw.substring(8, 10))
+                || !validTime(raw.substring(11, 13), raw.substring(14, 16), raw.substring(17, 19))) {
             return null;
         }
-        String fraction = m.group(8) == null ? "" : m.group(8);
-        return fraction.length() > digits ? null : m.group(1) + "-" + m.group(2) + "-" + m.group(3) + "T" + m.group(4) + ":"
-                + m.group(5) + ":" + m.group(6) + "." + fraction + "0".repeat(digits - fraction.length());
+        String fraction = n == 19 ? "" : raw.substring(20);
+        return fraction.length() > digits ? null
+                : raw.substring(0, 10) + "T" + raw.substring(11, 19) + "." + fraction + "0".repeat(digits - fraction.length());
+    }
+
+    private static boolean digitsAt(String text, int from, int count) {
+        for (int i = from; i < from + count; i++) {
+            if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static final Pattern DATE = Pattern.compile("^([0-9]{4})-([0-9]{2})-([0-9]{2})$");
