@@ -67,7 +67,7 @@ public class CanalRecords extends RowsRecords implements UDF6<byte[], byte[], Se
                 merged.add(Json.NULL);
                 continue;
             }
-            Map<String, Object> row = new LinkedHashMap<>();
+            Map<String, Object> row = new SmallMap<>();
             for (Map.Entry<String, Object> column : now.entrySet()) {
                 if (!changed.containsKey(column.getKey())) {
                     row.put(column.getKey(), column.getValue());

@@ -245,7 +245,7 @@ public class CesChanges implements UDF1<Row, Row> {
         }
 
         Map<String, String> image(boolean old) {
-            Map<String, String> image = new LinkedHashMap<>();
+            Map<String, String> image = new SmallMap<>();
             if (cells != null) {
                 for (Cell cell : cells) {
                     if (old ? cell.oldPresent() : cell.currentPresent()) {

@@ -187,7 +187,7 @@ public class DataWorksChanges implements UDF1<Seq<Row>, Row> {
             if (cells == null) {
                 return null;
             }
-            Map<String, String> image = new LinkedHashMap<>();
+            Map<String, String> image = new SmallMap<>();
             for (Cell cell : cells) {
                 if (cell.present()) {
                     image.put(cell.name(), cell.value());

@@ -1,5 +1,6 @@
 package io.cdcconformance.debezium;
 
+import io.cdcconformance.shared.SmallMap;
 import io.cdcconformance.shared.Json;
 
 import java.nio.ByteBuffer;
@@ -33,7 +34,7 @@ final class AvroConnect {
 
     /** The JsonConverter document of {@code datum}, written with {@code schema}. */
     static Map<String, Object> document(Schema schema, Object datum) {
-        Map<String, Object> document = new LinkedHashMap<>();
+        Map<String, Object> document = new SmallMap<>();
         document.put("schema", connectSchema(schema));
         document.put("payload", value(schema, datum));
         return document;
@@ -63,7 +64,7 @@ final class AvroConnect {
             optional = kept != avro;
             schema = kept;
         }
-        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, Object> out = new SmallMap<>();
         out.put("type", connectType(schema));
         switch (schema.getType()) {
             case RECORD -> {
@@ -91,7 +92,7 @@ final class AvroConnect {
         }
         Object parameters = schema.getObjectProp("connect.parameters");
         if (parameters instanceof Map) {
-            Map<String, Object> texts = new LinkedHashMap<>();
+            Map<String, Object> texts = new SmallMap<>();
             for (Map.Entry<?, ?> entry : ((Map<?, ?>) parameters).entrySet()) {
                 texts.put(String.valueOf(entry.getKey()), String.valueOf(entry.getValue()));
             }
@@ -159,7 +160,7 @@ final class AvroConnect {
         return switch (schema.getType()) {
             case RECORD -> {
                 GenericRecord record = (GenericRecord) datum;
-                Map<String, Object> members = new LinkedHashMap<>();
+                Map<String, Object> members = new SmallMap<>();
                 for (Schema.Field field : schema.getFields()) {
                     members.put(field.name(), value(field.schema(), record.get(field.pos())));
                 }
@@ -173,7 +174,7 @@ final class AvroConnect {
                 yield items;
             }
             case MAP -> {
-                Map<String, Object> members = new LinkedHashMap<>();
+                Map<String, Object> members = new SmallMap<>();
                 for (Map.Entry<?, ?> entry : ((Map<?, ?>) datum).entrySet()) {
                     members.put(entry.getKey().toString(), value(schema.getValueType(), entry.getValue()));
                 }

@@ -424,7 +424,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             if (image == null) {
                 return null;
             }
-            Map<String, String> out = new LinkedHashMap<>();
+            Map<String, String> out = new SmallMap<>();
             if (rowFields == null) {
                 for (Map.Entry<String, Object> member : image.entrySet()) {
                     String raw = Json.text(member.getValue());

@@ -304,7 +304,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             if (cells == null) {
                 return null;
             }
-            Map<String, String> image = new LinkedHashMap<>();
+            Map<String, String> image = new SmallMap<>();
             for (Cell cell : cells) {
                 if (cell.supplied()) {
                     image.put(cell.name(), cell.isNull() ? null : cell.value());

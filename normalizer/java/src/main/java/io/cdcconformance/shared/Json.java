@@ -180,7 +180,7 @@ public final class Json {
     private static Object value(JsonParser parser, JsonToken token, Reading reading) throws IOException {
         switch (token) {
             case START_OBJECT: {
-                Map<String, Object> members = new JsonObject();
+                Map<String, Object> members = new SmallMap<>();
                 for (JsonToken next = parser.nextToken(); next != JsonToken.END_OBJECT; next = parser.nextToken()) {
                     String name = parser.currentName();
                     reading.loneSurrogate |= reading.checkSurrogates && !ModelGrammar.wellFormed(name);

@@ -2,7 +2,6 @@ package io.cdcconformance.shared;
 
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +64,7 @@ public final class ModelExit {
             }
         }
         for (Enumerated field : ENUMERATED) {
-            String problem = ModelGrammar.enumerationProblem(field.path, field.text(event));
+            String problem = ModelGrammar.enumerationProblem(field.allowed, field.text(event));
             if (problem != null) {
                 return value(field.path + ": " + problem);
             }
@@ -86,7 +85,7 @@ public final class ModelExit {
                 }
             }
         }
-        Map<String, String> logical = new HashMap<>();
+        Map<String, String> logical = new SmallMap<>();
         String[] columns = columns(event, logical);
         if (columns != null) {
             return columns;
@@ -112,16 +111,17 @@ public final class ModelExit {
 
     /** A field with a closed list ({@code op}, {@code ddl.change}): a top-level field, or a member of a struct of
      * texts, found by index once (every event leaving a reader is asked). */
-    private record Enumerated(String path, int field, int member) {
+    private record Enumerated(String path, int field, int member, List<String> allowed) {
         static Enumerated of(String path) {
             int dot = path.indexOf('.');
             if (dot < 0) {
-                return new Enumerated(path, Events.FIELDS.indexOf(path), -1);
+                return new Enumerated(path, Events.FIELDS.indexOf(path), -1, ModelGrammar.enumeration(path));
             }
             String struct = path.substring(0, dot);
             for (List<String> members : TEXT_STRUCTS) {
                 if (members.get(0).equals(struct)) {
-                    return new Enumerated(path, Events.FIELDS.indexOf(struct), members.indexOf(path.substring(dot + 1)) - 1);
+                    return new Enumerated(path, Events.FIELDS.indexOf(struct), members.indexOf(path.substring(dot + 1)) - 1,
+                            ModelGrammar.enumeration(path));
                 }
             }
             throw new IllegalStateException("model-grammar.json lists " + path + ", which is no text of an event");

@@ -90,8 +90,17 @@ public final class ModelGrammar {
     /** Null when {@code text} is null or one of the texts the model lists for {@code field} ({@code kind},
      * {@code op}, {@code pk_change.role}, {@code ddl.change}), else what is wrong. */
     public static String enumerationProblem(String field, String text) {
-        List<String> allowed = ENUMERATIONS.get(field);
+        return enumerationProblem(ENUMERATIONS.get(field), text);
+    }
+
+    /** {@link #enumerationProblem} with the field's list in hand ({@link #enumeration}): no lookup per event. */
+    public static String enumerationProblem(List<String> allowed, String text) {
         return text == null || allowed == null || allowed.contains(text) ? null : "not one of " + String.join(", ", allowed);
+    }
+
+    /** The texts the model lists for {@code field}; null for a field without a closed list. */
+    public static List<String> enumeration(String field) {
+        return ENUMERATIONS.get(field);
     }
 
     /** The fields with a closed list, in the file's order. */

@@ -268,7 +268,7 @@ public abstract class RowsRecords {
             }
             List<Map<String, String>> images = new ArrayList<>(rows.size());
             for (List<Cell> cells : rows) {
-                Map<String, String> image = new LinkedHashMap<>();
+                Map<String, String> image = new SmallMap<>();
                 for (Cell cell : cells) {
                     if (cell.present()) {
                         image.put(cell.name(), cell.value());

@@ -10,12 +10,13 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * A JSON object of the normalizer's tree ({@link Json}): its members in the order written, found by name. Most objects
- * a reader parses have a handful of members, read once or twice each: two arrays and a scan cost less than a
- * {@code LinkedHashMap}'s table and a node per member (a fifth of a parse in the profiles, issue 61). From
- * {@link #INDEXED_FROM} members on (a wide row image) a name index keeps every lookup constant.
+ * The readers' map by name, in the order its entries were put: a JSON object of the parsed tree ({@link Json}), a row
+ * image, an Avro datum read as Connect's document. Most such maps have a handful of entries, read once or twice each:
+ * two arrays and a scan cost less than a {@code LinkedHashMap}'s table and a node per entry (a fifth of a parse in the
+ * profiles, issue 61). From {@link #INDEXED_FROM} entries on (a wide row image) a name index keeps every lookup
+ * constant. A null name is allowed, as in a LinkedHashMap.
  */
-final class JsonObject extends AbstractMap<String, Object> {
+public final class SmallMap<V> extends AbstractMap<String, V> {
     static final int INDEXED_FROM = 12;
     private String[] names = new String[8];
     private Object[] values = new Object[8];
@@ -27,8 +28,16 @@ final class JsonObject extends AbstractMap<String, Object> {
             Integer at = index.get(name);
             return at == null ? -1 : at;
         }
+        if (name == null) {
+            for (int i = 0; i < size; i++) {
+                if (names[i] == null) {
+                    return i;
+                }
+            }
+            return -1;
+        }
         for (int i = 0; i < size; i++) {
-            if (names[i].equals(name)) {
+            if (name.equals(names[i])) {
                 return i;
             }
         }
@@ -36,9 +45,10 @@ final class JsonObject extends AbstractMap<String, Object> {
     }
 
     @Override
-    public Object get(Object name) {
+    @SuppressWarnings("unchecked")
+    public V get(Object name) {
         int at = find(name);
-        return at < 0 ? null : values[at];
+        return at < 0 ? null : (V) values[at];
     }
 
     @Override
@@ -47,10 +57,11 @@ final class JsonObject extends AbstractMap<String, Object> {
     }
 
     @Override
-    public Object put(String name, Object value) {
+    @SuppressWarnings("unchecked")
+    public V put(String name, V value) {
         int at = find(name);
         if (at >= 0) {
-            Object old = values[at];
+            V old = (V) values[at];
             values[at] = value;
             return old;
         }
@@ -73,12 +84,13 @@ final class JsonObject extends AbstractMap<String, Object> {
     }
 
     @Override
-    public Object remove(Object name) {
+    @SuppressWarnings("unchecked")
+    public V remove(Object name) {
         int at = find(name);
         if (at < 0) {
             return null;
         }
-        Object old = values[at];
+        V old = (V) values[at];
         removeAt(at);
         return old;
     }
@@ -103,10 +115,10 @@ final class JsonObject extends AbstractMap<String, Object> {
     }
 
     @Override
-    public Set<Map.Entry<String, Object>> entrySet() {
+    public Set<Map.Entry<String, V>> entrySet() {
         return new AbstractSet<>() {
             @Override
-            public Iterator<Map.Entry<String, Object>> iterator() {
+            public Iterator<Map.Entry<String, V>> iterator() {
                 return new Iterator<>() {
                     private int next;
                     private boolean removable;
@@ -117,7 +129,7 @@ final class JsonObject extends AbstractMap<String, Object> {
                     }
 
                     @Override
-                    public Map.Entry<String, Object> next() {
+                    public Map.Entry<String, V> next() {
                         if (next >= size) {
                             throw new NoSuchElementException();
                         }
@@ -144,7 +156,7 @@ final class JsonObject extends AbstractMap<String, Object> {
     }
 
     /** A member, read and written through to the object. */
-    private final class Member implements Map.Entry<String, Object> {
+    private final class Member implements Map.Entry<String, V> {
         private final int at;
 
         Member(int at) {
@@ -157,26 +169,27 @@ final class JsonObject extends AbstractMap<String, Object> {
         }
 
         @Override
-        public Object getValue() {
-            return values[at];
+        @SuppressWarnings("unchecked")
+        public V getValue() {
+            return (V) values[at];
         }
 
         @Override
-        public Object setValue(Object value) {
-            Object old = values[at];
+        public V setValue(V value) {
+            V old = getValue();
             values[at] = value;
             return old;
         }
 
         @Override
         public boolean equals(Object other) {
-            return other instanceof Map.Entry<?, ?> entry && getKey().equals(entry.getKey())
+            return other instanceof Map.Entry<?, ?> entry && java.util.Objects.equals(getKey(), entry.getKey())
                     && java.util.Objects.equals(getValue(), entry.getValue());
         }
 
         @Override
         public int hashCode() {
-            return getKey().hashCode() ^ java.util.Objects.hashCode(getValue());
+            return java.util.Objects.hashCode(getKey()) ^ java.util.Objects.hashCode(getValue());
         }
     }
 }
