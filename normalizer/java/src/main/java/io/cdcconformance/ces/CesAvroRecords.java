@@ -32,16 +32,9 @@ public class CesAvroRecords extends CesRecords implements UDF6<byte[], byte[], S
     /** The datum of {@code schema} in {@code bytes} when the guard finds nothing wrong; else null ({@code found[0]}
      * says what the guard found). */
     public static GenericRecord read(byte[] bytes, Schema schema, String[] found) {
-        found[0] = AvroGuard.problem(bytes, schema);
-        if (!AvroGuard.OK.equals(found[0])) {
-            return null;
-        }
-        try {
-            return (GenericRecord) AvroGuard.read(bytes, schema);
-        } catch (IOException | RuntimeException e) {
-            found[0] = AvroGuard.MALFORMED;  // the guard found one datum: not reached
-            return null;
-        }
+        AvroGuard.Guarded guarded = AvroGuard.guarded(bytes, 0, schema);
+        found[0] = guarded.problem();
+        return (GenericRecord) guarded.datum();
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.cdcconformance.shared.Json;
 import io.cdcconformance.shared.Readers;
 import io.cdcconformance.shared.Records;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.apache.avro.Schema;
 import org.apache.spark.sql.Row;
@@ -61,17 +60,13 @@ public final class DebeziumAvroRecords extends DebeziumRecords
             } else if (schema.getType() != Schema.Type.RECORD) {  // Connect's key and envelope are structs
                 problem = "UNKNOWN_MESSAGE_SHAPE:the " + part + "'s schema (id " + Integer.toUnsignedString(id) + ") is no record";
             } else {
-                String guard = AvroGuard.problem(bytes, HEADER, schema);
-                if (AvroGuard.NOT_UTF8.equals(guard)) {
+                AvroGuard.Guarded guarded = AvroGuard.guarded(bytes, HEADER, schema);
+                if (AvroGuard.NOT_UTF8.equals(guarded.problem())) {
                     problem = "NOT_UTF8:a string of the " + part + "'s Avro datum is not UTF-8";
-                } else if (!AvroGuard.OK.equals(guard)) {
+                } else if (!AvroGuard.OK.equals(guarded.problem())) {
                     problem = "MALFORMED_AVRO:the " + part + " is not one Avro datum of its schema (schema id " + Integer.toUnsignedString(id) + ")";
                 } else {
-                    try {
-                        datum = AvroGuard.read(bytes, HEADER, schema);
-                    } catch (IOException | RuntimeException e) {
-                        problem = "MALFORMED_AVRO:the " + part + "'s Avro datum does not read";
-                    }
+                    datum = guarded.datum();
                 }
             }
         }

@@ -161,19 +161,17 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
         }
 
         private void read() {
-            String p2020 = AvroGuard.problem(value, SCHEMA_2020);
+            AvroGuard.Guarded p2020 = AvroGuard.guarded(value, 0, SCHEMA_2020);
             // a 2019 datum is not one 2020 datum (it ends early); a 2020 datum with a bad string is still one
-            String p2019 = AvroGuard.MALFORMED.equals(p2020) ? AvroGuard.problem(value, SCHEMA_2019) : null;
-            notUtf8 = AvroGuard.NOT_UTF8.equals(p2020) || AvroGuard.NOT_UTF8.equals(p2019);
-            Schema schema = AvroGuard.OK.equals(p2020) ? SCHEMA_2020 : AvroGuard.OK.equals(p2019) ? SCHEMA_2019 : null;
-            if (schema == null) {
+            AvroGuard.Guarded p2019 = AvroGuard.MALFORMED.equals(p2020.problem()) ? AvroGuard.guarded(value, 0, SCHEMA_2019) : null;
+            notUtf8 = AvroGuard.NOT_UTF8.equals(p2020.problem()) || p2019 != null && AvroGuard.NOT_UTF8.equals(p2019.problem());
+            AvroGuard.Guarded read = AvroGuard.OK.equals(p2020.problem()) ? p2020
+                    : p2019 != null && AvroGuard.OK.equals(p2019.problem()) ? p2019 : null;
+            if (read == null) {
                 return;
             }
-            try {
-                r = (GenericRecord) AvroGuard.read(value, schema);
-            } catch (IOException | RuntimeException e) {
-                return;  // the guard found one datum: not reached
-            }
+            Schema schema = read == p2020 ? SCHEMA_2020 : SCHEMA_2019;
+            r = (GenericRecord) read.datum();
             commit = Canonical.fixedWidth(String.valueOf(r.get("id")), 20);
             generation = schema == SCHEMA_2020 ? "2020" : "2019";
             operation = text(r.get("operation"));
