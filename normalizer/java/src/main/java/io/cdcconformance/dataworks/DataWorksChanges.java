@@ -252,6 +252,9 @@ public class DataWorksChanges implements UDF1<Seq<Row>, Row> {
         }
 
         int distinctValues(List<Member> halves) {
+            if (halves.size() <= 1) {
+                return halves.size();  // the usual half: no set, no hash of its bytes
+            }
             java.util.Set<java.nio.ByteBuffer> values = new HashSet<>();
             for (Member member : halves) {
                 values.add(member.value == null ? null : java.nio.ByteBuffer.wrap(member.value));

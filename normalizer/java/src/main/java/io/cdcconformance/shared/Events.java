@@ -17,7 +17,17 @@ public final class Events {
             "source", "columns", "key", "before", "after", "pk_change", "position", "tx_id", "commit_ts", "emit_ts", "ddl",
             "message", "origin");
 
+    private static final Map<String, Integer> INDEXES = indexes();
+
     private Events() {
+    }
+
+    private static Map<String, Integer> indexes() {
+        Map<String, Integer> indexes = new java.util.HashMap<>();
+        for (int i = 0; i < FIELDS.size(); i++) {
+            indexes.put(FIELDS.get(i), i);
+        }
+        return Map.copyOf(indexes);
     }
 
     /** One event: set fields by name, then {@link #row}. */
@@ -25,8 +35,8 @@ public final class Events {
         private final Object[] values = new Object[FIELDS.size()];
 
         public Event set(String field, Object value) {
-            int index = FIELDS.indexOf(field);
-            if (index < 0) {
+            Integer index = INDEXES.get(field);  // a hash the literal keeps, not a scan of the names (every field of every event)
+            if (index == null) {
                 throw new IllegalArgumentException("no event field " + field);
             }
             values[index] = value;

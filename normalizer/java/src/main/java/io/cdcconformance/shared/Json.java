@@ -140,9 +140,12 @@ public final class Json {
      * no string to check for a lone surrogate. */
     static boolean mayDecodeASurrogate(byte[] bytes) {
         for (int i = 0; i < bytes.length; i++) {
-            int b = bytes[i] & 0xFF;
-            if (b == 0xED || b >= 0xF4 || b == '\\' && i + 1 < bytes.length && bytes[i + 1] == 'u') {
-                return true;
+            byte b = bytes[i];
+            if (b < 0 || b == '\\') {  // one or two comparisons for the ASCII most text is
+                int unsigned = b & 0xFF;
+                if (unsigned == 0xED || unsigned >= 0xF4 || b == '\\' && i + 1 < bytes.length && bytes[i + 1] == 'u') {
+                    return true;
+                }
             }
         }
         return false;

@@ -19,6 +19,7 @@ import java.util.Set;
 public final class SmallMap<V> extends AbstractMap<String, V> {
     static final int INDEXED_FROM = 12;
     private String[] names = new String[8];
+    private int[] hashes = new int[8];  // a name's hash, compared before the name: most names differ in it
     private Object[] values = new Object[8];
     private int size;
     private HashMap<String, Integer> index;
@@ -36,8 +37,9 @@ public final class SmallMap<V> extends AbstractMap<String, V> {
             }
             return -1;
         }
+        int hash = name.hashCode();  // kept in the String: Jackson's names and the readers' literals are interned
         for (int i = 0; i < size; i++) {
-            if (name.equals(names[i])) {
+            if (hashes[i] == hash && (names[i] == name || name.equals(names[i]))) {
                 return i;
             }
         }
@@ -67,9 +69,11 @@ public final class SmallMap<V> extends AbstractMap<String, V> {
         }
         if (size == names.length) {
             names = Arrays.copyOf(names, size * 2);
+            hashes = Arrays.copyOf(hashes, size * 2);
             values = Arrays.copyOf(values, size * 2);
         }
         names[size] = name;
+        hashes[size] = name == null ? 0 : name.hashCode();
         values[size] = value;
         size++;
         if (index != null) {
@@ -97,6 +101,7 @@ public final class SmallMap<V> extends AbstractMap<String, V> {
 
     private void removeAt(int at) {
         System.arraycopy(names, at + 1, names, at, size - at - 1);
+        System.arraycopy(hashes, at + 1, hashes, at, size - at - 1);
         System.arraycopy(values, at + 1, values, at, size - at - 1);
         size--;
         names[size] = null;
