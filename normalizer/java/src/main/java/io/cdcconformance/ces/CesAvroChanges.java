@@ -52,7 +52,7 @@ public class CesAvroChanges extends CesChanges implements UDF1<Row, Row> {
     }
 
     public static Map<String, Object> tree(GenericRecord record) {
-        Map<String, Object> members = new SmallMap<>();
+        Map<String, Object> members = new SmallMap<>(record.getSchema().getFields().size());
         for (Schema.Field field : record.getSchema().getFields()) {
             members.put(field.name(), treeOf(record.get(field.pos())));  // by position: a lookup by name hashes it
         }

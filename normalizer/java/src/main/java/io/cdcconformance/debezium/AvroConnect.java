@@ -34,7 +34,7 @@ final class AvroConnect {
 
     /** The JsonConverter document of {@code datum}, written with {@code schema}. */
     static Map<String, Object> document(Schema schema, Object datum) {
-        Map<String, Object> document = new SmallMap<>();
+        Map<String, Object> document = new SmallMap<>(2);
         document.put("schema", connectSchema(schema));
         document.put("payload", value(schema, datum));
         return document;
@@ -160,7 +160,7 @@ final class AvroConnect {
         return switch (schema.getType()) {
             case RECORD -> {
                 GenericRecord record = (GenericRecord) datum;
-                Map<String, Object> members = new SmallMap<>();
+                Map<String, Object> members = new SmallMap<>(schema.getFields().size());
                 for (Schema.Field field : schema.getFields()) {
                     members.put(field.name(), value(field.schema(), record.get(field.pos())));
                 }
@@ -174,7 +174,7 @@ final class AvroConnect {
                 yield items;
             }
             case MAP -> {
-                Map<String, Object> members = new SmallMap<>();
+                Map<String, Object> members = new SmallMap<>(((Map<?, ?>) datum).size());
                 for (Map.Entry<?, ?> entry : ((Map<?, ?>) datum).entrySet()) {
                     members.put(entry.getKey().toString(), value(schema.getValueType(), entry.getValue()));
                 }

@@ -12,7 +12,7 @@ import java.util.Map;
  * JsonConverter wrote one ({@code {"schema","payload"}}). A heartbeat's key names its server instead.
  */
 final class DebeziumKey {
-    final Map<String, String> bare;     // the key's object, members as text; null when the key is no JSON object
+    final boolean anObject;             // the key is a JSON object
     final boolean repeats;              // a member named twice
     final boolean loneSurrogate;
     boolean wrapped;                    // a schema and a payload
@@ -26,7 +26,7 @@ final class DebeziumKey {
         Map<String, Object> object = parsed == null ? null : parsed.object();
         repeats = parsed != null && parsed.repeatsAMember;
         loneSurrogate = parsed != null && parsed.loneSurrogate;
-        bare = Records.textMap(object);
+        anObject = object != null;
         if (object != null) {
             read(object);
         }
@@ -48,7 +48,7 @@ final class DebeziumKey {
             raw = Records.textMap(payload);
         } else {
             names = new ArrayList<>(object.keySet());
-            raw = bare;
+            raw = Records.textMap(object);  // only here: a wrapped key's schema is never written out as text
         }
     }
 

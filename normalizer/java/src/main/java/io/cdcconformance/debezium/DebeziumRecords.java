@@ -541,7 +541,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             if (value != null && valueMalformed) {
                 return Records.rule("MALFORMED_JSON", "value is not a JSON object");
             }
-            if (key != null && keyRead.bare == null) {
+            if (key != null && !keyRead.anObject) {
                 return Records.rule("MALFORMED_KEY", "key is not a JSON object");
             }
             if (keyRead.repeats) {

@@ -59,6 +59,17 @@ final class DebeziumSource {
      * they came, where a null part would sort as the consumer sorts NULLs. Null where the text is no JSON array of at
      * least one element: {@link #sequenceMalformed} refuses such a record rather than give its events a null commit part. */
     String sequenceCommit() {
+        if (!sequenceRead) {  // asked by three rules and the position: the JSON text parsed once
+            sequenceCommit = readSequenceCommit();
+            sequenceRead = true;
+        }
+        return sequenceCommit;
+    }
+
+    private String sequenceCommit;
+    private boolean sequenceRead;
+
+    private String readSequenceCommit() {
         String text = get("sequence");
         if (text == null) {
             return "0";

@@ -134,12 +134,25 @@ public final class Json {
         }
     }
 
+    private static final java.lang.invoke.VarHandle LITTLE_ENDIAN_LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
     /** Whether Jackson could decode a surrogate from these bytes: from a {@code \\u} escape, a three-byte sequence
      * led by 0xED (U+D000..U+DFFF, surrogates included: Jackson does not refuse them), or a four-byte one led by 0xF4
      * or above (past U+10FFFF Jackson's pair starts with a low surrogate). Text without any of them, most records, has
      * no string to check for a lone surrogate. */
     static boolean mayDecodeASurrogate(byte[] bytes) {
-        for (int i = 0; i < bytes.length; i++) {
+        int i = 0;
+        // eight bytes at a time while they are all ASCII and none is a backslash (SWAR: a byte equal to 0x5C is a zero
+        // byte of word ^ 0x5C..5C), the byte loop below from the first word that has one
+        for (; i + 8 <= bytes.length; i += 8) {
+            long word = (long) LITTLE_ENDIAN_LONGS.get(bytes, i);
+            long backslashes = word ^ 0x5C5C5C5C5C5C5C5CL;
+            if (((word | ((backslashes - 0x0101010101010101L) & ~backslashes)) & 0x8080808080808080L) != 0) {
+                break;
+            }
+        }
+        for (; i < bytes.length; i++) {
             byte b = bytes[i];
             if (b < 0 || b == '\\') {  // one or two comparisons for the ASCII most text is
                 int unsigned = b & 0xFF;

@@ -19,7 +19,7 @@ public final class Records {
         if (object == null) {
             return null;
         }
-        Map<String, String> texts = new SmallMap<>();
+        Map<String, String> texts = new SmallMap<>(object.size());
         for (Map.Entry<String, Object> member : object.entrySet()) {
             texts.put(member.getKey(), Json.text(member.getValue()));
         }

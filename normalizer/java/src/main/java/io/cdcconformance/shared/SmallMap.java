@@ -18,11 +18,23 @@ import java.util.Set;
  */
 public final class SmallMap<V> extends AbstractMap<String, V> {
     static final int INDEXED_FROM = 12;
-    private String[] names = new String[8];
-    private int[] hashes = new int[8];  // a name's hash, compared before the name: most names differ in it
-    private Object[] values = new Object[8];
+    private String[] names;
+    private int[] hashes;  // a name's hash, compared before the name: most names differ in it
+    private Object[] values;
     private int size;
     private HashMap<String, Integer> index;
+
+    public SmallMap() {
+        this(8);
+    }
+
+    /** A map for about {@code entries} entries (a record's fields, an object's members: known before they are put). */
+    public SmallMap(int entries) {
+        int capacity = Math.max(1, entries);
+        names = new String[capacity];
+        hashes = new int[capacity];
+        values = new Object[capacity];
+    }
 
     private int find(Object name) {
         if (index != null) {

@@ -91,6 +91,26 @@ class JsonTest {
         assertTrue(lone > 1000, "the pieces make lone surrogates: " + lone);
     }
 
+    /** The prescan's eight-bytes-at-a-time loop finds what a byte loop finds, wherever the byte sits. */
+    @Test
+    void thePrescanFindsEachByteAtEveryOffset() {
+        for (int length = 0; length < 40; length++) {
+            for (int at = 0; at < length; at++) {
+                for (byte[] mark : new byte[][] {{(byte) 0xED}, {(byte) 0xF4}, {(byte) 0xFF}, {'\\', 'u'}, {'\\', 'n'}, {(byte) 0xC3}, {0x5D}}) {
+                    byte[] bytes = new byte[length + 1];
+                    java.util.Arrays.fill(bytes, (byte) 'a');
+                    System.arraycopy(mark, 0, bytes, at, Math.min(mark.length, bytes.length - at));
+                    boolean expected = false;
+                    for (int i = 0; i < bytes.length; i++) {
+                        int b = bytes[i] & 0xFF;
+                        expected |= b == 0xED || b >= 0xF4 || b == '\\' && i + 1 < bytes.length && bytes[i + 1] == 'u';
+                    }
+                    assertEquals(expected, Json.mayDecodeASurrogate(bytes), () -> java.util.Arrays.toString(bytes));
+                }
+            }
+        }
+    }
+
     @Test
     void membersKeepTheirOrder() {
         Map<String, Object> object = Json.read("{\"b\":1,\"a\":[true,null],\"c\":{\"z\":\"x\",\"y\":2}}").object();
