@@ -143,16 +143,22 @@ public final class Json {
      * no string to check for a lone surrogate. */
     static boolean mayDecodeASurrogate(byte[] bytes) {
         int i = 0;
-        // eight bytes at a time while they are all ASCII and none is a backslash (SWAR: a byte equal to 0x5C is a zero
-        // byte of word ^ 0x5C..5C), the byte loop below from the first word that has one
+        // eight bytes at a time; a word with a byte that is not ASCII or is a backslash (SWAR: a byte equal to 0x5C is
+        // a zero byte of word ^ 0x5C..5C) is looked at byte by byte, and the words go on after it
         for (; i + 8 <= bytes.length; i += 8) {
             long word = (long) LITTLE_ENDIAN_LONGS.get(bytes, i);
             long backslashes = word ^ 0x5C5C5C5C5C5C5C5CL;
-            if (((word | ((backslashes - 0x0101010101010101L) & ~backslashes)) & 0x8080808080808080L) != 0) {
-                break;
+            if (((word | ((backslashes - 0x0101010101010101L) & ~backslashes)) & 0x8080808080808080L) != 0
+                    && surrogateMark(bytes, i, i + 8)) {
+                return true;
             }
         }
-        for (; i < bytes.length; i++) {
+        return surrogateMark(bytes, i, bytes.length);
+    }
+
+    /** A mark of {@link #mayDecodeASurrogate} starting in {@code bytes[from, to)}. */
+    private static boolean surrogateMark(byte[] bytes, int from, int to) {
+        for (int i = from; i < to; i++) {
             byte b = bytes[i];
             if (b < 0 || b == '\\') {  // one or two comparisons for the ASCII most text is
                 int unsigned = b & 0xFF;
@@ -163,6 +169,7 @@ public final class Json {
         }
         return false;
     }
+
 
     public static Document read(String text, JsonFactory factory) {
         if (text == null) {

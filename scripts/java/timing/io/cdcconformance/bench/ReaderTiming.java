@@ -1,0 +1,71 @@
+package io.cdcconformance.bench;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A record reader alone, on one thread, without Spark: its {@code call} over records read from a file (each a key and
+ * a value, each a 4-byte big-endian length, -1 for none, then its bytes), round after round; prints the best round's
+ * nanoseconds per record after two warm-up rounds. scripts/reader_timing.py writes the file and reads the line.
+ *
+ * <p>Arguments: the reader's class, the file, the rounds.
+ */
+public final class ReaderTiming {
+    private ReaderTiming() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Class<?> reader = Class.forName(args[0]);
+        Object instance = reader.getDeclaredConstructor().newInstance();
+        Method call = recordCall(reader);
+        List<byte[][]> records = records(args[1]);
+        int rounds = Integer.parseInt(args[2]);
+        double best = Double.MAX_VALUE;
+        long kept = 0;  // every output is used, so that no call is optimized away
+        for (int round = 0; round < rounds + 2; round++) {
+            long start = System.nanoTime();
+            long offset = 0;
+            for (byte[][] record : records) {
+                kept += call.invoke(instance, record[0], record[1], null, "bench", 0, offset++).hashCode() & 1;
+            }
+            double nanos = (System.nanoTime() - start) / (double) records.size();
+            if (round >= 2) {
+                best = Math.min(best, nanos);
+            }
+        }
+        System.out.printf("%s %.0f %d%n", args[0], best, kept % 2);
+    }
+
+    /** The reader's {@code call(key, value, headers, topic, partition, offset)}. */
+    private static Method recordCall(Class<?> reader) {
+        for (Method method : reader.getMethods()) {
+            if (method.getName().equals("call") && method.getParameterCount() == 6
+                    && method.getParameterTypes()[0] == byte[].class) {
+                return method;
+            }
+        }
+        throw new IllegalArgumentException(reader + " reads no record (key, value, headers, topic, partition, offset)");
+    }
+
+    private static List<byte[][]> records(String file) throws IOException {
+        List<byte[][]> records = new ArrayList<>();
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(file)))) {
+            while (in.available() > 0) {
+                byte[][] record = new byte[2][];
+                for (int part = 0; part < 2; part++) {
+                    int length = in.readInt();
+                    if (length >= 0) {
+                        record[part] = in.readNBytes(length);
+                    }
+                }
+                records.add(record);
+            }
+        }
+        return records;
+    }
+}

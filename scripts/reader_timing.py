@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The reference normalizer's record readers alone (issue 61): each format's benchmark records read by its record
+reader on one thread of a JVM of its own, without Spark, in nanoseconds per record (scripts/java/timing).
+
+    scripts/reader_timing.py                                   # every format read record by record (make readers)
+    scripts/reader_timing.py --format dts-avro --against OLD.jar   # this tree's readers beside another build's
+
+A pass of `bench` moves 10-30% from one run to the next on this machine, more than most changes to a reader; the
+reader alone moves a few percent. With `--against`, each reader is timed in turns with the other jar's (a build of
+another commit: its `.cache/jvm/cdc-conformance-normalizer-*/cdc-conformance-normalizer.jar`). A format that groups
+records is timed by its record stage only; debezium-avro needs a schema registry and is left out. A developer's
+tool, not the suite's: it reaches into the reference normalizer's readers, which the harness never does.
+"""
+from __future__ import annotations
+
+import argparse
+import struct
+import subprocess
+import tempfile
+from pathlib import Path
+
+from cdc_conformance import jvm_classes
+from cdc_conformance.harness import jvm
+from cdc_conformance.harness.registry import Registry
+from cdc_conformance.normalizer import jvm_functions
+
+TIMING_JAVA = Path(__file__).parent / "java" / "timing"  # beside this script: a developer's tool, not installed
+# the reader a decoder names takes its format's options after the record; the one without them reads the same way
+PLAIN_READERS = {"debezium-json": "debezium.DebeziumRecords"}
+NEEDS_A_REGISTRY = {"debezium-avro"}
+
+
+def record_reader(registry: Registry, format_id: str) -> str | None:
+    decoder = registry.module(format_id, "decoder")
+    reader = PLAIN_READERS.get(format_id) or getattr(decoder, "READER", None)
+    return None if reader is None or format_id in NEEDS_A_REGISTRY else f"{jvm_functions.PACKAGE}.{reader}"
+
+
+def write_records(registry: Registry, format_id: str, messages: int, path: Path) -> None:
+    """The format's benchmark records (what `bench` produces), each key and value length-prefixed."""
+    with path.open("wb") as out:
+        for record in registry.generator(format_id).benchmark().records("bench", messages, 2):
+            for part in (record.key, record.value):
+                out.write(struct.pack(">i", -1) if part is None else struct.pack(">i", len(part)) + part)
+
+
+def nanos_per_record(reader: str, records: Path, readers_jar: Path, rounds: int) -> float:
+    timing = jvm_classes.compiled_jar("cdc-conformance-timing", TIMING_JAVA, jvm.cache_dir())
+    classpath = ":".join([str(timing), str(readers_jar), str(jvm_classes.pyspark_jars() / "*")])
+    line = subprocess.run([jvm_classes.jvm_tool("java"), "-Xmx2g", "-cp", classpath, "io.cdcconformance.bench.ReaderTiming",
+                           reader, str(records), str(rounds)], check=True, capture_output=True, text=True).stdout
+    return float(line.split()[1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--format", action="append", dest="formats", help="a format (repeatable; default: every one)")
+    parser.add_argument("--messages", type=int, default=20_000)
+    parser.add_argument("--rounds", type=int, default=8, help="timed rounds after two warm-up rounds; the best counts")
+    parser.add_argument("--turns", type=int, default=2, help="with --against: turns of each jar")
+    parser.add_argument("--against", type=Path, help="another build's readers' jar, timed in turns with this tree's")
+    args = parser.parse_args()
+    registry = Registry.load()
+    ours = jvm_functions.jar(jvm.cache_dir())
+    formats = args.formats or registry.decoded_formats()
+    print("| format | reader | ns/record" + (" (this tree) | ns/record (--against) | this / against |" if args.against else " |"))
+    print("|---|---|---:|" + ("---:|---:|" if args.against else ""))
+    with tempfile.TemporaryDirectory() as folder:
+        for format_id in formats:
+            reader = record_reader(registry, format_id)
+            if reader is None:
+                print(f"| {format_id} | - | (a schema registry's records: not timed here) |")
+                continue
+            records = Path(folder) / f"{format_id}.bin"
+            write_records(registry, format_id, args.messages, records)
+            if not args.against:
+                print(f"| {format_id} | `{reader.rpartition('.')[2]}` | {nanos_per_record(reader, records, ours, args.rounds):,.0f} |")
+                continue
+            times = {"ours": [], "theirs": []}
+            for _ in range(args.turns):
+                times["theirs"].append(nanos_per_record(reader, records, args.against, args.rounds))
+                times["ours"].append(nanos_per_record(reader, records, ours, args.rounds))
+            ours_best, theirs_best = min(times["ours"]), min(times["theirs"])
+            print(f"| {format_id} | `{reader.rpartition('.')[2]}` | {ours_best:,.0f} | {theirs_best:,.0f} | {ours_best / theirs_best:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
