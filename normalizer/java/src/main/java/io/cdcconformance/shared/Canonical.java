@@ -366,7 +366,7 @@ public final class Canonical {
     }
 
     public static byte[] bytesOfBase64(String b64) {
-        if (!GrammarFastPaths.base64(b64)) {  // CANONICAL_BASE64's language (ModelGrammarTest, CanonicalTest)
+        if (!GrammarFastPaths.base64(b64)) {  // CANONICAL_BASE64's language (HandReadTest)
             return null;
         }
         byte[] bytes = Base64.getDecoder().decode(b64);
