@@ -259,19 +259,11 @@ public final class AvroGuard {
     }
 
     private int avroLength() {
-        int value = avroInt();
-        if (value < 0 || value > bytes.length - position) {
-            throw new IllegalStateException("length beyond the bytes left");
-        }
-        return value;
+        return checkedLength(avroInt());
     }
 
     private int avroIndex(int size) {
-        int value = avroInt();
-        if (value < 0 || value >= size) {
-            throw new IllegalStateException("index out of range");
-        }
-        return value;
+        return checkedIndex(avroInt(), size);
     }
 
     private int take() {
@@ -398,15 +390,21 @@ public final class AvroGuard {
     }
 
     private int index(int size) {
-        long value = varint();
+        return checkedIndex(varint(), size);
+    }
+
+    private int length() {
+        return checkedLength(varint());
+    }
+
+    private static int checkedIndex(long value, int size) {
         if (value < 0 || value >= size) {
             throw new IllegalStateException("index out of range");
         }
         return (int) value;
     }
 
-    private int length() {
-        long value = varint();
+    private int checkedLength(long value) {
         if (value < 0 || value > bytes.length - position) {
             throw new IllegalStateException("length beyond the bytes left");
         }

@@ -567,8 +567,12 @@ public final class Canonical {
         if (end == sign || !allDigits(raw, sign, end) || point >= 0 && !allDigits(raw, point + 1, raw.length())) {
             return null;
         }
-        String integer = raw.substring(sign, end);
-        String fraction = point < 0 ? "" : raw.substring(point + 1);
+        return decimalText(sign == 1, raw.substring(sign, end), point < 0 ? "" : raw.substring(point + 1), scale);
+    }
+
+    /** A plain decimal's canonical text at {@code scale} from its parts as written (sign, integer digits, fraction
+     * digits): null when a digit past the scale is not zero. */
+    static String decimalText(boolean negative, String integer, String fraction, int scale) {
         for (int i = scale; i < fraction.length(); i++) {
             if (fraction.charAt(i) != '0') {
                 return null;
@@ -577,7 +581,7 @@ public final class Canonical {
         String significant = stripLeadingZeros(integer);
         boolean zero = stripLeadingZeros(integer + fraction).isEmpty();
         StringBuilder out = new StringBuilder();
-        if (!zero && sign == 1) {
+        if (!zero && negative) {
             out.append('-');
         }
         out.append(significant.isEmpty() ? "0" : significant);

@@ -22,17 +22,7 @@ class HandReadTest {
     private static void sameOnEdits(List<String> valid, Function<String, Object> byHand, Function<String, Object> byPattern) {
         Random random = new Random(61);
         for (int n = 0; n < 40_000; n++) {
-            StringBuilder text = new StringBuilder(valid.get(random.nextInt(valid.size())));
-            for (int edits = random.nextInt(4); edits > 0; edits--) {
-                int at = text.length() == 0 ? 0 : random.nextInt(text.length());
-                char c = ALPHABET.charAt(random.nextInt(ALPHABET.length()));
-                switch (random.nextInt(3)) {
-                    case 0 -> text.insert(at, c);
-                    case 1 -> { if (text.length() > 0) { text.deleteCharAt(at); } }
-                    default -> { if (text.length() > 0) { text.setCharAt(at, c); } }
-                }
-            }
-            String candidate = text.toString();
+            String candidate = RandomEdits.edited(valid.get(random.nextInt(valid.size())), random, ALPHABET, 4);
             assertEquals(byPattern.apply(candidate), byHand.apply(candidate), () -> "[" + candidate + "]");
         }
     }
@@ -97,26 +87,6 @@ class HandReadTest {
         if (!match.matches()) {
             return null;
         }
-        String integer = match.group(2);
-        String fraction = match.group(4) == null ? "" : match.group(4);
-        for (int i = scale; i < fraction.length(); i++) {
-            if (fraction.charAt(i) != '0') {
-                return null;
-            }
-        }
-        String significant = integer.replaceFirst("^0+", "");
-        boolean zero = (integer + fraction).replaceFirst("^0+", "").isEmpty();
-        StringBuilder out = new StringBuilder();
-        if (!zero) {
-            out.append(match.group(1));
-        }
-        out.append(significant.isEmpty() ? "0" : significant);
-        if (scale > 0) {
-            out.append('.').append(fraction, 0, Math.min(scale, fraction.length()));
-            for (int i = fraction.length(); i < scale; i++) {
-                out.append('0');
-            }
-        }
-        return out.toString();
+        return Canonical.decimalText(!match.group(1).isEmpty(), match.group(2), match.group(4) == null ? "" : match.group(4), scale);
     }
 }

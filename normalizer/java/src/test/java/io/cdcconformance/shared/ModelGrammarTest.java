@@ -56,17 +56,7 @@ class ModelGrammarTest {
         String alphabet = "0123456789ABCDEFa:.-x\uD800";
         java.util.Random random = new java.util.Random(61);
         for (int n = 0; n < 40_000; n++) {
-            StringBuilder text = new StringBuilder(valid.get(random.nextInt(valid.size())));
-            for (int edits = random.nextInt(3); edits > 0; edits--) {
-                int at = text.length() == 0 ? 0 : random.nextInt(text.length());
-                char c = alphabet.charAt(random.nextInt(alphabet.length()));
-                switch (random.nextInt(3)) {
-                    case 0 -> text.insert(at, c);
-                    case 1 -> { if (text.length() > 0) { text.deleteCharAt(at); } }
-                    default -> { if (text.length() > 0) { text.setCharAt(at, c); } }
-                }
-            }
-            String candidate = text.toString();
+            String candidate = RandomEdits.edited(valid.get(random.nextInt(valid.size())), random, alphabet, 3);
             assertEquals(ModelGrammar.positionProblem(part, candidate, false) == null,
                     ModelGrammar.positionProblem(part, candidate, true) == null, () -> part + " " + candidate);
         }
@@ -86,17 +76,7 @@ class ModelGrammarTest {
         String alphabet = "0123456789-.:TZE+/=AaInfity ";
         java.util.Random random = new java.util.Random(39);
         for (int n = 0; n < 40_000; n++) {
-            StringBuilder text = new StringBuilder(valid.get(random.nextInt(valid.size())));
-            for (int edits = random.nextInt(4); edits > 0; edits--) {
-                int at = text.length() == 0 ? 0 : random.nextInt(text.length());
-                char c = alphabet.charAt(random.nextInt(alphabet.length()));
-                switch (random.nextInt(3)) {
-                    case 0 -> text.insert(at, c);
-                    case 1 -> { if (text.length() > 0) { text.deleteCharAt(at); } }
-                    default -> { if (text.length() > 0) { text.setCharAt(at, c); } }
-                }
-            }
-            String candidate = text.toString();
+            String candidate = RandomEdits.edited(valid.get(random.nextInt(valid.size())), random, alphabet, 4);
             assertEquals(ModelGrammar.problem(type, candidate, false) == null, ModelGrammar.problem(type, candidate, true) == null,
                     () -> type + " " + candidate);
         }
