@@ -301,7 +301,7 @@ public final class AvroGuard {
         switch (schema.getType()) {
             case NULL -> { }
             case BOOLEAN -> {
-                if ((take(1)[0] & 0xFE) != 0) {
+                if ((take() & 0xFE) != 0) {
                     throw new IllegalStateException("boolean byte");
                 }
             }
@@ -416,15 +416,6 @@ public final class AvroGuard {
             throw new IllegalStateException("out of bytes");
         }
         position += count;
-    }
-
-    private byte[] take(int count) {
-        if (count < 0 || count > bytes.length - position) {
-            throw new IllegalStateException("out of bytes");
-        }
-        byte[] part = java.util.Arrays.copyOfRange(bytes, position, position + count);
-        position += count;
-        return part;
     }
 
     /** A zig-zag varint of at most 10 bytes (a long). */
