@@ -170,10 +170,9 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             if (read == null) {
                 return;
             }
-            Schema schema = read == p2020 ? SCHEMA_2020 : SCHEMA_2019;
             r = (GenericRecord) read.datum();
             commit = Canonical.fixedWidth(String.valueOf(r.get("id")), 20);
-            generation = schema == SCHEMA_2020 ? "2020" : "2019";
+            generation = read == p2020 ? "2020" : "2019";
             operation = text(r.get("operation"));
             String[] kinds = KINDS.get(operation);
             String kindBase = kinds == null ? null : kinds[0];

@@ -5,9 +5,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.avro.Schema;
 
@@ -27,14 +25,13 @@ import org.apache.avro.Schema;
  * anything but Avro's generic data, let alone classes.
  */
 public final class AvroGuard {
-    /** Nothing wrong (not null: Spark's {@code java_method} renders a null result as the text "null"). */
+    /** Nothing wrong. */
     public static final String OK = "OK";
     /** The bytes are not exactly one datum of the schema. */
     public static final String MALFORMED = "MALFORMED";
     /** A datum, but a string in it is not UTF-8. */
     public static final String NOT_UTF8 = "NOT_UTF8";
 
-    private static final ConcurrentHashMap<String, Schema> SCHEMAS = new ConcurrentHashMap<>();
     private static final int MAX_DEPTH = 64;
 
     private final byte[] bytes;
@@ -46,28 +43,8 @@ public final class AvroGuard {
         this.position = from;
     }
 
-    /**
-     * {@link #OK} when {@code base64Datum} (base64 of the bytes) is exactly one datum of {@code schemaJson}
-     * whose strings are all UTF-8; else {@link #MALFORMED} or {@link #NOT_UTF8}.
-     */
-    public static String problem(String base64Datum, String schemaJson) {
-        if (base64Datum == null || schemaJson == null) {
-            return MALFORMED;
-        }
-        try {
-            Schema schema = SCHEMAS.computeIfAbsent(schemaJson, text -> new Schema.Parser().parse(text));
-            AvroGuard guard = new AvroGuard(Base64.getDecoder().decode(base64Datum), 0);
-            guard.walk(schema, 0);
-            if (guard.position != guard.bytes.length) {
-                return MALFORMED;  // bytes left over: not one datum
-            }
-            return guard.utf8 ? OK : NOT_UTF8;
-        } catch (RuntimeException e) {
-            return MALFORMED;  // out of bytes, a negative length, a union index out of range, a bad schema
-        }
-    }
-
-    /** The same for the datum's bytes and a parsed schema (the JVM readers' own call). */
+    /** {@link #OK} when {@code datum} is exactly one datum of {@code schema} whose strings are all UTF-8; else
+     * {@link #MALFORMED} or {@link #NOT_UTF8}. */
     public static String problem(byte[] datum, Schema schema) {
         return problem(datum, 0, schema);
     }
