@@ -27,8 +27,12 @@ TASK_FRAME = "Executor$TaskRunner.run"
 # Jackson); any other is the part of its innermost frame that matches one of these (Spark's generated code calls the
 # Kafka source, a shuffle's writer calls the stage below it: the innermost is where the time went)
 READERS = "readers (io.cdcconformance)"
+# the readers' rows made Spark's internal rows: by Spark after a UDF, by the normalizer's own converter after a
+# Catalyst expression's call (issue 61); a stack with the latter holds no reading, only converting
+CONVERSION = "conversion of the readers' Row to Spark's rows (CatalystTypeConverters, InternalRows)"
+OWN_CONVERSION = "io/cdcconformance/shared/InternalRows"
 PARTS = (
-    ("Spark's conversion of the readers' Row (CatalystTypeConverters)", "CatalystTypeConverters"),
+    (CONVERSION, "CatalystTypeConverters"),
     ("Spark's Kafka source", r"kafka010|org/apache/kafka/"),
     ("Spark's Avro (from_avro)", r"spark/sql/avro|org/apache/avro/"),
     ("Spark's JSON (from_json)", r"catalyst/json|com/fasterxml/jackson"),
@@ -116,6 +120,8 @@ def _is_lambda(frame: str) -> bool:
 
 
 def part_of(stack: str) -> str:
+    if OWN_CONVERSION in stack:
+        return CONVERSION
     if "io/cdcconformance/" in stack:
         return READERS
     for frame in reversed(stack.split(";")):

@@ -50,8 +50,8 @@ READER, GROUP_READER = JSON.record_reader, JSON.event_reader
 
 def records(raw: DataFrame, encoding: Encoding = JSON) -> DataFrame:
     """Stage 1, one row per Kafka record: its segment attributes and its verdict."""
-    reader = jvm_functions.register(raw.sparkSession, encoding.record_reader, RECORD_STAGE)
-    return kafka_columns(raw).selectExpr("*", f"{reader}(key, value, headers, topic, partition, offset) AS record").selectExpr(
+    columns = kafka_columns(raw)
+    return columns.select("*", jvm_functions.read_records(columns, encoding.record_reader, RECORD_STAGE).alias("record")).selectExpr(
         "*", f"{from_code('record.code', 'record.detail')} AS rejection")
 
 
@@ -153,10 +153,10 @@ def assemble(grouped: DataFrame) -> DataFrame:
 
 def outputs(assembled: DataFrame, encoding: Encoding = JSON) -> DataFrame:
     """Assembled groups -> canonical events, or one quarantine record per record of a failed group."""
-    reader = jvm_functions.register(assembled.sparkSession, encoding.event_reader)
     event = ("named_struct('logicalid', logicalid, 'conflict', conflict, 'complete', complete, 'segment_count', segment_count, "
              "'data', data, 'head', head, 'origin', origin)")
-    return assembled.selectExpr("origin", "raw", f"{reader}({event}) AS change").selectExpr(
+    framed = assembled.selectExpr("origin", "raw", f"{event} AS event")
+    return framed.select("origin", "raw", jvm_functions.read_groups(framed, encoding.event_reader, "event").alias("change")).selectExpr(
         "*", f"{from_code('change.code', 'change.detail')} AS verdict").selectExpr(
         *events.group_output("change.events", "verdict", encoding.format_id))
 

@@ -17,6 +17,7 @@ from cdc_conformance.normalizer.plugin import FormatDecoder, register
 FORMAT = "ces-avro"
 AVRO = ces.Encoding(format_id=FORMAT, record_reader="ces.CesAvroRecords", event_reader="ces.CesAvroChanges")
 READER, GROUP_READER = AVRO.record_reader, AVRO.event_reader
+RECORD_STAGE = ces.RECORD_STAGE  # what READER returns: the CES record stage's row, as in JSON mode
 
 
 def decode(raw: DataFrame) -> DataFrame:

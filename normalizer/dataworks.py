@@ -29,8 +29,8 @@ RECORD_STAGE = StructType([StructField(name, StringType(), True) for name in ("c
 
 def records(raw: DataFrame) -> DataFrame:
     """Stage 1, one row per Kafka record: its half (BEFORE, AFTER or none), its group, its verdict."""
-    reader = jvm_functions.register(raw.sparkSession, READER, RECORD_STAGE)
-    return kafka_columns(raw).selectExpr("*", f"{reader}(key, value, headers, topic, partition, offset) AS record").selectExpr(
+    columns = kafka_columns(raw)
+    return columns.select("*", jvm_functions.read_records(columns, READER, RECORD_STAGE).alias("record")).selectExpr(
         "*", "record.half AS half", f"{from_code('record.code', 'record.detail')} AS rejection")
 
 
@@ -58,9 +58,9 @@ _ORDER = ("array_sort(members, (a, b) -> CASE WHEN coalesce(a.half, '') != coale
 
 def outputs(grouped: DataFrame) -> DataFrame:
     """Stages 3 and 4, one row per group: its events, or one quarantine record per member."""
-    reader = jvm_functions.register(grouped.sparkSession, GROUP_READER)
-    return grouped.selectExpr(f"{_ORDER} AS members").selectExpr(
-        f"{reader}(members) AS change",
+    ordered = grouped.selectExpr(f"{_ORDER} AS members")
+    return ordered.select("members", jvm_functions.read_groups(ordered, GROUP_READER, "members").alias("change")).selectExpr(
+        "change",
         "transform(members, m -> named_struct('topic', m.topic, 'partition', m.partition, 'offset', m.offset)) AS origin",
         "transform(members, m -> named_struct('key', m.key, 'value', m.value, 'headers', m.headers)) AS raw",
     ).selectExpr("*", f"{from_code('change.code', 'change.detail')} AS verdict").selectExpr(

@@ -14,16 +14,17 @@ Debezium decoder several times faster, and its plan is a few nodes instead of th
 from __future__ import annotations
 
 import re
+import warnings
 from importlib.resources import files
 from pathlib import Path
 
-from pyspark.sql import DataFrame
+from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql.types import ArrayType, StringType, StructField, StructType
 
 from cdc_conformance import jvm_classes
 from cdc_conformance.model import EVENT_SCHEMA
-from cdc_conformance.normalizer import events, verdicts
+from cdc_conformance.normalizer import catalyst, events, verdicts
 from cdc_conformance.normalizer.kafka_source import kafka_columns
 
 PACKAGE = "io.cdcconformance"
@@ -35,6 +36,10 @@ JAR_NAME = "cdc-conformance-normalizer"
 # the model's grammar is the suite's, copied beside the class that reads it (normalizer/java/pom.xml does the same)
 GRAMMAR = files("cdc_conformance").joinpath("model-grammar.json")
 GRAMMAR_IN_JAR = Path("io/cdcconformance/shared/model-grammar.json")
+RECORD_COLUMNS = ("key", "value", "headers", "topic", "partition", "offset")  # what a record reader reads, in order
+# Whether a classic session calls the readers through a Catalyst expression (normalizer.catalyst) rather than as UDFs:
+# always, but for the test that holds the two to the same output
+INTERNAL_CALLS = True
 RECORD_OUTPUT = StructType([
     StructField("code", StringType(), True),      # NULL: the record's events stand
     StructField("detail", StringType(), True),
@@ -69,9 +74,49 @@ def register(spark, java_class: str, returns: StructType = RECORD_OUTPUT) -> str
 def decode_records(raw: DataFrame, java_class: str, format_id: str, arguments: tuple[str, ...] = ()) -> DataFrame:
     """Kafka source rows -> output rows, each record read by `java_class` (`arguments`: text the reader takes after the
     record's six columns, as literals: a format's options, never anything from a message)."""
-    reader = register(raw.sparkSession, java_class)
-    columns = [F.col(name) for name in ("key", "value", "headers", "topic", "partition", "offset")]
-    return kafka_columns(raw).select(
-        "*", F.call_function(reader, *columns, *map(F.lit, arguments)).alias("record"),
-    ).selectExpr("*", f"{verdicts.from_code('record.code', 'record.detail')} AS verdict").selectExpr(
+    columns = kafka_columns(raw)
+    return columns.select("*", read_records(columns, java_class, RECORD_OUTPUT, arguments).alias("record")).selectExpr(
+        "*", f"{verdicts.from_code('record.code', 'record.detail')} AS verdict").selectExpr(
         *events.record_output("record.events", "verdict", format_id))
+
+
+def read_records(columns: DataFrame, java_class: str, returns: StructType, arguments: tuple[str, ...] = ()) -> Column:
+    """The column of each Kafka record (`columns`: `kafka_columns`) read by the record reader `java_class`, of type
+    `returns`: a Catalyst expression that hands the reader Spark's internal values and takes back its internal row
+    (`shared.InternalReaders`) in a classic session, the reader as a Java UDF through Spark Connect."""
+    internal = _internal_call(columns, "read", returns, [
+        catalyst.Text(f"{PACKAGE}.{java_class}"), catalyst.Text(returns.json()), *RECORD_COLUMNS,
+        *map(catalyst.Text, arguments)])
+    if internal is not None:
+        return internal
+    reader = register(columns.sparkSession, java_class, returns)
+    return F.call_function(reader, *map(F.col, RECORD_COLUMNS), *map(F.lit, arguments))
+
+
+def read_groups(frame: DataFrame, java_class: str, column: str) -> Column:
+    """The column of `frame`'s `column` (a group: a struct, or an array of members) read by the group reader
+    `java_class` (a UDF1), of type `RECORD_OUTPUT`; a Catalyst expression or a UDF as in `read_records`."""
+    internal = _internal_call(frame, "group", RECORD_OUTPUT, [
+        catalyst.Text(f"{PACKAGE}.{java_class}"), catalyst.Text(frame.schema[column].dataType.json()),
+        catalyst.Text(RECORD_OUTPUT.json()), column])
+    if internal is not None:
+        return internal
+    return F.call_function(register(frame.sparkSession, java_class), F.col(column))
+
+
+def _internal_call(frame: DataFrame, method: str, returns: StructType, arguments: list) -> Column | None:
+    """`shared.InternalReaders.<method>(arguments...)` as a Catalyst expression; None through Spark Connect, or where
+    this Spark's internal classes do not build it (a Spark newer than the ones tested: its readers then run as UDFs,
+    with one warning, rather than not at all)."""
+    if not INTERNAL_CALLS or _is_connect(frame.sparkSession):
+        return None
+    try:
+        return catalyst.static_call(frame, f"{PACKAGE}.shared.InternalReaders", method, returns, arguments)
+    except catalyst.NOT_BUILT as unbuilt:
+        warnings.warn(f"the normalizer's readers run as Java UDFs on this Spark ({frame.sparkSession.version}): "
+                      f"{type(unbuilt).__name__}: {str(unbuilt)[:200]}", RuntimeWarning, stacklevel=2)
+        return None
+
+
+def _is_connect(spark) -> bool:
+    return type(spark).__module__.startswith("pyspark.sql.connect")

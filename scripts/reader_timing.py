@@ -44,12 +44,19 @@ def write_records(registry: Registry, format_id: str, messages: int, path: Path)
                 out.write(struct.pack(">i", -1) if part is None else struct.pack(">i", len(part)) + part)
 
 
-def nanos_per_record(reader: str, records: Path, readers_jar: Path, rounds: int) -> float:
+def output_type(registry: Registry, format_id: str) -> str:
+    """What the record reader returns, as Spark's JSON: a format that groups records, its record stage's row."""
+    return getattr(registry.module(format_id, "decoder"), "RECORD_STAGE", jvm_functions.RECORD_OUTPUT).json()
+
+
+def nanos_per_record(reader: str, records: Path, readers_jar: Path, rounds: int, returns: str) -> tuple[float, ...]:
+    """The reader's ns per record, then its output's conversion to Spark's internal rows: by Spark's converter (after a
+    UDF) and by the normalizer's own (`InternalRows`, after a Catalyst expression's call)."""
     timing = jvm_classes.compiled_jar("cdc-conformance-timing", TIMING_JAVA, jvm.cache_dir())
     classpath = ":".join([str(timing), str(readers_jar), str(jvm_classes.pyspark_jars() / "*")])
     line = subprocess.run([jvm_classes.jvm_tool("java"), "-Xmx2g", "-cp", classpath, "io.cdcconformance.bench.ReaderTiming",
-                           reader, str(records), str(rounds)], check=True, capture_output=True, text=True).stdout
-    return float(line.split()[1])
+                           reader, str(records), str(rounds), returns], check=True, capture_output=True, text=True).stdout
+    return tuple(map(float, line.split()[1:4]))
 
 
 def main() -> None:
@@ -63,8 +70,11 @@ def main() -> None:
     registry = Registry.load()
     ours = jvm_functions.jar(jvm.cache_dir())
     formats = args.formats or registry.decoded_formats()
-    print("| format | reader | ns/record" + (" (this tree) | ns/record (--against) | this / against |" if args.against else " |"))
-    print("|---|---|---:|" + ("---:|---:|" if args.against else ""))
+    if args.against:
+        print("| format | reader | ns/record (this tree) | ns/record (--against) | this / against |\n|---|---|---:|---:|---:|")
+    else:
+        print("| format | reader | ns/record | its output converted: by Spark (UDF) | by `InternalRows` (expression) |\n"
+              "|---|---|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as folder:
         for format_id in formats:
             reader = record_reader(registry, format_id)
@@ -73,16 +83,17 @@ def main() -> None:
                 continue
             records = Path(folder) / f"{format_id}.bin"
             write_records(registry, format_id, args.messages, records)
+            returns = output_type(registry, format_id)
             if not args.against:
-                print(f"| {format_id} | `{reader.rpartition('.')[2]}` | {nanos_per_record(reader, records, ours, args.rounds):,.0f} |")
+                read, by_spark, by_own = nanos_per_record(reader, records, ours, args.rounds, returns)
+                print(f"| {format_id} | `{reader.rpartition('.')[2]}` | {read:,.0f} | {by_spark:,.0f} | {by_own:,.0f} |")
                 continue
-            times = {"ours": [], "theirs": []}
+            times: dict[str, list[float]] = {"ours": [], "theirs": []}
             for _ in range(args.turns):
-                times["theirs"].append(nanos_per_record(reader, records, args.against, args.rounds))
-                times["ours"].append(nanos_per_record(reader, records, ours, args.rounds))
+                times["theirs"].append(nanos_per_record(reader, records, args.against, args.rounds, returns)[0])
+                times["ours"].append(nanos_per_record(reader, records, ours, args.rounds, returns)[0])
             ours_best, theirs_best = min(times["ours"]), min(times["theirs"])
             print(f"| {format_id} | `{reader.rpartition('.')[2]}` | {ours_best:,.0f} | {theirs_best:,.0f} | {ours_best / theirs_best:.2f} |")
-
 
 if __name__ == "__main__":
     main()

@@ -1,8 +1,9 @@
 """Run by a virtualenv with the suite's wheel and one PySpark of the range (tests/user/test_spark_versions.py): the
 stateful streaming assembly on that Spark, event-time timeouts and all (the operator reads a watermark column that no
 Spark version may drop a row by, docs/performance.md). Prints one JSON line: the events' ops and the quarantine's
-codes, with their offsets."""
+codes, with their offsets, and how the readers are called."""
 import json
+import re
 
 from cdc_conformance.generators import dataworks
 from cdc_conformance.generators.records import KafkaRecord
@@ -37,8 +38,13 @@ def main() -> None:
             emitted, quarantined = (frame.collect() for frame in split(spark.table("stateful_stream")))
         finally:
             query.stop()
+    plan = stream._jdf.queryExecution().toString()
     print(json.dumps({"events": sorted([e.op, e.origin[0].offset] for e in emitted),
-                      "quarantine": sorted([q.code, q.origin[0].offset] for q in quarantined)}))
+                      "quarantine": sorted([q.code, q.origin[0].offset] for q in quarantined),
+                      # the record and group readers called by Catalyst expressions on this Spark, none as a UDF (issue 61;
+                      # Spark 3.5 prints `staticinvoke(class ...InternalReaders, ...)`, Spark 4 `static_invoke(...)`)
+                      "readers": {"by_expression": "io.cdcconformance.shared.InternalReaders" in plan,
+                                  "as_udfs": sorted(set(re.findall(r"cdc_conformance_\w+", plan)))}}))
 
 
 if __name__ == "__main__":

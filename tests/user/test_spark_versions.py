@@ -54,4 +54,5 @@ def test_every_case_passes_on_the_ends_of_the_pyspark_range(wheel, tmp_path, ver
                               text=True, cwd=work, timeout=900, env=installed.user_env(python, installed.INSTALLED_CACHE))
     assert streamed.returncode == 0, streamed.stdout[-3000:] + streamed.stderr[-3000:]
     assert json.loads(streamed.stdout.strip().splitlines()[-1]) == {
-        "events": [["INSERT", 1], ["INSERT", 4], ["UPDATE", 0]], "quarantine": [["UNPAIRED_UPDATE_HALF", 3]]}
+        "events": [["INSERT", 1], ["INSERT", 4], ["UPDATE", 0]], "quarantine": [["UNPAIRED_UPDATE_HALF", 3]],
+        "readers": {"by_expression": True, "as_udfs": []}}

@@ -7,13 +7,21 @@ import java.io.IOException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.CatalystTypeConverters;
+import org.apache.spark.sql.types.DataType;
+import scala.Function1;
 
 /**
  * A record reader alone, on one thread, without Spark: its {@code call} over records read from a file (each a key and
  * a value, each a 4-byte big-endian length, -1 for none, then its bytes), round after round; prints the best round's
- * nanoseconds per record after two warm-up rounds. scripts/reader_timing.py writes the file and reads the line.
+ * nanoseconds per record after two warm-up rounds; then the same for turning its outputs into Spark's internal rows, by
+ * Spark's conversion of a UDF's result ({@code CatalystTypeConverters}) and by the normalizer's own ({@code InternalRows},
+ * what a reader called by a Catalyst expression pays), in turns. scripts/reader_timing.py writes the file and reads the
+ * line: the reader, then the three times.
  *
- * <p>Arguments: the reader's class, the file, the rounds.
+ * <p>Arguments: the reader's class, the file, the rounds, its output's type as Spark's JSON.
  */
 public final class ReaderTiming {
     private ReaderTiming() {
@@ -38,7 +46,54 @@ public final class ReaderTiming {
                 best = Math.min(best, nanos);
             }
         }
-        System.out.printf("%s %.0f %d%n", args[0], best, kept % 2);
+        List<Row> outputs = new ArrayList<>();
+        long offset = 0;
+        for (byte[][] record : records) {
+            outputs.add((Row) call.invoke(instance, record[0], record[1], null, "bench", 0, offset++));
+        }
+        DataType type = DataType.fromJson(args[3]);
+        Function1<Object, Object> spark = CatalystTypeConverters.createToCatalystConverter(type);
+        Function<Object, Object> own = ownConverter(type);
+        double bestSpark = Double.MAX_VALUE;
+        double bestOwn = Double.MAX_VALUE;
+        for (int round = 0; round < rounds + 2; round++) {
+            long start = System.nanoTime();
+            for (Row output : outputs) {
+                kept += spark.apply(output).hashCode() & 1;
+            }
+            double sparkNanos = (System.nanoTime() - start) / (double) outputs.size();
+            start = System.nanoTime();
+            for (Row output : outputs) {
+                kept += own.apply(output).hashCode() & 1;
+            }
+            double ownNanos = (System.nanoTime() - start) / (double) outputs.size();
+            if (round >= 2) {
+                bestSpark = Math.min(bestSpark, sparkNanos);
+                bestOwn = Math.min(bestOwn, ownNanos);
+            }
+        }
+        System.out.printf("%s %.0f %.0f %.0f %d%n", args[0], best, bestSpark, bestOwn, kept % 2);
+    }
+
+    /** {@code InternalRows.converter(type)}, found by reflection: a jar timed with --against may predate it (and
+     * then its own conversion times as Spark's). */
+    private static Function<Object, Object> ownConverter(DataType type) throws ReflectiveOperationException {
+        Class<?> rows;
+        try {
+            rows = Class.forName("io.cdcconformance.shared.InternalRows");
+        } catch (ClassNotFoundException e) {
+            Function1<Object, Object> spark = CatalystTypeConverters.createToCatalystConverter(type);
+            return spark::apply;
+        }
+        Object converter = rows.getMethod("converter", DataType.class).invoke(null, type);
+        Method toInternal = converter.getClass().getInterfaces()[0].getMethod("toInternal", Object.class);
+        return value -> {
+            try {
+                return toInternal.invoke(converter, value);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        };
     }
 
     /** The reader's {@code call(key, value, headers, topic, partition, offset)}. */
