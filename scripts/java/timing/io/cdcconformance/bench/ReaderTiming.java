@@ -75,7 +75,7 @@ public final class ReaderTiming {
         System.out.printf("%s %.0f %.0f %.0f %d%n", args[0], best, bestSpark, bestOwn, kept % 2);
     }
 
-    /** {@code InternalRows.converter(type)}, found by reflection: a jar timed with --against may predate it (and
+    /** {@code new InternalRows(type).toInternal}, found by reflection: a jar timed with --against may predate it (and
      * then its own conversion times as Spark's). */
     private static Function<Object, Object> ownConverter(DataType type) throws ReflectiveOperationException {
         Class<?> rows;
@@ -85,8 +85,8 @@ public final class ReaderTiming {
             Function1<Object, Object> spark = CatalystTypeConverters.createToCatalystConverter(type);
             return spark::apply;
         }
-        Object converter = rows.getMethod("converter", DataType.class).invoke(null, type);
-        Method toInternal = converter.getClass().getInterfaces()[0].getMethod("toInternal", Object.class);
+        Object converter = rows.getConstructor(org.apache.spark.sql.types.StructType.class).newInstance(type);
+        Method toInternal = rows.getMethod("toInternal", Row.class);
         return value -> {
             try {
                 return toInternal.invoke(converter, value);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.api.java.UDF1;
@@ -14,6 +15,7 @@ import org.apache.spark.sql.catalyst.CatalystTypeConverters;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 import scala.Function1;
 import scala.collection.Seq;
@@ -22,7 +24,8 @@ import scala.collection.Seq;
  * A record reader (or a group reader) called by a Catalyst expression in a classic Spark session (normalizer/jvm_functions.py): Spark's
  * internal values in, its internal row out. Called as a Java UDF, a reader's arguments and its {@code Row} are
  * converted by Spark on every record, field by field, into and out of Java's types (8-19% of a pass, issue 61); here the
- * record's columns arrive as Spark holds them and the output is converted once, by {@link InternalRows}. The reader is
+ * record's columns arrive as Spark holds them and the output is written once, as an {@code UnsafeRow}, by
+ * {@link InternalRows}. The reader is
  * the same object with the same {@code call}, so its output is the UDF's, row for row. Through Spark Connect, which
  * cannot build an expression, the UDF runs.
  *
@@ -33,6 +36,7 @@ import scala.collection.Seq;
 public final class InternalReaders {
     private static final String PACKAGE = "io.cdcconformance.";
     private static final ThreadLocal<Map<String, Called>> CALLED = ThreadLocal.withInitial(HashMap::new);
+    private static final Map<String, StructType> SCHEMAS = new ConcurrentHashMap<>();
 
     private InternalReaders() {
     }
@@ -40,12 +44,12 @@ public final class InternalReaders {
     /** A reader on this thread, its output's converter, and the topic it last read (decoded once while it repeats). */
     private static final class Called {
         final Object reader;
-        final InternalRows.Converter output;
+        final InternalRows output;
         Function1<Object, Object> input;  // a group reader's: Spark's conversion of its argument
         UTF8String topic;
         String topicText;
 
-        Called(Object reader, InternalRows.Converter output) {
+        Called(Object reader, InternalRows output) {
             this.reader = reader;
             this.output = output;
         }
@@ -124,7 +128,7 @@ public final class InternalReaders {
     }
 
     private static InternalRow output(Called called, Row output) {
-        return (InternalRow) called.output.toInternal(output);
+        return called.output.toInternal(output);
     }
 
     /** What a reader's {@code call} throws unchecked as it is (a reader catches a record's failures itself: what
@@ -142,7 +146,8 @@ public final class InternalReaders {
         Map<String, Called> readers = CALLED.get();
         Called called = readers.get(name);
         if (called == null) {
-            called = new Called(instance(name, arity), InternalRows.of(schema.toString()));
+            called = new Called(instance(name, arity), new InternalRows(SCHEMAS.computeIfAbsent(schema.toString(),
+                    json -> (StructType) DataType.fromJson(json))));
             readers.put(name, called);
         }
         return called;

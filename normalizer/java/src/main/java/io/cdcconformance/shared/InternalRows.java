@@ -1,132 +1,292 @@
 package io.cdcconformance.shared;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.CatalystTypeConverters;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.catalyst.util.ArrayBasedMapData;
-import org.apache.spark.sql.catalyst.util.GenericArrayData;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeArrayWriter;
+import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter;
+import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeWriter;
 import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 import scala.Function1;
 
 /**
- * A reader's {@code Row} as Spark's internal row, for a reader called by a Catalyst expression ({@link InternalReaders}).
+ * A reader's {@code Row} written as Spark's {@code UnsafeRow}, for a reader called by a Catalyst expression
+ * ({@link InternalReaders}).
  *
- * <p>What Spark's own conversion of a UDF's result does ({@code CatalystTypeConverters}, 8-19% of a normalizer pass in
- * issue 61's profiles), for the values readers build, with the dispatch on the type done once per schema instead of
- * per value: texts to {@code UTF8String}, instants to microseconds, lists to array data, maps to map data, rows to
- * internal rows. Any other value (a {@code java.sql.Timestamp}, a Scala collection) goes to Spark's own converter for
- * its type, so the result is Spark's whatever a reader returns ({@code InternalRowsTest} holds the two equal).
+ * <p>After a UDF, Spark converts a reader's {@code Row} into generic internal rows ({@code CatalystTypeConverters}: a
+ * {@code UTF8String}, an array or a row object per value, 8-19% of a normalizer pass in issue 61's profiles), and its
+ * generated code then copies those, value by value, into the {@code UnsafeRow}s it passes on. This writes the
+ * {@code UnsafeRow} at once, as Spark's own generated projection lays it out ({@code GenerateUnsafeProjection}: a
+ * struct's fixed-width slots and null bits, an array's header, a map's key-array size before its two arrays), with
+ * Spark's public-in-practice writers, the same in Spark 3.5 and 4.x. A value of a class the readers do not build (a
+ * {@code java.sql.Timestamp}, a Scala collection) makes the whole row Spark's own conversion instead.
+ *
+ * <p>One instance per thread: it writes into its own buffer, and each row it returns is a copy.
  */
 public final class InternalRows {
-    private static final Map<String, Converter> BY_SCHEMA = new ConcurrentHashMap<>();
+    private final UnsafeRowWriter top;
+    private final Node[] fields;
+    private final DataType type;
+    private Function1<Object, Object> sparksOwn;  // made on first need: it reads the session's SQLConf
 
-    private InternalRows() {
+    public InternalRows(StructType type) {
+        this.type = type;
+        this.top = new UnsafeRowWriter(type.fields().length, 256);
+        this.fields = fieldNodes(type, top);
     }
 
-    /** One value of one type, external to internal; null stays null. */
-    @FunctionalInterface
-    public interface Converter {
-        Object toInternal(Object value);
+    /** The row as Spark's internal row: an {@code UnsafeRow} of its own, or what Spark's conversion makes of it. */
+    public InternalRow toInternal(Row row) {
+        top.reset();
+        top.zeroOutNullBytes();
+        try {
+            writeFields(fields, top, row);
+        } catch (Unwritten e) {
+            return sparksOwn(row);
+        }
+        return top.getRow().copy();
     }
 
-    /** The converter of a schema given as Spark's JSON of a data type; built once per schema and JVM. */
-    public static Converter of(String schemaJson) {
-        return BY_SCHEMA.computeIfAbsent(schemaJson, json -> converter(DataType.fromJson(json)));
+    private InternalRow sparksOwn(Row row) {
+        if (sparksOwn == null) {
+            sparksOwn = CatalystTypeConverters.createToCatalystConverter(type);
+        }
+        return (InternalRow) sparksOwn.apply(row);
     }
 
-    public static Converter converter(DataType type) {
-        SparksOwn spark = new SparksOwn(type);
+    /** A value of a class this writer leaves to Spark's conversion. */
+    private static final class Unwritten extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private static final Unwritten INSTANCE = new Unwritten();
+
+        private Unwritten() {
+            super(null, null, false, false);  // a signal, not an error: no stack trace
+        }
+    }
+
+    /** Writes one non-null value of its type at an ordinal of the writer it was made for (a struct's, an array's). */
+    private abstract static class Node {
+        abstract void write(UnsafeWriter into, int ordinal, Object value);
+
+        /** A null at an ordinal of an array writer (a struct's null is its own bit). */
+        void setNullInArray(UnsafeArrayWriter into, int ordinal) {
+            into.setNull8Bytes(ordinal);
+        }
+    }
+
+    private static Node[] fieldNodes(StructType type, UnsafeWriter writer) {
+        Node[] nodes = new Node[type.fields().length];
+        for (int i = 0; i < nodes.length; i++) {
+            nodes[i] = node(type.fields()[i].dataType(), writer);
+        }
+        return nodes;
+    }
+
+    private static void writeFields(Node[] fields, UnsafeRowWriter writer, Row row) {
+        if (row.length() != fields.length) {
+            throw Unwritten.INSTANCE;  // Spark's conversion says what is wrong with it
+        }
+        for (int i = 0; i < fields.length; i++) {
+            Object value = row.get(i);
+            if (value == null) {
+                writer.setNullAt(i);
+            } else {
+                fields[i].write(writer, i, value);
+            }
+        }
+    }
+
+    /** The node of a type whose values are written into {@code parent} (the writer of the struct or array holding it). */
+    private static Node node(DataType type, UnsafeWriter parent) {
         if (type instanceof StringType) {
-            return value -> value instanceof String ? UTF8String.fromString((String) value) : spark.apply(value);
+            return new Node() {
+                @Override
+                void write(UnsafeWriter into, int ordinal, Object value) {
+                    if (value instanceof String) {
+                        into.write(ordinal, ((String) value).getBytes(StandardCharsets.UTF_8));
+                    } else if (value instanceof UTF8String) {
+                        into.write(ordinal, (UTF8String) value);
+                    } else {
+                        throw Unwritten.INSTANCE;
+                    }
+                }
+            };
+        }
+        if (type instanceof IntegerType) {
+            return new Node() {
+                @Override
+                void write(UnsafeWriter into, int ordinal, Object value) {
+                    into.write(ordinal, (int) exactly(value, Integer.class));
+                }
+
+                @Override
+                void setNullInArray(UnsafeArrayWriter into, int ordinal) {
+                    into.setNull4Bytes(ordinal);
+                }
+            };
+        }
+        if (type instanceof LongType) {
+            return new Node() {
+                @Override
+                void write(UnsafeWriter into, int ordinal, Object value) {
+                    into.write(ordinal, (long) exactly(value, Long.class));
+                }
+            };
+        }
+        if (type instanceof BooleanType) {
+            return new Node() {
+                @Override
+                void write(UnsafeWriter into, int ordinal, Object value) {
+                    into.write(ordinal, (boolean) exactly(value, Boolean.class));
+                }
+
+                @Override
+                void setNullInArray(UnsafeArrayWriter into, int ordinal) {
+                    into.setNull1Bytes(ordinal);
+                }
+            };
         }
         if (type instanceof TimestampType) {
-            return value -> value instanceof Instant ? micros((Instant) value) : spark.apply(value);
+            return new Node() {
+                @Override
+                void write(UnsafeWriter into, int ordinal, Object value) {
+                    into.write(ordinal, micros(exactly(value, Instant.class)));
+                }
+            };
+        }
+        if (type instanceof BinaryType) {
+            return new Node() {
+                @Override
+                void write(UnsafeWriter into, int ordinal, Object value) {
+                    into.write(ordinal, exactly(value, byte[].class));
+                }
+            };
         }
         if (type instanceof StructType) {
-            return struct((StructType) type, spark);
+            return struct((StructType) type, parent);
         }
         if (type instanceof ArrayType) {
-            Converter element = converter(((ArrayType) type).elementType());
-            return value -> value instanceof List ? array((List<?>) value, element) : spark.apply(value);
+            return array((ArrayType) type, parent);
         }
         if (type instanceof MapType) {
-            MapType map = (MapType) type;
-            Converter key = converter(map.keyType());
-            Converter item = converter(map.valueType());
-            return value -> value instanceof Map ? map((Map<?, ?>) value, key, item) : spark.apply(value);
+            return map((MapType) type, parent);
         }
-        return spark::apply;  // numbers, booleans, binaries: the same object inside and out, whatever Spark does with it
-    }
-
-    /** Spark's own conversion of a type, made when a value first needs it (it reads the session's SQLConf). */
-    private static final class SparksOwn {
-        private final DataType type;
-        private volatile Function1<Object, Object> converter;
-
-        SparksOwn(DataType type) {
-            this.type = type;
-        }
-
-        Object apply(Object value) {
-            Function1<Object, Object> made = converter;
-            if (made == null) {
-                made = CatalystTypeConverters.createToCatalystConverter(type);
-                converter = made;
+        return new Node() {  // no type of the readers' outputs: Spark's conversion
+            @Override
+            void write(UnsafeWriter into, int ordinal, Object value) {
+                throw Unwritten.INSTANCE;
             }
-            return made.apply(value);
-        }
-    }
-
-    private static Converter struct(StructType type, SparksOwn spark) {
-        Converter[] fields = new Converter[type.fields().length];
-        for (int i = 0; i < fields.length; i++) {
-            fields[i] = converter(type.fields()[i].dataType());
-        }
-        return value -> {
-            if (!(value instanceof Row)) {
-                return spark.apply(value);
-            }
-            Row row = (Row) value;
-            Object[] internal = new Object[fields.length];
-            for (int i = 0; i < fields.length; i++) {
-                Object field = row.get(i);
-                internal[i] = field == null ? null : fields[i].toInternal(field);
-            }
-            return new GenericInternalRow(internal);
         };
     }
 
-    private static GenericArrayData array(List<?> list, Converter element) {
-        Object[] internal = new Object[list.size()];
-        int i = 0;
-        for (Object item : list) {
-            internal[i++] = item == null ? null : element.toInternal(item);
+    private static <T> T exactly(Object value, Class<T> type) {
+        if (!type.isInstance(value)) {
+            throw Unwritten.INSTANCE;
         }
-        return new GenericArrayData(internal);
+        return type.cast(value);
     }
 
-    private static ArrayBasedMapData map(Map<?, ?> map, Converter key, Converter item) {
-        Object[] keys = new Object[map.size()];
-        Object[] values = new Object[map.size()];
-        int i = 0;
-        for (Map.Entry<?, ?> entry : map.entrySet()) {
-            if (entry.getKey() == null) {
-                throw new IllegalArgumentException("Cannot use null as map key");  // as Spark's conversion refuses it
+    private static Node struct(StructType type, UnsafeWriter parent) {
+        UnsafeRowWriter writer = new UnsafeRowWriter(parent, type.fields().length);
+        Node[] fields = fieldNodes(type, writer);
+        return new Node() {
+            @Override
+            void write(UnsafeWriter into, int ordinal, Object value) {
+                int previous = into.cursor();
+                writer.resetRowWriter();
+                writeFields(fields, writer, exactly(value, Row.class));
+                into.setOffsetAndSizeFromPreviousCursor(ordinal, previous);
             }
-            keys[i] = key.toInternal(entry.getKey());
-            values[i++] = entry.getValue() == null ? null : item.toInternal(entry.getValue());
+        };
+    }
+
+    private static Node array(ArrayType type, UnsafeWriter parent) {
+        Elements elements = new Elements(type.elementType(), parent);
+        return new Node() {
+            @Override
+            void write(UnsafeWriter into, int ordinal, Object value) {
+                int previous = into.cursor();
+                elements.write(exactly(value, List.class));
+                into.setOffsetAndSizeFromPreviousCursor(ordinal, previous);
+            }
+        };
+    }
+
+    private static Node map(MapType type, UnsafeWriter parent) {
+        Elements keys = new Elements(type.keyType(), parent);
+        Elements values = new Elements(type.valueType(), parent);
+        return new Node() {
+            @Override
+            void write(UnsafeWriter into, int ordinal, Object value) {
+                Map<?, ?> map = exactly(value, Map.class);
+                int previous = into.cursor();
+                into.grow(8);  // the key array's size in bytes, known once it is written
+                into.increaseCursor(8);
+                int keysStart = into.cursor();
+                keys.writer.initialize(map.size());
+                int i = 0;
+                for (Object key : map.keySet()) {
+                    if (key == null) {
+                        throw new IllegalArgumentException("Cannot use null as map key");  // as Spark's conversion refuses it
+                    }
+                    keys.write(i++, key);
+                }
+                Platform.putLong(into.getBuffer(), keysStart - 8, into.cursor() - keysStart);
+                values.writer.initialize(map.size());
+                i = 0;
+                for (Object item : map.values()) {  // in the keys' order: the map is not changed in between
+                    values.write(i++, item);
+                }
+                into.setOffsetAndSizeFromPreviousCursor(ordinal, previous);
+            }
+        };
+    }
+
+    /** An array's elements, written by an array writer of their slot's width into the parent's buffer. */
+    private static final class Elements {
+        final Node element;
+        final UnsafeArrayWriter writer;
+
+        Elements(DataType type, UnsafeWriter parent) {
+            this.writer = new UnsafeArrayWriter(parent, slotWidth(type));
+            this.element = node(type, writer);
         }
-        return new ArrayBasedMapData(new GenericArrayData(keys), new GenericArrayData(values));
+
+        void write(List<?> items) {
+            writer.initialize(items.size());
+            int i = 0;
+            for (Object item : items) {
+                write(i++, item);
+            }
+        }
+
+        void write(int ordinal, Object item) {
+            if (item == null) {
+                element.setNullInArray(writer, ordinal);
+            } else {
+                element.write(writer, ordinal, item);
+            }
+        }
+    }
+
+    /** A type's slot in an array: GenerateUnsafeProjection's element size (a variable-length value's offset and size). */
+    private static int slotWidth(DataType type) {
+        return type instanceof IntegerType ? 4 : type instanceof BooleanType ? 1 : 8;
     }
 
     /** The second of the first microsecond a long holds: its product with a million alone would overflow. */

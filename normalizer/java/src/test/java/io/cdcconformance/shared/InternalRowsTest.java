@@ -29,6 +29,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.api.java.UDF6;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.SpecializedGetters;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.catalyst.util.MapData;
@@ -99,7 +100,7 @@ class InternalRowsTest {
             StructType struct = (StructType) type;
             List<Object> fields = new ArrayList<>();
             for (int i = 0; i < struct.fields().length; i++) {
-                fields.add(plain(row.isNullAt(i) ? null : row.get(i, struct.fields()[i].dataType()), struct.fields()[i].dataType()));
+                fields.add(plain(row.isNullAt(i) ? null : at(row, i, struct.fields()[i].dataType()), struct.fields()[i].dataType()));
             }
             return fields;
         }
@@ -107,7 +108,7 @@ class InternalRowsTest {
             ArrayData array = (ArrayData) internal;
             List<Object> items = new ArrayList<>();
             for (int i = 0; i < array.numElements(); i++) {
-                items.add(plain(array.isNullAt(i) ? null : array.get(i, ((ArrayType) type).elementType()), ((ArrayType) type).elementType()));
+                items.add(plain(array.isNullAt(i) ? null : at(array, i, ((ArrayType) type).elementType()), ((ArrayType) type).elementType()));
             }
             return items;
         }
@@ -124,6 +125,33 @@ class InternalRowsTest {
             return Arrays.toString((byte[]) internal);
         }
         return internal;
+    }
+
+    /** A value by its type's own getter (the generic {@code get} needs Scala's reflection, not on this classpath). */
+    private static Object at(SpecializedGetters from, int i, DataType type) {
+        if (type instanceof StructType) {
+            return from.getStruct(i, ((StructType) type).fields().length);
+        }
+        if (type instanceof ArrayType) {
+            return from.getArray(i);
+        }
+        if (type instanceof MapType) {
+            return from.getMap(i);
+        }
+        if (type == DataTypes.StringType) {
+            return from.getUTF8String(i);
+        }
+        if (type == DataTypes.IntegerType) {
+            return from.getInt(i);
+        }
+        if (type == DataTypes.LongType || type == DataTypes.TimestampType) {
+            return from.getLong(i);
+        }
+        if (type == DataTypes.BooleanType) {
+            return from.getBoolean(i);
+        }
+        assertEquals(DataTypes.BinaryType, type);
+        return from.getBinary(i);
     }
 
     /** The external value as {@link #plain} renders the internal one, by Spark's rules for the values readers build. */
@@ -181,7 +209,7 @@ class InternalRowsTest {
     private static int everySeed(String target, UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> reader,
                                  StructType type) throws Exception {
         int events = 0;
-        InternalRows.Converter converter = InternalRows.converter(type);
+        InternalRows converter = new InternalRows(type);
         for (byte[] value : (Iterable<byte[]>) seeds(target)::iterator) {
             Row output = reader.call(null, value, null, "t", 0, 0L);
             List<?> want = (List<?>) expected(output, type);
@@ -217,13 +245,13 @@ class InternalRowsTest {
         image.put("a", null);
         image.put("\uD83D\uDE00", "\u00e9");
         image.put("", "");
-        InternalRows.Converter converter = InternalRows.converter(type);
+        InternalRows converter = new InternalRows(type);
         for (Instant at : new Instant[] {Instant.parse("0001-01-01T00:00:00Z"), Instant.parse("9999-12-31T23:59:59.999999999Z"),
                 Instant.ofEpochSecond(-1, 1), Instant.EPOCH, null}) {
             Row row = RowFactory.create(at, Arrays.asList("x", null, "", "\uD83D\uDE00"), image, Long.MIN_VALUE, new byte[] {0, -1});
             assertEquals(expected(row, type), plain(converter.toInternal(row), type), String.valueOf(at));
         }
-        InternalRow empty = (InternalRow) converter.toInternal(RowFactory.create(null, List.of(), Map.of(), null, new byte[0]));
+        InternalRow empty = converter.toInternal(RowFactory.create(null, List.of(), Map.of(), null, new byte[0]));
         assertEquals(0, empty.getArray(1).numElements());
         assertEquals(0, empty.getMap(2).numElements());
         Map<String, String> nullKey = new HashMap<>();
