@@ -36,6 +36,7 @@ from pyspark.sql.streaming.state import GroupStateTimeout
 
 from cdc_conformance.model import CODE_PHASE, Code
 from cdc_conformance.normalizer.canonical_text import base64_text
+from cdc_conformance.normalizer.catalyst import is_connect
 from cdc_conformance.normalizer.shipping import ship_to_executors
 from cdc_conformance.normalizer.verdicts import VERDICT_TYPE
 
@@ -148,10 +149,6 @@ def _milliseconds(seconds: float) -> int:
     if not 0 <= seconds <= 366 * 86400:
         raise ValueError(f"a streaming timeout or copy window of {seconds!r} s is outside 0 s to a year")
     return int(seconds * 1000)
-
-
-def is_connect(spark) -> bool:
-    return type(spark).__module__.startswith("pyspark.sql.connect")
 
 
 def _late_verdict(grouping: Grouping) -> str:

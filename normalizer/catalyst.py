@@ -56,6 +56,11 @@ def static_call(frame: DataFrame, java_class: str, method: str, returns: DataTyp
     return _column(jvm, invoke)
 
 
+def is_connect(spark) -> bool:
+    """A Spark Connect session: no JVM on this side, so no expression of ours, and no py4j."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
+
+
 def _seq(jvm: Any, items: list) -> Any:
     """A Scala immutable List: a `Seq` in Scala 2.12 (Spark 3.5) and 2.13 (Spark 4) alike."""
     return jvm.scala.collection.JavaConverters.asScalaBuffer(jvm.java.util.ArrayList(items)).toList()

@@ -1,10 +1,13 @@
 """The normalizer's record readers on the JVM (normalizer/java): Java UDFs, registered in the caller's own session.
 
-A decoder whose records are read on the JVM registers its reader under a `cdc_conformance_` name at decode time
-(`spark.udf.registerJavaFunction`: public API, idempotent, nothing else of the session is touched) and calls it
-in SQL like any function. A reader returns `RECORD_OUTPUT`: its events in the model's schema, or the quarantine
-code and detail that replace them; `output_columns` turns that into the decoder's output rows
-(normalizer.events). The jar must be on the session's classpath (docs/normalizer-contract.md).
+A decoder whose records are read on the JVM calls its reader through `read_records` (a group's reader through
+`read_groups`): in a classic session a Catalyst expression (`shared.InternalReaders`, built by normalizer.catalyst)
+that hands the reader the record's columns as Spark holds them and writes its output as Spark's `UnsafeRow`; through
+Spark Connect, the reader registered under a `cdc_conformance_` name (`spark.udf.registerJavaFunction`: public API,
+idempotent, nothing else of the session is touched) and called like any function. The reader is the same object with
+the same `call` either way. A reader returns `RECORD_OUTPUT`: its events in the model's schema, or the quarantine
+code and detail that replace them; `events.record_output` turns that into the decoder's output rows. The jar must be
+on the session's classpath (docs/normalizer-contract.md).
 
 Why the JVM: a Spark SQL decoder evaluates every per-column step inside `transform`/`filter` lambdas, which Spark
 runs without code generation, value by value, and reads a JSON record several times to keep what its reader
@@ -108,7 +111,7 @@ def _internal_call(frame: DataFrame, method: str, returns: StructType, arguments
     """`shared.InternalReaders.<method>(arguments...)` as a Catalyst expression; None through Spark Connect, or where
     this Spark's internal classes do not build it (a Spark newer than the ones tested: its readers then run as UDFs,
     with one warning, rather than not at all)."""
-    if not INTERNAL_CALLS or _is_connect(frame.sparkSession):
+    if not INTERNAL_CALLS or catalyst.is_connect(frame.sparkSession):
         return None
     try:
         return catalyst.static_call(frame, f"{PACKAGE}.shared.InternalReaders", method, returns, arguments)
@@ -116,7 +119,3 @@ def _internal_call(frame: DataFrame, method: str, returns: StructType, arguments
         warnings.warn(f"the normalizer's readers run as Java UDFs on this Spark ({frame.sparkSession.version}): "
                       f"{type(unbuilt).__name__}: {str(unbuilt)[:200]}", RuntimeWarning, stacklevel=2)
         return None
-
-
-def _is_connect(spark) -> bool:
-    return type(spark).__module__.startswith("pyspark.sql.connect")

@@ -57,3 +57,32 @@ def test_where_the_expression_cannot_be_built_the_readers_run_as_udfs(spark, mon
     with pytest.warns(RuntimeWarning, match="run as Java UDFs on this Spark"):
         decoded = jvm_functions.decode_records(frame, "canal.CanalRecords", "canal-json")
     assert "cdc_conformance_canal_records" in decoded._jdf.queryExecution().toString()
+
+
+@pytest.mark.long  # about a minute: make test-long
+def test_a_query_started_with_the_udfs_restarts_with_the_expression_and_loses_nothing(spark, broker, tmp_path, monkeypatch):
+    """A stateful query of the release before (its readers Java UDFs) restarted from its checkpoint by this one: the
+    state's schema is unchanged, and the halves it holds pair with those read after, as in batch."""
+    from dataclasses import replace
+
+    from cdc_conformance.generators import dataworks
+    from cdc_conformance.harness.streaming import an_hour_ago_ms, batch_rows, rendered, stream_once
+    from tests.integration.test_dataworks_streaming import _with_halves
+
+    topic = f"internal-calls-restart-{id(tmp_path)}"
+    t0 = an_hour_ago_ms()
+    items = [replace(item, record=replace(item.record, timestamp_ms=t0 + index))
+             for index, item in enumerate(_with_halves(61, topic))]
+    broker.create_topics({topic: 3})
+    cut = next(i for i, item in enumerate(items) if item.segment == 1)  # the first UPDATE_AFTER half
+    broker.produce([item.record for item in items[:cut]])
+    monkeypatch.setattr(jvm_functions, "INTERNAL_CALLS", False)
+    stream_once(spark, broker, dataworks.FORMAT, [topic], tmp_path / "out", tmp_path / "checkpoint", 2)
+    before = spark.read.parquet(str(tmp_path / "out")).count()
+    monkeypatch.setattr(jvm_functions, "INTERNAL_CALLS", True)
+    broker.produce([item.record for item in items[cut:]])
+    stream_once(spark, broker, dataworks.FORMAT, [topic], tmp_path / "out", tmp_path / "checkpoint", 2)
+    streamed = rendered(spark.read.parquet(str(tmp_path / "out")).collect())
+    assert streamed == batch_rows(spark, broker, dataworks.FORMAT, [topic])
+    assert not [row for kind, row in streamed if kind == "Q"]  # the half held in state was paired, not given up
+    assert before < len(streamed)
