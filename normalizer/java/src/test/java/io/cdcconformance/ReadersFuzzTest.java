@@ -11,6 +11,7 @@ import io.cdcconformance.debezium.DebeziumRecords;
 import io.cdcconformance.debezium.FlattenedDebeziumRecords;
 import io.cdcconformance.debezium.SchemaRegistryClient;
 import io.cdcconformance.dts.DtsRecords;
+import io.cdcconformance.shared.InternalRowsTest;
 import io.cdcconformance.shared.Json;
 import io.cdcconformance.shared.Readers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,13 +22,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * Coverage-guided fuzzing of every record reader (Jazzer), one target per format, named after the format's id
  * ({@code debezium-json}: {@code debeziumJson}; tests/unit/test_jvm_readers.py holds every decoded format to one). In `make test` each target runs its seeds only (Jazzer's
  * regression mode: the conformance cases' records, written to ReadersFuzzTestInputs by scripts/fuzz_seeds.py);
  * `make fuzz` runs each for a given time (JAZZER_FUZZ=1). Oracle: nothing escapes a reader (no READER_FAILURE),
- * no event a reader builds is stopped at the exit (ModelExit fired: a reader let a wrong value reach it), and a
+ * no event a reader builds is stopped at the exit (ModelExit fired: a reader let a wrong value reach it), the output
+ * written as Spark's row (InternalRows: a reader called by a Catalyst expression) reads back as the output, and a
  * JSON record spelled again (compact, escapes canonical, every number token kept) gives the same output.
  */
 class ReadersFuzzTest {
@@ -41,6 +44,7 @@ class ReadersFuzzTest {
     private static Function<byte[], Row> withoutGroupKey(Function<byte[], Row> stage) {
         return value -> {
             Row out = stage.apply(value);
+            InternalRowsTest.assertWrittenAsRead(InternalRowsTest.DATAWORKS_STAGE, out, "written as Spark's row");
             return org.apache.spark.sql.RowFactory.create(out.get(0), out.get(1), out.get(2));
         };
     }
@@ -68,6 +72,12 @@ class ReadersFuzzTest {
     }
 
     static void check(Function<byte[], Row> reader, byte[] value, boolean json) {
+        check(reader, value, json, InternalRowsTest.RECORD_OUTPUT);
+    }
+
+    /** {@code type}: the output's, whose writing as Spark's row (a reader called by a Catalyst expression) is held to
+     * the output; null where the caller checked it. */
+    static void check(Function<byte[], Row> reader, byte[] value, boolean json, StructType type) {
         long start = System.nanoTime();
         Row out = reader.apply(value);
         double millisPerKb = millisPerKb(System.nanoTime() - start, value);
@@ -81,6 +91,9 @@ class ReadersFuzzTest {
                 worstMillisPerKb = millisPerKb;
                 worstLength = value.length;
             }
+        }
+        if (type != null) {
+            InternalRowsTest.assertWrittenAsRead(type, out, "written as Spark's row");
         }
         String code = out.getString(0);
         String detail = String.valueOf(out.get(1));
@@ -178,17 +191,17 @@ class ReadersFuzzTest {
 
     @FuzzTest(maxDuration = "10m")
     void dataworksJson(byte[] value) {
-        check(withoutGroupKey(reader(new DataWorksRecords()::call, "dw.shop")), value, true);
+        check(withoutGroupKey(reader(new DataWorksRecords()::call, "dw.shop")), value, true, null);
     }
 
     @FuzzTest(maxDuration = "10m")
     void cesJson(byte[] value) {
-        check(reader(new CesRecords()::call, "ces.db1.dbo.t"), value, true);
+        check(reader(new CesRecords()::call, "ces.db1.dbo.t"), value, true, InternalRowsTest.CES_STAGE);
     }
 
     @FuzzTest(maxDuration = "10m")
     void cesAvro(byte[] value) {
-        check(reader(new CesAvroRecords()::call, "ces.db1.dbo.t"), value, false);
+        check(reader(new CesAvroRecords()::call, "ces.db1.dbo.t"), value, false, InternalRowsTest.CES_STAGE);
     }
 
     @FuzzTest(maxDuration = "10m")

@@ -48,7 +48,7 @@ import scala.collection.Seq;
  * output, converted. That this is what Spark's own conversion gives is held end to end, beside the readers' UDFs, by
  * tests/integration/test_internal_calls.py (Spark's converter needs most of Spark, which this classpath does not hold).
  */
-class InternalRowsTest {
+public class InternalRowsTest {
     private static final Path SEEDS = Path.of("src/test/resources/io/cdcconformance/ReadersFuzzTestInputs");
     private static final DataType TEXT = DataTypes.StringType;
     private static final DataType INT = DataTypes.IntegerType;
@@ -74,7 +74,7 @@ class InternalRowsTest {
     private static final DataType IMAGE = DataTypes.createMapType(TEXT, TEXT);
     // normalizer/jvm_functions.py's RECORD_OUTPUT over the model's EVENT_SCHEMA (a Python test holds Events.FIELDS to
     // it): only the types matter to a conversion
-    static final StructType RECORD_OUTPUT = struct("code", TEXT, "detail", TEXT, "events", DataTypes.createArrayType(struct(
+    public static final StructType RECORD_OUTPUT = struct("code", TEXT, "detail", TEXT, "events", DataTypes.createArrayType(struct(
             "event_id", TEXT, "format", TEXT, "format_version", TEXT, "kind", TEXT, "op", TEXT, "snapshot", BOOL,
             "source", texts("system", "server", "database", "schema", "table"),
             "columns", DataTypes.createArrayType(struct("name", TEXT, "position", INT, "source_type", TEXT,
@@ -85,10 +85,10 @@ class InternalRowsTest {
             "message", texts("prefix", "content"),
             "origin", DataTypes.createArrayType(struct("topic", TEXT, "partition", INT, "offset", DataTypes.LongType)))));
     // the record stages of the formats that group (normalizer/ces.py, normalizer/dataworks.py)
-    static final StructType CES_STAGE = struct("code", TEXT, "detail", TEXT, "logicalid", TEXT, "seg_index", INT,
+    public static final StructType CES_STAGE = struct("code", TEXT, "detail", TEXT, "logicalid", TEXT, "seg_index", INT,
             "seg_final", BOOL, "data", DataTypes.BinaryType, "source", TEXT, "id", TEXT, "operation", TEXT, "type", TEXT,
             "time", TEXT, "total", INT);
-    static final StructType DATAWORKS_STAGE = texts("code", "detail", "half", "group_key");
+    public static final StructType DATAWORKS_STAGE = texts("code", "detail", "half", "group_key");
 
     /** The internal value as plain Java: texts as Strings, arrays as lists, maps as lists of entries, rows as lists. */
     static Object plain(Object internal, DataType type) {
@@ -196,6 +196,19 @@ class InternalRowsTest {
         return value;
     }
 
+    private static final Map<StructType, InternalRows> WRITERS = new HashMap<>();
+
+    /** The reader's output written as Spark's row reads back as the output, field by field (the fuzz targets' oracle
+     * too: ReadersFuzzTest). */
+    public static void assertWrittenAsRead(StructType type, Row output, String what) {
+        InternalRows writer = WRITERS.computeIfAbsent(type, InternalRows::new);
+        List<?> want = (List<?>) expected(output, type);
+        List<?> got = (List<?>) plain(writer.toInternal(output), type);
+        for (int i = 0; i < type.fields().length; i++) {
+            assertEquals(want.get(i), got.get(i), what + " " + type.fields()[i].name());
+        }
+    }
+
     private static Stream<byte[]> seeds(String target) throws IOException {
         List<byte[]> values = new ArrayList<>();
         try (Stream<Path> files = Files.list(SEEDS.resolve(target))) {
@@ -209,14 +222,9 @@ class InternalRowsTest {
     private static int everySeed(String target, UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> reader,
                                  StructType type) throws Exception {
         int events = 0;
-        InternalRows converter = new InternalRows(type);
         for (byte[] value : (Iterable<byte[]>) seeds(target)::iterator) {
             Row output = reader.call(null, value, null, "t", 0, 0L);
-            List<?> want = (List<?>) expected(output, type);
-            List<?> got = (List<?>) plain(converter.toInternal(output), type);
-            for (int i = 0; i < type.fields().length; i++) {
-                assertEquals(want.get(i), got.get(i), target + " " + type.fields()[i].name());
-            }
+            assertWrittenAsRead(type, output, target);
             if (output.get(2) instanceof List) {
                 events += ((List<?>) output.get(2)).size();
             }
