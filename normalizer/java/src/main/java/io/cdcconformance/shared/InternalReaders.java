@@ -21,13 +21,12 @@ import scala.Function1;
 import scala.collection.Seq;
 
 /**
- * A record reader (or a group reader) called by a Catalyst expression in a classic Spark session (normalizer/jvm_functions.py): Spark's
- * internal values in, its internal row out. Called as a Java UDF, a reader's arguments and its {@code Row} are
- * converted by Spark on every record, field by field, into and out of Java's types (8-19% of a pass, issue 61); here the
- * record's columns arrive as Spark holds them and the output is written once, as an {@code UnsafeRow}, by
- * {@link InternalRows}. The reader is
- * the same object with the same {@code call}, so its output is the UDF's, row for row. Through Spark Connect, which
- * cannot build an expression, the UDF runs.
+ * A record reader (or a group reader) called by a Catalyst expression in a classic Spark session
+ * (normalizer/jvm_functions.py): Spark's internal values in, its internal row out. Called as a Java UDF, a reader's
+ * arguments and its {@code Row} are converted by Spark on every record, field by field, into and out of Java's types
+ * (8-19% of a pass, issue 61); here the record's columns arrive as Spark holds them and the output is written once, as
+ * an {@code UnsafeRow}, by {@link InternalRows}. The reader is the same object with the same {@code call}, so its
+ * output is the UDF's, row for row. Through Spark Connect, which cannot build an expression, the UDF runs.
  *
  * <p>Each task thread keeps its own instance of each reader (readers keep per-instance caches and are not shared
  * across threads; as UDFs Spark gives each task its own copy). Only classes of this package that are record readers
@@ -35,13 +34,21 @@ import scala.collection.Seq;
  */
 public final class InternalReaders {
     private static final String PACKAGE = "io.cdcconformance.";
-    private static final ThreadLocal<Map<String, Called>> CALLED = ThreadLocal.withInitial(HashMap::new);
+    private static final ThreadLocal<Calls> CALLS = ThreadLocal.withInitial(Calls::new);
     private static final Map<String, StructType> SCHEMAS = new ConcurrentHashMap<>();
 
     private InternalReaders() {
     }
 
-    /** A reader on this thread, its output's converter, and the topic it last read (decoded once while it repeats). */
+    /** This thread's readers by name, and the one it called last, found by its name's literal (the same object on every
+     * call of one expression) without decoding the name again. */
+    private static final class Calls {
+        final Map<String, Called> byName = new HashMap<>();
+        UTF8String lastName;
+        Called last;
+    }
+
+    /** A reader on this thread, its output's writer, and the topic it last read (decoded once while it repeats). */
     private static final class Called {
         final Object reader;
         final InternalRows output;
@@ -70,7 +77,8 @@ public final class InternalReaders {
                                    UTF8String topic, int partition, long offset) {
         Called called = called(reader, schema, UDF6.class);
         @SuppressWarnings("unchecked")
-        UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> udf = (UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row>) called.reader;
+        UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> udf =
+                (UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row>) called.reader;
         try {
             return output(called, udf.call(key, value, headers(headers), called.topic(topic), partition, offset));
         } catch (Exception e) {
@@ -82,7 +90,8 @@ public final class InternalReaders {
                                    UTF8String topic, int partition, long offset, UTF8String first) {
         Called called = called(reader, schema, UDF7.class);
         @SuppressWarnings("unchecked")
-        UDF7<byte[], byte[], Seq<Row>, String, Integer, Long, String, Row> udf = (UDF7<byte[], byte[], Seq<Row>, String, Integer, Long, String, Row>) called.reader;
+        UDF7<byte[], byte[], Seq<Row>, String, Integer, Long, String, Row> udf =
+                (UDF7<byte[], byte[], Seq<Row>, String, Integer, Long, String, Row>) called.reader;
         try {
             return output(called, udf.call(key, value, headers(headers), called.topic(topic), partition, offset, text(first)));
         } catch (Exception e) {
@@ -94,7 +103,8 @@ public final class InternalReaders {
                                    UTF8String topic, int partition, long offset, UTF8String first, UTF8String second) {
         Called called = called(reader, schema, UDF8.class);
         @SuppressWarnings("unchecked")
-        UDF8<byte[], byte[], Seq<Row>, String, Integer, Long, String, String, Row> udf = (UDF8<byte[], byte[], Seq<Row>, String, Integer, Long, String, String, Row>) called.reader;
+        UDF8<byte[], byte[], Seq<Row>, String, Integer, Long, String, String, Row> udf =
+                (UDF8<byte[], byte[], Seq<Row>, String, Integer, Long, String, String, Row>) called.reader;
         try {
             return output(called, udf.call(key, value, headers(headers), called.topic(topic), partition, offset, text(first),
                     text(second)));
@@ -142,15 +152,19 @@ public final class InternalReaders {
     }
 
     private static Called called(UTF8String reader, UTF8String schema, Class<?> arity) {
-        String name = reader.toString();
-        Map<String, Called> readers = CALLED.get();
-        Called called = readers.get(name);
-        if (called == null) {
-            called = new Called(instance(name, arity), new InternalRows(SCHEMAS.computeIfAbsent(schema.toString(),
-                    json -> (StructType) DataType.fromJson(json))));
-            readers.put(name, called);
+        Calls calls = CALLS.get();
+        if (calls.lastName != reader) {
+            String name = reader.toString();
+            Called called = calls.byName.get(name);
+            if (called == null) {
+                called = new Called(instance(name, arity), new InternalRows(SCHEMAS.computeIfAbsent(schema.toString(),
+                        json -> (StructType) DataType.fromJson(json))));
+                calls.byName.put(name, called);
+            }
+            calls.lastName = reader;
+            calls.last = called;
         }
-        return called;
+        return calls.last;
     }
 
     private static Object instance(String name, Class<?> arity) {
