@@ -19,13 +19,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from py4j.protocol import Py4JError
 from pyspark.sql import Column, DataFrame
 from pyspark.sql.types import DataType
 
 # What building the expression raises on a Spark whose internal classes differ from the tested ones: py4j's errors
 # (a class, constructor or method not found), a PySpark without the classic Column the code expects
-NOT_BUILT: tuple[type[Exception], ...] = (Py4JError, AttributeError, ImportError, TypeError)
+NOT_BUILT: tuple[type[Exception], ...] = (AttributeError, ImportError, TypeError)
+try:
+    from py4j.protocol import Py4JError
+    NOT_BUILT += (Py4JError,)
+except ImportError:  # a Spark Connect client alone (pyspark-client) has no py4j, and never builds the expression
+    pass
 
 
 @dataclass(frozen=True)

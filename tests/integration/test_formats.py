@@ -76,10 +76,11 @@ def test_envelope_extremes_never_fail_the_job(roundtrip, format_id):
     assert problems == []
 
 
-# CES's micro-batch boundaries are also crossed by test_ces_streaming's split events (ces-json one record at a time,
-# ces-avro two); their 30-100-second runs here are make test-long's (make test's 12 minutes)
-@pytest.mark.parametrize("format_id", [pytest.param(f, marks=pytest.mark.long) if f in ("ces-json", "ces-avro") else f
-                                       for f in FORMATS])
+# The stateful formats' micro-batch boundaries are also crossed in make test by test_ces_streaming's split events
+# (ces-json one record at a time, ces-avro two) and test_dataworks_streaming's update halves (one record a batch);
+# their 30-100-second runs here are make test-long's (make test's 12 minutes)
+@pytest.mark.parametrize("format_id", [pytest.param(f, marks=pytest.mark.long)
+                                       if f in ("ces-json", "ces-avro", "dataworks-json") else f for f in FORMATS])
 def test_streaming_equals_batch(spark, broker, tmp_path, format_id, schema_registry):
     assert generic.check_streaming(spark, broker, REGISTRY.generator(format_id), tmp_path, count=8,
                                    schema_registry=schema_registry) == []
