@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The reference normalizer's record readers alone (issue 61): each format's benchmark records read by its record
-reader on one thread of a JVM of its own, without Spark, in nanoseconds per record (scripts/java/timing).
+reader on one thread of a JVM of its own, without Spark, in nanoseconds per record (scripts/java/timing), and its
+outputs turned into Spark's internal rows, by Spark's conversion of a UDF's result and by the `UnsafeRow` writer a
+Catalyst expression's call uses (`InternalRows`).
 
     scripts/reader_timing.py                                   # every format read record by record (make readers)
     scripts/reader_timing.py --format dts-avro --against OLD.jar   # this tree's readers beside another build's

@@ -75,18 +75,19 @@ public final class ReaderTiming {
         System.out.printf("%s %.0f %.0f %.0f %d%n", args[0], best, bestSpark, bestOwn, kept % 2);
     }
 
-    /** {@code new InternalRows(type).toInternal}, found by reflection: a jar timed with --against may predate it (and
-     * then its own conversion times as Spark's). */
+    /** {@code new InternalRows(type).toInternal}, found by reflection: a jar timed with --against may predate it, or
+     * its constructor (and then its own conversion times as Spark's). */
     private static Function<Object, Object> ownConverter(DataType type) throws ReflectiveOperationException {
-        Class<?> rows;
+        Object converter;
+        Method toInternal;
         try {
-            rows = Class.forName("io.cdcconformance.shared.InternalRows");
-        } catch (ClassNotFoundException e) {
+            Class<?> rows = Class.forName("io.cdcconformance.shared.InternalRows");
+            converter = rows.getConstructor(org.apache.spark.sql.types.StructType.class).newInstance(type);
+            toInternal = rows.getMethod("toInternal", Row.class);
+        } catch (ClassNotFoundException | NoSuchMethodException e) {
             Function1<Object, Object> spark = CatalystTypeConverters.createToCatalystConverter(type);
             return spark::apply;
         }
-        Object converter = rows.getConstructor(org.apache.spark.sql.types.StructType.class).newInstance(type);
-        Method toInternal = rows.getMethod("toInternal", Row.class);
         return value -> {
             try {
                 return toInternal.invoke(converter, value);
