@@ -63,8 +63,14 @@ def replaced_readers(decode) -> Iterator[list[str]]:
 
 
 def replayed(raw, reader: str, format_id: str, arguments: tuple[str, ...]):
-    """The reader's UDF called through `bench.Replayed<n>` (a Row, converted by Spark on every call)."""
-    return jvm_functions.decode_records(raw, f"bench.Replayed{7 + len(arguments)}", format_id, (*arguments, reader))
+    """The reader's UDF called through `bench.Replayed<n>` (a Row, converted by Spark on every call): the UDF path, as
+    Spark Connect runs the readers, whatever a classic session's normalizer calls them by."""
+    internal = jvm_functions.INTERNAL_CALLS
+    jvm_functions.INTERNAL_CALLS = False
+    try:
+        return jvm_functions.decode_records(raw, f"bench.Replayed{7 + len(arguments)}", format_id, (*arguments, reader))
+    finally:
+        jvm_functions.INTERNAL_CALLS = internal
 
 
 def replayed_internal(raw, reader: str, format_id: str, arguments: tuple[str, ...]):
