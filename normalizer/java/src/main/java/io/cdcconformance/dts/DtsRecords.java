@@ -12,6 +12,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.spark.sql.Row;
@@ -80,6 +82,24 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             Map.entry("eucjpms", "EUC-JP"), Map.entry("euckr", "EUC-KR"), Map.entry("ucs2", "UTF-16BE"),
             Map.entry("utf16", "UTF-16BE"), Map.entry("utf16le", "UTF-16LE"), Map.entry("utf32", "UTF-32BE"),
             Map.entry("iso-8859-1", "ISO-8859-1"));  // not a MySQL name, but one DTS accepted before: strict ISO-8859-1
+    /** The Record fields' positions, the same in both schemas (the 2020 one appends bornTimestamp): a datum's field
+     * read by name is a hash lookup in its schema, on every record. */
+    private static final int ID = position("id"), SOURCE_TIMESTAMP = position("sourceTimestamp"),
+            SOURCE_TXID = position("sourceTxid"), SOURCE = position("source"), OPERATION = position("operation"),
+            OBJECT_NAME = position("objectName"), TAGS = position("tags"), FIELDS = position("fields"),
+            BEFORE_IMAGES = position("beforeImages"), AFTER_IMAGES = position("afterImages"),
+            BORN_TIMESTAMP = SCHEMA_2020.getField("bornTimestamp").pos();
+    private static final Schema FIELD = SCHEMA_2020.getField("fields").schema().getTypes().stream()
+            .filter(t -> t.getType() == Schema.Type.ARRAY).findFirst().orElseThrow().getElementType();
+    private static final int FIELD_NAME = FIELD.getField("name").pos(), FIELD_TYPE = FIELD.getField("dataTypeNumber").pos();
+
+    private static int position(String field) {
+        int position = SCHEMA_2020.getField(field).pos();
+        if (SCHEMA_2019.getField(field).pos() != position) {
+            throw new IllegalStateException("the DTS schemas place " + field + " apart");
+        }
+        return position;
+    }
     private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss", Locale.ROOT);
     private static final long MAX_BORN_MILLIS = Canonical.MAX_EPOCH_SECOND * 1000 + 999;
 
@@ -109,8 +129,8 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
         String logical;
 
         Column(GenericRecord field, int index, String sourceType) {
-            this.name = text(field.get("name"));
-            this.code = (Integer) field.get("dataTypeNumber");
+            this.name = text(field.get(FIELD_NAME));
+            this.code = (Integer) field.get(FIELD_TYPE);
             this.index = index;
             String typeName = typeName(code, sourceType);
             this.codeLogical = typeName == null ? null : MYSQL.get(typeName);  // Map.of refuses to look for null
@@ -123,6 +143,51 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
 
     public static String text(Object avro) {
         return avro == null ? null : avro.toString();
+    }
+
+    /** Key texts read, by text: a table's records repeat its key's text, which is parsed once (bounded: a topic's
+     * tables, not its records; a text that is no key is parsed every time). */
+    private static final Map<String, List<String>> KEY_NAMES = new ConcurrentHashMap<>();
+    private static final int CACHED_KEYS = 4096;
+    private static final int CACHED_KEY_TEXT = 4096;
+
+    /** tags.pk_uk_info's text, JSON {"PRIMARY": [...], ...}: the PRIMARY list's names (read-only), or null for no key. */
+    public static List<String> keyNames(String text) {
+        if (text == null || text.length() > CACHED_KEY_TEXT) {
+            return parsedKeyNames(text);
+        }
+        List<String> known = KEY_NAMES.get(text);
+        if (known == null) {
+            known = parsedKeyNames(text);
+            if (known != null) {
+                if (KEY_NAMES.size() >= CACHED_KEYS) {
+                    KEY_NAMES.clear();
+                }
+                KEY_NAMES.put(text, known);
+            }
+        }
+        return known;
+    }
+
+    private static List<String> parsedKeyNames(String text) {
+        Map<String, Object> keys = Json.read(text).object();
+        if (keys == null) {
+            return null;
+        }
+        for (Object list : keys.values()) {
+            if (Json.present(list) && !(list instanceof List)) {
+                return null;  // not a map of lists: no key is read from it
+            }
+        }
+        List<Object> primary = Json.array(keys.get("PRIMARY"));
+        if (primary == null) {
+            return null;
+        }
+        List<String> names = new ArrayList<>(primary.size());
+        for (Object name : primary) {
+            names.add(Json.text(name));
+        }
+        return Collections.unmodifiableList(names);  // shared by the records of its table
     }
 
     public final class Record {
@@ -171,18 +236,18 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
                 return;
             }
             r = (GenericRecord) read.datum();
-            commit = Canonical.fixedWidth(String.valueOf(r.get("id")), 20);
+            commit = Canonical.fixedWidth(String.valueOf(r.get(ID)), 20);
             generation = read == p2020 ? "2020" : "2019";
-            operation = text(r.get("operation"));
+            operation = text(r.get(OPERATION));
             String[] kinds = KINDS.get(operation);
             String kindBase = kinds == null ? null : kinds[0];
             op = kinds == null ? null : kinds[1];
             snapshotText = kinds == null ? null : kinds[2];
-            sourceType = text(((GenericRecord) r.get("source")).get("sourceType"));
-            objectName = text(r.get("objectName"));
-            fields = arrayOf(r.get("fields"));
-            beforeValues = arrayOf(r.get("beforeImages"));
-            afterValues = arrayOf(r.get("afterImages"));
+            sourceType = text(((GenericRecord) r.get(SOURCE)).get("sourceType"));
+            objectName = text(r.get(OBJECT_NAME));
+            fields = arrayOf(r.get(FIELDS));
+            beforeValues = arrayOf(r.get(BEFORE_IMAGES));
+            afterValues = arrayOf(r.get(AFTER_IMAGES));
             pkNames = primaryKey();
             String words = statementWord();
             // a DDL that truncates is a TRUNCATE event, as the other formats give it
@@ -201,35 +266,18 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
         /** tags.pk_uk_info: JSON {"PRIMARY": [...], ...}; anything else is no key. */
         private List<String> primaryKey() {
             @SuppressWarnings("unchecked")
-            Map<Object, Object> tags = (Map<Object, Object>) r.get("tags");
+            Map<Object, Object> tags = (Map<Object, Object>) r.get(TAGS);
             Object info = null;
             for (Map.Entry<Object, Object> tag : tags.entrySet()) {
                 if ("pk_uk_info".equals(tag.getKey().toString())) {
                     info = tag.getValue();
                 }
             }
-            Map<String, Object> keys = Json.read(text(info)).object();
-            if (keys == null) {
-                return null;
-            }
-            for (Object list : keys.values()) {
-                if (Json.present(list) && !(list instanceof List)) {
-                    return null;  // not a map of lists: no key is read from it
-                }
-            }
-            List<Object> primary = Json.array(keys.get("PRIMARY"));
-            if (primary == null) {
-                return null;
-            }
-            List<String> names = new ArrayList<>(primary.size());
-            for (Object name : primary) {
-                names.add(Json.text(name));
-            }
-            return names;
+            return keyNames(text(info));
         }
 
         String statement() {
-            Object images = r.get("afterImages");
+            Object images = r.get(AFTER_IMAGES);
             return images instanceof CharSequence ? images.toString() : null;
         }
 
@@ -359,7 +407,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
                     }
                 }
             }
-            if (("INSERT".equals(op) && r.get("beforeImages") != null) || ("DELETE".equals(op) && r.get("afterImages") != null)) {
+            if (("INSERT".equals(op) && r.get(BEFORE_IMAGES) != null) || ("DELETE".equals(op) && r.get(AFTER_IMAGES) != null)) {
                 return Records.rule("UNEXPECTED_IMAGE", operation + " with an image it cannot have");
             }
             if ((("INSERT".equals(op) || "UPDATE".equals(op)) && afterValues == null)
@@ -418,7 +466,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
                     .set("key", row ? key(before, after, op) : null)
                     .set("before", row && !"INSERT".equals(op) ? before : null).set("after", row && !"DELETE".equals(op) ? after : null)
                     .set("position", Events.position(commit, null, Keys.OLD_SEQ))
-                    .set("tx_id", Records.emptyAsNull(text(r.get("sourceTxid")))).set("commit_ts", commitTs())
+                    .set("tx_id", Records.emptyAsNull(text(r.get(SOURCE_TXID)))).set("commit_ts", commitTs())
                     .set("ddl", ddlChange == null ? null : Events.pair(statement(), ddlChange))
                     .set("origin", Events.origin(topic, partition, offset));
             if (!("UPDATE".equals(op) && Keys.keyChanged(pkNames, before, after))) {
@@ -448,7 +496,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             if (objectName == null) {
                 return null;
             }
-            String[] parts = objectName.split("[.]", -1);
+            String[] parts = objectName.split("\\.", -1);  // String.split's fast path: no Pattern per record
             for (int i = 0; i < parts.length; i++) {
                 parts[i] = parts[i].replace("\\u002E", ".");
             }
@@ -459,11 +507,11 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
 
         /** bornTimestamp (ms, 2020 schema) when set, else sourceTimestamp (seconds). */
         Instant commitTs() {
-            Object born = r.getSchema().getField("bornTimestamp") == null ? null : r.get("bornTimestamp");
+            Object born = r.getSchema().getFields().size() > BORN_TIMESTAMP ? r.get(BORN_TIMESTAMP) : null;  // 2020 only
             if (born instanceof Long && (Long) born >= 1 && (Long) born <= MAX_BORN_MILLIS) {
                 return Instant.ofEpochMilli((Long) born);
             }
-            long seconds = (Long) r.get("sourceTimestamp");
+            long seconds = (Long) r.get(SOURCE_TIMESTAMP);
             return seconds >= Canonical.MIN_EPOCH_SECOND && seconds <= Canonical.MAX_EPOCH_SECOND ? Instant.ofEpochSecond(seconds) : null;
         }
     }
