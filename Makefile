@@ -16,6 +16,8 @@
 #                  readers' outputs replayed, as Rows and as internal rows (scripts/reader_ceiling.py, docs/performance.md)
 #   make readers - each record reader alone, one thread, no Spark: ns per record over its format's benchmark records
 #                  (scripts/reader_timing.py; --against OTHER.jar times another build's readers in turns)
+#   make operator-floor - the stateful formats' streaming path with Spark's stateful operator running a function that
+#                  does nothing, beside the floor and the shipped path (scripts/operator_floor.py, docs/performance.md)
 #   make peers - the reference beside Flink's debezium-json and canal-json (formats and SQL jobs), Paimon's canal,
 #                Debezium and DataWorks (aliyun-json) parsers, Kafka Connect's JsonConverter, DTS's subscription SDK and
 #                the naive Spark parses, over every case and 200 drawn examples per format (docs/peers.md; make test
@@ -31,7 +33,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 JVM_READY := .cache/jvm/.ready
 
-.PHONY: bootstrap system-packages browser run dist typecheck test test-unit test-integration test-user test-java test-long fuzz lint bench profile ceiling readers soak peers producers docker-engine docker-engine-stop clean
+.PHONY: bootstrap system-packages browser run dist typecheck test test-unit test-integration test-user test-java test-long fuzz lint bench profile ceiling readers operator-floor soak peers producers docker-engine docker-engine-stop clean
 
 bootstrap: $(INSTALLED) $(JVM_READY)
 
@@ -129,6 +131,9 @@ ceiling: bootstrap
 
 readers: bootstrap
 	$(BIN)/python scripts/reader_timing.py
+
+operator-floor: bootstrap
+	$(BIN)/python scripts/operator_floor.py --messages $(BENCH_MESSAGES) --repeat 3
 
 # The ecosystem's consumers beside the reference (docs/peers.md): every case of the formats the peers read and 200 drawn
 # examples per format through the shipped peers (`cdc-conformance peers --help`), Flink's at 1.20.4, then at 2.3.0;

@@ -46,6 +46,8 @@ public class CesChanges implements UDF1<Row, Row> {
             Map.entry("binary", "BYTES"), Map.entry("varbinary", "BYTES"), Map.entry("date", "DATE"),
             Map.entry("datetime", "TIMESTAMP(3)"), Map.entry("smalldatetime", "TIMESTAMP(3)"),
             Map.entry("datetimeoffset", "TIMESTAMP_TZ"));
+    /** The envelope type's version suffix ({@code ...V1}): compiled once, not per event. */
+    private static final Pattern VERSION = Pattern.compile("V([0-9]+)$");
     private static final Instant MIN_INSTANT = Instant.parse("0001-01-01T00:00:00Z");
     private static final Instant MAX_INSTANT = Instant.parse("9999-12-31T23:59:59.999999Z");
 
@@ -379,7 +381,7 @@ public class CesChanges implements UDF1<Row, Row> {
             Row position = transaction == null ? null : Events.position(Records.upperWithoutColons(Json.text(transaction, "commitlsn")),
                     Canonical.fixedWidth(Json.text(transaction, "sequencenumber"), 20), Keys.OLD_SEQ);
             Row sourceRow = Events.source("sqlserver", null, Json.text(source, "db"), Json.text(source, "schema"), Json.text(source, "tbl"));
-            Matcher version = type == null ? null : Pattern.compile("V([0-9]+)$").matcher(type);
+            Matcher version = type == null ? null : VERSION.matcher(type);
             Instant commit = commitTime();
             Map<String, String> oldImage = image(true);
             Map<String, String> currentImage = image(false);
