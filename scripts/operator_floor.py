@@ -11,6 +11,8 @@ Variants, each a query from the earliest offset to the topic's end, as `bench --
 - **operator, no state**: the same keyed records through the operator (the same encoders, output mode and event-time
   timeouts as `shared.GroupAssembly`); the function keeps nothing.
 - **operator, a long of state**: the function also keeps one long per group and a timer, and drops it when it fires.
+- **operator, members as bytes**: no state; each member carried through the operator as its `UnsafeRow`'s bytes
+  (Catalyst expressions before and after it).
 - **normalizer**: the shipped path (`GroupAssembly`: the release rule, fingerprints, the copy window).
 
 `operator / floor` is a bound no release rule can pass: issue 61's goal for a stateful format is 0.9x of its floor.
