@@ -143,17 +143,27 @@ public final class Json {
      * no string to check for a lone surrogate. */
     static boolean mayDecodeASurrogate(byte[] bytes) {
         int i = 0;
-        // eight bytes at a time; a word with a byte that is not ASCII or is a backslash (SWAR: a byte equal to 0x5C is
-        // a zero byte of word ^ 0x5C..5C) is looked at byte by byte, and the words go on after it
+        // eight bytes at a time (SWAR); a word is looked at byte by byte only when it has a byte that is not ASCII, a
+        // backslash followed by a 'u' within it, or a backslash as its last byte (its 'u' would open the next word).
+        // Text in a string in JSON (CES's data) escapes its quotes: a word with a backslash alone is most of such text
+        // and no mark. The zero-byte masks may flag a byte above a true match too (a borrow): such a word is looked at
+        // byte by byte, never skipped; a true mark is always flagged.
         for (; i + 8 <= bytes.length; i += 8) {
             long word = (long) LITTLE_ENDIAN_LONGS.get(bytes, i);
-            long backslashes = word ^ 0x5C5C5C5C5C5C5C5CL;
-            if (((word | ((backslashes - 0x0101010101010101L) & ~backslashes)) & 0x8080808080808080L) != 0
-                    && surrogateMark(bytes, i, i + 8)) {
+            long backslashes = zeroBytes(word ^ 0x5C5C5C5C5C5C5C5CL);
+            long letterU = zeroBytes(word ^ 0x7575757575757575L);
+            if (((word & HIGH_BITS) | (backslashes & ((letterU >>> 8) | Long.MIN_VALUE))) != 0 && surrogateMark(bytes, i, i + 8)) {
                 return true;
             }
         }
         return surrogateMark(bytes, i, bytes.length);
+    }
+
+    private static final long HIGH_BITS = 0x8080808080808080L;
+
+    /** The high bit of each byte of {@code v} that is zero (and, after a zero byte, perhaps of a byte that is not). */
+    private static long zeroBytes(long v) {
+        return (v - 0x0101010101010101L) & ~v & HIGH_BITS;
     }
 
     /** A mark of {@link #mayDecodeASurrogate} starting in {@code bytes[from, to)}. */

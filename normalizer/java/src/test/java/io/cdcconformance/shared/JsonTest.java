@@ -111,6 +111,27 @@ class JsonTest {
         }
     }
 
+    /** The same over random bytes of the letters the word masks compare or borrow from (a backslash, 'u', the bytes
+     * just above them, 0x00 and 0x01, a byte that is not ASCII): a backslash with no 'u' after it, the most common
+     * word of a string in JSON, and a 'u' after a backslash across two words, each as a byte loop sees it. */
+    @Test
+    void thePrescanFindsWhatAByteLoopFindsInAnyBytes() {
+        byte[] letters = {'\\', 'u', 'v', ']', 'a', 0x00, 0x01, (byte) 0xED, (byte) 0xC3, (byte) 0xF4, '"'};
+        Random random = new Random(612);
+        for (int n = 0; n < 200_000; n++) {
+            byte[] bytes = new byte[random.nextInt(41)];
+            for (int i = 0; i < bytes.length; i++) {
+                bytes[i] = letters[random.nextInt(random.nextBoolean() ? 3 : letters.length)];
+            }
+            boolean expected = false;
+            for (int i = 0; i < bytes.length; i++) {
+                int b = bytes[i] & 0xFF;
+                expected |= b == 0xED || b >= 0xF4 || b == '\\' && i + 1 < bytes.length && bytes[i + 1] == 'u';
+            }
+            assertEquals(expected, Json.mayDecodeASurrogate(bytes), java.util.Arrays.toString(bytes));
+        }
+    }
+
     @Test
     void membersKeepTheirOrder() {
         Map<String, Object> object = Json.read("{\"b\":1,\"a\":[true,null],\"c\":{\"z\":\"x\",\"y\":2}}").object();
