@@ -145,10 +145,11 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
         return avro == null ? null : avro.toString();
     }
 
-    /** Key texts read, by text: a table's records repeat its key's text, which is parsed once (bounded: a topic's
-     * tables, not its records; a text that is no key is parsed every time). */
+    /** Key texts read, by text: a table's records repeat its key's text, which is parsed once. Bounded, as the texts
+     * are a message's: at most 1,024 texts of at most 4,096 characters (a key of 16 columns of MySQL's longest names
+     * and its unique keys fit), then it starts again; a longer text, or one that is no key, is parsed every time. */
     private static final Map<String, List<String>> KEY_NAMES = new ConcurrentHashMap<>();
-    private static final int CACHED_KEYS = 4096;
+    private static final int CACHED_KEYS = 1024;
     private static final int CACHED_KEY_TEXT = 4096;
 
     /** tags.pk_uk_info's text, JSON {"PRIMARY": [...], ...}: the PRIMARY list's names (read-only), or null for no key. */
