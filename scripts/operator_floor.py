@@ -37,10 +37,11 @@ OPERATOR_JAVA = Path(__file__).parent / "java" / "operator"  # beside this scrip
 
 
 def stateful_formats() -> list[str]:
-    """The decoded formats that keep state in streaming (a decoder with a streaming path of its own)."""
+    """The decoded formats whose stream keeps groups in state."""
     from cdc_conformance.harness.registry import Registry
 
-    return [format_id for format_id in Registry.load().decoded_formats() if plugin.find(format_id).decode_stream is not None]
+    registry = Registry.load()
+    return [format_id for format_id in registry.decoded_formats() if registry.generator(format_id).groups_across_records]
 
 
 def operator_jar() -> str:

@@ -80,7 +80,7 @@ def test_envelope_extremes_never_fail_the_job(roundtrip, format_id):
 # (ces-json one record at a time, ces-avro two) and test_dataworks_streaming's update halves (one record a batch);
 # their 30-100-second runs here are make test-long's (make test's 12 minutes)
 @pytest.mark.parametrize("format_id", [pytest.param(f, marks=pytest.mark.long)
-                                       if f in ("ces-json", "ces-avro", "dataworks-json") else f for f in FORMATS])
+                                       if REGISTRY.generator(f).groups_across_records else f for f in FORMATS])
 def test_streaming_equals_batch(spark, broker, tmp_path, format_id, schema_registry):
     assert generic.check_streaming(spark, broker, REGISTRY.generator(format_id), tmp_path, count=8,
                                    schema_registry=schema_registry) == []
@@ -89,7 +89,7 @@ def test_streaming_equals_batch(spark, broker, tmp_path, format_id, schema_regis
 # a restart from a checkpoint per stateful format (30-90 s each): make test-long's; make test keeps the restart in the
 # middle of a split event (test_ces_streaming) and between update halves (test_dataworks_streaming)
 @pytest.mark.long
-@pytest.mark.parametrize("format_id", [f for f in FORMATS if REGISTRY.generator(f).late_records is not None])
+@pytest.mark.parametrize("format_id", [f for f in FORMATS if REGISTRY.generator(f).groups_across_records])
 def test_late_records_after_a_restart_get_their_codes_and_change_nothing_else(spark, broker, tmp_path, format_id):
     assert generic.check_late_arrivals(spark, broker, REGISTRY.generator(format_id), tmp_path, count=8) == []
 
