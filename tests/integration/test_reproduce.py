@@ -102,15 +102,18 @@ def test_capture_minimize_redact_promote(spark, broker, tmp_path, cli_here):
     assert not (tmp_path / "refused" / "debezium-json" / "email-tag-kept.yaml").exists() and "email-tag-kept" not in load_known_failures(known_file)
 
 
-def test_reproduce_commands_refuse_misuse_in_one_line(tmp_path):
+def test_reproduce_commands_refuse_misuse_in_one_line(tmp_path, cli_here, monkeypatch):
+    # in this process (a Python process importing PySpark per command took 6 s a command beside a Spark job): that
+    # misuse leaves a real process as one line and exit 2 is test_cli's test_misuse_from_a_real_process_is_one_line_and_exit_2
+    monkeypatch.chdir(tmp_path)
     not_a_capture = tmp_path / "x.yaml"
     not_a_capture.write_text("just: text\n")
     for args in (["capture", "--format", "debezium-json", "--out", str(tmp_path / "c.yaml")],
                  ["minimize", str(not_a_capture), "--normalizer", BROKEN],
                  ["redact", str(not_a_capture), "--normalizer", BROKEN],
                  ["promote", str(not_a_capture), "--id", "x-y", "--feature", "insert", "--known-failure", "why"]):
-        result = _cli(*args, cwd=tmp_path)
-        assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, (args, result.stderr)
+        code, _, err = cli_here(*args)
+        assert code == 2 and len(err.strip().splitlines()) == 1, (args, err)
 
 
 @pytest.mark.long
