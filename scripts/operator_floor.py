@@ -31,6 +31,7 @@ from types import SimpleNamespace
 
 from cdc_conformance import jvm_classes
 from cdc_conformance.harness import bench, jvm
+from cdc_conformance.harness.cli import terminable
 from cdc_conformance.normalizer import assembly, plugin
 
 OPERATOR_JAVA = Path(__file__).parent / "java" / "operator"  # beside this script: a developer's tool, not installed
@@ -157,4 +158,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(terminable(main))  # SIGTERM stops the broker it started, as the CLI's commands do

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from contextlib import contextmanager
 
 from cdc_conformance.harness import bench
+from cdc_conformance.harness.cli import terminable
 from cdc_conformance.normalizer import jvm_functions
 
 CALLS = {"UDF": False, "expression": True}
@@ -116,4 +117,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(terminable(main))  # SIGTERM stops the broker it started, as the CLI's commands do

@@ -29,6 +29,7 @@ from types import SimpleNamespace
 
 from cdc_conformance import jvm_classes
 from cdc_conformance.harness import bench, jvm
+from cdc_conformance.harness.cli import terminable
 from cdc_conformance.normalizer import jvm_functions
 
 REPLAY_JAVA = Path(__file__).parent / "java" / "replay"  # beside this script: a developer's tool, not installed
@@ -168,4 +169,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(terminable(main))  # SIGTERM stops the broker it started, as the CLI's commands do

@@ -12,6 +12,7 @@ Nothing heavy is imported (or the registry read) until a command runs.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 import click
 
@@ -89,13 +90,19 @@ def _force_exit() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    terminable(lambda: _main(argv))
+
+
+def terminable(body: Callable[[], object]) -> object:
+    """`body()` in a process that SIGTERM ends as it ends the suite's own commands: a terminated run (CI's timeout,
+    kill) unwinds like an interrupted one, so the embedded broker it started stops with it (Python's default for
+    SIGTERM ends the process at once and left the broker running), and exits 143. The developer's scripts that start
+    a broker run their `main` through it (a terminated `operator_floor.py` left its broker running)."""
     import signal
 
-    # a terminated run (CI's timeout, kill) unwinds like an interrupted one, so the embedded broker it started
-    # stops with it (Python's default for SIGTERM ends the process at once and left the broker running)
     signal.signal(signal.SIGTERM, _terminated)
     try:
-        _main(argv)
+        return body()
     except BaseException:
         if _terminating:
             _exit_terminated()  # whatever the unwinding became on its way (an error wrapping the SystemExit)
