@@ -10,8 +10,9 @@ Catalyst expression's call uses (`InternalRows`).
 A pass of `bench` moves 10-30% from one run to the next on this machine, more than most changes to a reader; the
 reader alone moves a few percent. With `--against`, each reader is timed in turns with the other jar's (a build of
 another commit: its `.cache/jvm/cdc-conformance-normalizer-*/cdc-conformance-normalizer.jar`). A format that groups
-records is timed by its record stage only; debezium-avro needs a schema registry and is left out. A developer's
-tool, not the suite's: it reaches into the reference normalizer's readers, which the harness never does.
+records is timed by its record stage only; debezium-avro's records are registered in a schema registry started for
+the run, whose address the reader is given as in a query. A developer's tool, not the suite's: it reaches into the
+reference normalizer's readers, which the harness never does.
 """
 from __future__ import annotations
 
@@ -23,25 +24,38 @@ from pathlib import Path
 
 from cdc_conformance import jvm_classes
 from cdc_conformance.harness import jvm
+from cdc_conformance.harness.cli import terminable
 from cdc_conformance.harness.registry import Registry
+from cdc_conformance.harness.roundtrip import format_options
+from cdc_conformance.harness.schema_registry import LazySchemaRegistry, RegistryClient, registered
 from cdc_conformance.normalizer import jvm_functions
 
 TIMING_JAVA = Path(__file__).parent / "java" / "timing"  # beside this script: a developer's tool, not installed
 # the reader a decoder names takes its format's options after the record; the one without them reads the same way
 PLAIN_READERS = {"debezium-json": "debezium.DebeziumRecords"}
-NEEDS_A_REGISTRY = {"debezium-avro"}
+# the options a reader takes after the record, in its decoder's order (the decoder passes them as literals)
+READER_OPTIONS = {"debezium-avro": ("schema_registry", "flattened")}
 
 
 def record_reader(registry: Registry, format_id: str) -> str | None:
     decoder = registry.module(format_id, "decoder")
     reader = PLAIN_READERS.get(format_id) or getattr(decoder, "READER", None)
-    return None if reader is None or format_id in NEEDS_A_REGISTRY else f"{jvm_functions.PACKAGE}.{reader}"
+    return None if reader is None else f"{jvm_functions.PACKAGE}.{reader}"
 
 
-def write_records(registry: Registry, format_id: str, messages: int, path: Path) -> None:
-    """The format's benchmark records (what `bench` produces), each key and value length-prefixed."""
+def reader_options(format_id: str, schema_registry: RegistryClient) -> list[str]:
+    """The option values the reader is called with, as a query's decoder passes them ("" for one not given)."""
+    names = READER_OPTIONS.get(format_id, ())
+    given = format_options(format_id, schema_registry) if names else {}
+    return [given.get(name, "") for name in names]
+
+
+def write_records(registry: Registry, format_id: str, messages: int, path: Path, schema_registry: RegistryClient) -> None:
+    """The format's benchmark records (what `bench` produces, their schemas registered where they name one), each key
+    and value length-prefixed."""
+    records = registry.generator(format_id).benchmark().records("bench", messages, 2)
     with path.open("wb") as out:
-        for record in registry.generator(format_id).benchmark().records("bench", messages, 2):
+        for record in registered(records, schema_registry):
             for part in (record.key, record.value):
                 out.write(struct.pack(">i", -1) if part is None else struct.pack(">i", len(part)) + part)
 
@@ -51,13 +65,15 @@ def output_type(registry: Registry, format_id: str) -> str:
     return getattr(registry.module(format_id, "decoder"), "RECORD_STAGE", jvm_functions.RECORD_OUTPUT).json()
 
 
-def nanos_per_record(reader: str, records: Path, readers_jar: Path, rounds: int, returns: str) -> tuple[float, ...]:
+def nanos_per_record(reader: str, records: Path, readers_jar: Path, rounds: int, returns: str,
+                     options: list[str]) -> tuple[float, ...]:
     """The reader's ns per record, then its output's conversion to Spark's internal rows: by Spark's converter (after a
     UDF) and by the normalizer's own (`InternalRows`, after a Catalyst expression's call)."""
     timing = jvm_classes.compiled_jar("cdc-conformance-timing", TIMING_JAVA, jvm.cache_dir())
     classpath = ":".join([str(timing), str(readers_jar), str(jvm_classes.pyspark_jars() / "*")])
     line = subprocess.run([jvm_classes.jvm_tool("java"), "-Xmx2g", "-cp", classpath, "io.cdcconformance.bench.ReaderTiming",
-                           reader, str(records), str(rounds), returns], check=True, capture_output=True, text=True).stdout
+                           reader, str(records), str(rounds), returns, *options], check=True, capture_output=True,
+                          text=True).stdout
     return tuple(map(float, line.split()[1:4]))
 
 
@@ -77,25 +93,25 @@ def main() -> None:
     else:
         print("| format | reader | ns/record | its output converted: by Spark (UDF) | by `InternalRows` (expression) |\n"
               "|---|---|---:|---:|---:|")
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, LazySchemaRegistry() as schema_registry:  # started by debezium-avro's
         for format_id in formats:
             reader = record_reader(registry, format_id)
             if reader is None:
-                print(f"| {format_id} | - | (a schema registry's records: not timed here) |")
+                print(f"| {format_id} | - | (no record reader) |")
                 continue
             records = Path(folder) / f"{format_id}.bin"
-            write_records(registry, format_id, args.messages, records)
-            returns = output_type(registry, format_id)
+            write_records(registry, format_id, args.messages, records, schema_registry)
+            returns, options = output_type(registry, format_id), reader_options(format_id, schema_registry)
             if not args.against:
-                read, by_spark, by_own = nanos_per_record(reader, records, ours, args.rounds, returns)
+                read, by_spark, by_own = nanos_per_record(reader, records, ours, args.rounds, returns, options)
                 print(f"| {format_id} | `{reader.rpartition('.')[2]}` | {read:,.0f} | {by_spark:,.0f} | {by_own:,.0f} |")
                 continue
             times: dict[str, list[float]] = {"ours": [], "theirs": []}
             for _ in range(args.turns):
-                times["theirs"].append(nanos_per_record(reader, records, args.against, args.rounds, returns)[0])
-                times["ours"].append(nanos_per_record(reader, records, ours, args.rounds, returns)[0])
+                times["theirs"].append(nanos_per_record(reader, records, args.against, args.rounds, returns, options)[0])
+                times["ours"].append(nanos_per_record(reader, records, ours, args.rounds, returns, options)[0])
             ours_best, theirs_best = min(times["ours"]), min(times["theirs"])
             print(f"| {format_id} | `{reader.rpartition('.')[2]}` | {ours_best:,.0f} | {theirs_best:,.0f} | {ours_best / theirs_best:.2f} |")
 
 if __name__ == "__main__":
-    main()
+    terminable(main)  # SIGTERM stops the schema registry it started, as the CLI's commands do

@@ -21,7 +21,8 @@ import scala.Function1;
  * what a reader called by a Catalyst expression pays), in turns. scripts/reader_timing.py writes the file and reads the
  * line: the reader, then the three times.
  *
- * <p>Arguments: the reader's class, the file, the rounds, its output's type as Spark's JSON.
+ * <p>Arguments: the reader's class, the file, the rounds, its output's type as Spark's JSON, then the reader's options
+ * (debezium-avro's schema registry and flattening), passed after the record's coordinates.
  */
 public final class ReaderTiming {
     private ReaderTiming() {
@@ -30,7 +31,8 @@ public final class ReaderTiming {
     public static void main(String[] args) throws Exception {
         Class<?> reader = Class.forName(args[0]);
         Object instance = reader.getDeclaredConstructor().newInstance();
-        Method call = recordCall(reader);
+        String[] options = java.util.Arrays.copyOfRange(args, 4, args.length);
+        Method call = recordCall(reader, options.length);
         List<byte[][]> records = records(args[1]);
         int rounds = Integer.parseInt(args[2]);
         double best = Double.MAX_VALUE;
@@ -39,7 +41,7 @@ public final class ReaderTiming {
             long start = System.nanoTime();
             long offset = 0;
             for (byte[][] record : records) {
-                kept += call.invoke(instance, record[0], record[1], null, "bench", 0, offset++).hashCode() & 1;
+                kept += call.invoke(instance, arguments(record, offset++, options)).hashCode() & 1;
             }
             double nanos = (System.nanoTime() - start) / (double) records.size();
             if (round >= 2) {
@@ -49,7 +51,7 @@ public final class ReaderTiming {
         List<Row> outputs = new ArrayList<>();
         long offset = 0;
         for (byte[][] record : records) {
-            outputs.add((Row) call.invoke(instance, record[0], record[1], null, "bench", 0, offset++));
+            outputs.add((Row) call.invoke(instance, arguments(record, offset++, options)));
         }
         DataType type = DataType.fromJson(args[3]);
         Function1<Object, Object> spark = CatalystTypeConverters.createToCatalystConverter(type);
@@ -97,15 +99,27 @@ public final class ReaderTiming {
         };
     }
 
-    /** The reader's {@code call(key, value, headers, topic, partition, offset)}. */
-    private static Method recordCall(Class<?> reader) {
+    /** The reader's {@code call(key, value, headers, topic, partition, offset, options...)}. */
+    private static Method recordCall(Class<?> reader, int options) {
         for (Method method : reader.getMethods()) {
-            if (method.getName().equals("call") && method.getParameterCount() == 6
+            if (method.getName().equals("call") && method.getParameterCount() == 6 + options
                     && method.getParameterTypes()[0] == byte[].class) {
                 return method;
             }
         }
-        throw new IllegalArgumentException(reader + " reads no record (key, value, headers, topic, partition, offset)");
+        throw new IllegalArgumentException(reader + " reads no record (key, value, headers, topic, partition, offset and "
+                + options + " options)");
+    }
+
+    private static Object[] arguments(byte[][] record, long offset, String[] options) {
+        Object[] arguments = new Object[6 + options.length];
+        arguments[0] = record[0];
+        arguments[1] = record[1];
+        arguments[3] = "bench";
+        arguments[4] = 0;
+        arguments[5] = offset;
+        System.arraycopy(options, 0, arguments, 6, options.length);
+        return arguments;
     }
 
     private static List<byte[][]> records(String file) throws IOException {
