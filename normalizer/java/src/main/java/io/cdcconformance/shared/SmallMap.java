@@ -5,6 +5,7 @@ import java.util.AbstractSet;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
@@ -23,6 +24,7 @@ public final class SmallMap<V> extends AbstractMap<String, V> {
     private Object[] values;
     private int size;
     private HashMap<String, Integer> index;
+    private boolean namesShared;  // names, hashes and index are a Names' (other maps' too): copied before they change
 
     public SmallMap() {
         this(8);
@@ -34,6 +36,55 @@ public final class SmallMap<V> extends AbstractMap<String, V> {
         names = new String[capacity];
         hashes = new int[capacity];
         values = new Object[capacity];
+    }
+
+    /** The names of every map of one kind (an Avro record schema's fields: distinct, in order), their hashes and index
+     * made once: a map of them is its values alone ({@link #of}), with no name found or hashed per record (issue 61). */
+    public static final class Names {
+        private final String[] names;
+        private final int[] hashes;
+        private final HashMap<String, Integer> index;
+
+        public Names(List<String> distinct) {
+            names = distinct.toArray(new String[0]);
+            hashes = new int[names.length];
+            HashMap<String, Integer> positions = new HashMap<>(names.length * 2);
+            for (int i = 0; i < names.length; i++) {
+                hashes[i] = names[i] == null ? 0 : names[i].hashCode();
+                if (positions.put(names[i], i) != null) {
+                    throw new IllegalArgumentException("a name given twice: " + names[i]);
+                }
+            }
+            index = names.length >= INDEXED_FROM ? positions : null;
+        }
+    }
+
+    /** A map of {@code names} to {@code values} (one value per name, in the names' order; the array is the map's own
+     * from here on). The names are shared with every other map of them: this map copies them before it changes them. */
+    public static <V> SmallMap<V> of(Names names, Object[] values) {
+        if (values.length != names.names.length) {
+            throw new IllegalArgumentException(values.length + " values for " + names.names.length + " names");
+        }
+        return new SmallMap<>(names, values);
+    }
+
+    private SmallMap(Names shared, Object[] values) {
+        names = shared.names;
+        hashes = shared.hashes;
+        index = shared.index;
+        this.values = values;
+        size = values.length;
+        namesShared = true;
+    }
+
+    /** Names, hashes and index of this map's own, before a name is added or removed. */
+    private void ownNames() {
+        if (namesShared) {
+            names = names.clone();
+            hashes = hashes.clone();
+            index = index == null ? null : new HashMap<>(index);
+            namesShared = false;
+        }
     }
 
     private int find(Object name) {
@@ -79,10 +130,11 @@ public final class SmallMap<V> extends AbstractMap<String, V> {
             values[at] = value;
             return old;
         }
+        ownNames();
         if (size == names.length) {
-            names = Arrays.copyOf(names, size * 2);
-            hashes = Arrays.copyOf(hashes, size * 2);
-            values = Arrays.copyOf(values, size * 2);
+            names = Arrays.copyOf(names, Math.max(1, size * 2));
+            hashes = Arrays.copyOf(hashes, Math.max(1, size * 2));
+            values = Arrays.copyOf(values, Math.max(1, size * 2));
         }
         names[size] = name;
         hashes[size] = name == null ? 0 : name.hashCode();
@@ -112,6 +164,7 @@ public final class SmallMap<V> extends AbstractMap<String, V> {
     }
 
     private void removeAt(int at) {
+        ownNames();
         System.arraycopy(names, at + 1, names, at, size - at - 1);
         System.arraycopy(hashes, at + 1, hashes, at, size - at - 1);
         System.arraycopy(values, at + 1, values, at, size - at - 1);
