@@ -33,8 +33,6 @@ from cdc_conformance.normalizer import jvm_functions
 TIMING_JAVA = Path(__file__).parent / "java" / "timing"  # beside this script: a developer's tool, not installed
 # the reader a decoder names takes its format's options after the record; the one without them reads the same way
 PLAIN_READERS = {"debezium-json": "debezium.DebeziumRecords"}
-# the options a reader takes after the record, in its decoder's order (the decoder passes them as literals)
-READER_OPTIONS = {"debezium-avro": ("schema_registry", "flattened")}
 
 
 def record_reader(registry: Registry, format_id: str) -> str | None:
@@ -43,9 +41,11 @@ def record_reader(registry: Registry, format_id: str) -> str | None:
     return None if reader is None else f"{jvm_functions.PACKAGE}.{reader}"
 
 
-def reader_options(format_id: str, schema_registry: RegistryClient) -> list[str]:
-    """The option values the reader is called with, as a query's decoder passes them ("" for one not given)."""
-    names = READER_OPTIONS.get(format_id, ())
+def reader_options(registry: Registry, format_id: str, schema_registry: RegistryClient) -> list[str]:
+    """The option values the reader is called with after the record: its decoder's declared options, then its optional
+    ones, as the decoder passes them ("" for one not given); a plain reader takes none."""
+    declared = registry.module(format_id, "decoder").DECODER
+    names = () if format_id in PLAIN_READERS else (*declared.options, *declared.optional)
     given = format_options(format_id, schema_registry) if names else {}
     return [given.get(name, "") for name in names]
 
@@ -101,7 +101,7 @@ def main() -> None:
                 continue
             records = Path(folder) / f"{format_id}.bin"
             write_records(registry, format_id, args.messages, records, schema_registry)
-            returns, options = output_type(registry, format_id), reader_options(format_id, schema_registry)
+            returns, options = output_type(registry, format_id), reader_options(registry, format_id, schema_registry)
             if not args.against:
                 read, by_spark, by_own = nanos_per_record(reader, records, ours, args.rounds, returns, options)
                 print(f"| {format_id} | `{reader.rpartition('.')[2]}` | {read:,.0f} | {by_spark:,.0f} | {by_own:,.0f} |")

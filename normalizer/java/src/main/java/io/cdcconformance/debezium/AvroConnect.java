@@ -38,16 +38,26 @@ final class AvroConnect {
             ThreadLocal.withInitial(java.util.IdentityHashMap::new);
 
     private static SmallMap.Names fieldNames(Schema record) {
-        Map<Schema, SmallMap.Names> made = FIELD_NAMES.get();
-        SmallMap.Names names = made.get(record);
-        if (names == null) {
+        return madeOnce(FIELD_NAMES, record, AvroConnect::namesOf);
+    }
+
+    private static SmallMap.Names namesOf(Schema record) {
+        return new SmallMap.Names(record.getFields().stream().map(Schema.Field::name).toList());
+    }
+
+    /** What {@code make} derives from a writer schema, made on the thread's first record of it and kept (at most the
+     * registry client's capacity of schemas, then it starts again). */
+    private static <T> T madeOnce(ThreadLocal<Map<Schema, T>> kept, Schema schema, java.util.function.Function<Schema, T> make) {
+        Map<Schema, T> made = kept.get();
+        T found = made.get(schema);
+        if (found == null) {
             if (made.size() >= SchemaRegistryClient.CAPACITY) {
                 made.clear();
             }
-            names = new SmallMap.Names(record.getFields().stream().map(Schema.Field::name).toList());
-            made.put(record, names);
+            found = make.apply(schema);
+            made.put(schema, found);
         }
-        return names;
+        return found;
     }
 
     /** The JsonConverter document of {@code datum}, written with {@code schema}. */
@@ -60,16 +70,7 @@ final class AvroConnect {
 
     /** The Connect schema of a writer schema, built on its first record (at most the registry client's capacity kept). */
     static Map<String, Object> connectSchema(Schema writer) {
-        Map<Schema, Map<String, Object>> built = CONNECT_SCHEMAS.get();
-        Map<String, Object> schema = built.get(writer);
-        if (schema == null) {
-            if (built.size() >= SchemaRegistryClient.CAPACITY) {
-                built.clear();
-            }
-            schema = connectSchema(writer, null);
-            built.put(writer, schema);
-        }
-        return schema;
+        return madeOnce(CONNECT_SCHEMAS, writer, avro -> connectSchema(avro, null));
     }
 
     /** The Connect schema as JsonConverter writes it ({@code JsonConverter.asJsonSchema}); {@code field}: the name of
