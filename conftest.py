@@ -53,7 +53,9 @@ def pytest_runtest_protocol(item, nextitem):
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config, items):
     """Under xdist (--dist loadgroup), each backend's conformance suite stays on one worker: the `suite`
-    fixture runs every case once per backend and its tests only read the result."""
+    fixture runs every case once per backend and its tests only read the result. Every test collected, before `-m`
+    leaves some out, is kept for the check that tests/durations.tsv names only tests that exist."""
+    config.stash[timeline.COLLECTED] = {item.nodeid for item in items}
     for item in items:
         backend = getattr(item, "callspec", None) and item.callspec.params.get("suite")
         if backend:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import functools
 import json
 import math
 import struct
@@ -266,6 +267,8 @@ def _floats():
 
 
 
+@functools.cache  # one strategy per type: Hypothesis validates each new strategy object it draws from (a third of a
+# Debezium example's drawing time went to validating the same strategies built again for every row)
 def value_strategy(logical: LogicalType):
     kind = logical.kind
     if kind in POSTGRES_KINDS:

@@ -12,7 +12,10 @@ import collections
 import sys
 from pathlib import Path
 
+import pytest
+
 DURATIONS = Path(__file__).with_name("durations.tsv")
+COLLECTED = pytest.StashKey[set]()  # the session's test ids, before `-m` (conftest.py)
 SLOW = 2.0  # seconds: the file names tests at least this slow
 # Tests that need the broker image wait for it while scripts/docker-engine.sh builds it in the background on a
 # fresh machine (about 90 s): they start once this much measured work has been handed out before them.

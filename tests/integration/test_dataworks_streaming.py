@@ -114,7 +114,7 @@ def test_a_stop_longer_than_the_timeout_keeps_the_waiting_half(spark, broker, tm
     broker.produce([_at(topic, before, 0)])
     options = {"pair_timeout_seconds": 2}
     stream_once(spark, broker, dataworks.FORMAT, [topic], tmp_path / "out", tmp_path / "checkpoint", 1, **options)
-    backlog = [_at(topic, dataworks.hostile_record(n), n) for n in range(10, 30)]
+    backlog = [_at(topic, dataworks.hostile_record(n), n) for n in range(10, 20)]  # three micro-batches of 4 with it
     broker.produce(backlog + [_at(topic, after, 40)])
     time.sleep(3)  # stopped longer than the timeout
     stream_once(spark, broker, dataworks.FORMAT, [topic], tmp_path / "out", tmp_path / "checkpoint", 4, **options)
