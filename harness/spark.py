@@ -78,12 +78,6 @@ def spark_session(master: str | None = None, app_name: str = "cdc-conformance", 
         # an idle query reports progress every 10 s by default, and a run that waits for one more batch after the
         # end offsets (harness.streaming.run_until_caught_up) waited for that report: 8-10 s per streaming run
         .config("spark.sql.streaming.noDataProgressEventInterval", "200ms")
-        # a streaming checkpoint's files (offsets, commits, state-store deltas, the sink's log) written through Hadoop's
-        # FileSystem, not its FileContext: on a local disk without Hadoop's native library FileContext forks `stat` and
-        # `chmod` for each, a quarter of a small stateful micro-batch (1.0 s -> 0.75 s); both rename a temporary file
-        # into place, atomically on a local file system (Spark's own choice where FileContext is missing)
-        .config("spark.sql.streaming.checkpointFileManagerClass",
-                "org.apache.spark.sql.execution.streaming.FileSystemBasedCheckpointFileManager")
         .config("spark.driver.extraJavaOptions", java_options)
         .config("spark.executor.extraJavaOptions", java_options)
     )
