@@ -3,10 +3,10 @@ package io.cdcconformance.ces;
 import io.cdcconformance.shared.*;
 
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.spark.sql.Row;
@@ -53,55 +53,15 @@ public class CesAvroChanges extends CesChanges implements UDF1<Row, Row> {
     }
 
     public static Map<String, Object> tree(GenericRecord record) {
-        List<Schema.Field> fields = record.getSchema().getFields();
-        Object[] values = new Object[fields.size()];
+        Object[] values = new Object[record.getSchema().getFields().size()];
         for (int i = 0; i < values.length; i++) {
             values[i] = treeOf(record.get(i));  // by position: a lookup by name hashes it
         }
-        SmallMap.Names names = NAMES.get(record.getSchema());
-        if (names != null) {
-            return SmallMap.of(names, values);
-        }
-        Map<String, Object> members = new SmallMap<>(values.length);
-        for (int i = 0; i < values.length; i++) {
-            members.put(fields.get(i).name(), values[i]);
-        }
-        return members;
+        return SmallMap.of(NAMES.computeIfAbsent(record.getSchema(), AvroGuard::fieldNames), values);
     }
 
-    /** The field names of every record schema in {@link #DATA_SCHEMA}, by the schema itself (a datum read with it has
-     * these very schema objects): each record's map is then its values alone, no name put or hashed per record (the
-     * puts were a tenth of a ces-avro pass, issue 61). Made once; only read after. */
-    private static final Map<Schema, SmallMap.Names> NAMES = recordNames(DATA_SCHEMA, new IdentityHashMap<>());
-
-    private static Map<Schema, SmallMap.Names> recordNames(Schema schema, Map<Schema, SmallMap.Names> found) {
-        switch (schema.getType()) {
-            case RECORD:
-                if (!found.containsKey(schema)) {
-                    List<String> names = new ArrayList<>();
-                    for (Schema.Field field : schema.getFields()) {
-                        names.add(field.name());
-                    }
-                    found.put(schema, new SmallMap.Names(names));
-                    for (Schema.Field field : schema.getFields()) {
-                        recordNames(field.schema(), found);
-                    }
-                }
-                break;
-            case ARRAY:
-                recordNames(schema.getElementType(), found);
-                break;
-            case MAP:
-                recordNames(schema.getValueType(), found);
-                break;
-            case UNION:
-                for (Schema branch : schema.getTypes()) {
-                    recordNames(branch, found);
-                }
-                break;
-            default:
-                break;
-        }
-        return found;
-    }
+    /** The field names of each record schema of {@link #DATA_SCHEMA}, made on its first datum: a record's map is then
+     * its values alone, no name put or hashed per record (the puts were a tenth of a ces-avro pass, issue 61). Every
+     * datum is read with that one schema, so its few record schemas are all this ever holds. */
+    private static final Map<Schema, SmallMap.Names> NAMES = new ConcurrentHashMap<>();
 }

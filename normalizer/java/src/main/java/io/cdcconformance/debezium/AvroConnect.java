@@ -1,5 +1,6 @@
 package io.cdcconformance.debezium;
 
+import io.cdcconformance.shared.AvroGuard;
 import io.cdcconformance.shared.SmallMap;
 import io.cdcconformance.shared.Json;
 
@@ -38,11 +39,7 @@ final class AvroConnect {
             ThreadLocal.withInitial(java.util.IdentityHashMap::new);
 
     private static SmallMap.Names fieldNames(Schema record) {
-        return madeOnce(FIELD_NAMES, record, AvroConnect::namesOf);
-    }
-
-    private static SmallMap.Names namesOf(Schema record) {
-        return new SmallMap.Names(record.getFields().stream().map(Schema.Field::name).toList());
+        return madeOnce(FIELD_NAMES, record, AvroGuard::fieldNames);
     }
 
     /** What {@code make} derives from a writer schema, made on the thread's first record of it and kept (at most the

@@ -25,6 +25,11 @@ import org.apache.avro.Schema;
  * anything but Avro's generic data, let alone classes.
  */
 public final class AvroGuard {
+    /** A record schema's field names, in order, as the readers' maps share them ({@link SmallMap#of}). */
+    public static SmallMap.Names fieldNames(Schema record) {
+        return new SmallMap.Names(record.getFields().stream().map(Schema.Field::name).toList());
+    }
+
     /** Nothing wrong. */
     public static final String OK = "OK";
     /** The bytes are not exactly one datum of the schema. */
