@@ -14,7 +14,8 @@
 #                  of each side, in reports/profile (docs/performance.md)
 #   make ceiling - what each record-reading format would reach if reading cost nothing: the normalizer's plan with its
 #                  readers' outputs replayed, as Rows and as internal rows (scripts/reader_ceiling.py, docs/performance.md)
-#   make readers - each record reader alone, one thread, no Spark: ns per record over its format's benchmark records
+#   make readers - each reader alone, one thread, no Spark: ns per record over its format's benchmark records (a
+#                  grouped format's group reader: per group, as a batch decode hands them to it)
 #                  (scripts/reader_timing.py; --against OTHER.jar times another build's readers in turns)
 #   make operator-floor - the stateful formats' streaming path with Spark's stateful operator running a function that
 #                  does nothing, beside the floor and the shipped path (scripts/operator_floor.py, docs/performance.md)

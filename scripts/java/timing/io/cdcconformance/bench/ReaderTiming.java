@@ -4,6 +4,7 @@ import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.ObjectInputStream;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,39 +22,43 @@ import scala.Function1;
  * what a reader called by a Catalyst expression pays), in turns. scripts/reader_timing.py writes the file and reads the
  * line: the reader, then the three times.
  *
- * <p>Arguments: the reader's class, the file, the rounds, its output's type as Spark's JSON, then the reader's options
- * (debezium-avro's schema registry and flattening), passed after the record's coordinates.
+ * <p>A group reader (the second stage of a format that groups records: {@code CesChanges}, {@code DataWorksChanges})
+ * is timed alike over its groups as Spark hands them to it, read from a file of Java-serialized rows, each the one
+ * column the reader is called with (reader_timing.py collects them from a batch decode in Spark).
+ *
+ * <p>Arguments: {@code records} or {@code groups}, the reader's class, the file, the rounds, its output's type as
+ * Spark's JSON, then a record reader's options (debezium-avro's schema registry and flattening), passed after the
+ * record's coordinates.
  */
 public final class ReaderTiming {
     private ReaderTiming() {
     }
 
     public static void main(String[] args) throws Exception {
-        Class<?> reader = Class.forName(args[0]);
+        boolean groups = args[0].equals("groups");
+        Class<?> reader = Class.forName(args[1]);
         Object instance = reader.getDeclaredConstructor().newInstance();
-        String[] options = java.util.Arrays.copyOfRange(args, 4, args.length);
-        Method call = recordCall(reader, options.length);
-        List<byte[][]> records = records(args[1]);
-        int rounds = Integer.parseInt(args[2]);
+        String[] options = java.util.Arrays.copyOfRange(args, 5, args.length);
+        Method call = groups ? reader.getMethod("call", Object.class) : recordCall(reader, options.length);
+        List<Object[]> calls = groups ? groups(args[2]) : records(args[2], options);
+        int rounds = Integer.parseInt(args[3]);
         double best = Double.MAX_VALUE;
         long kept = 0;  // every output is used, so that no call is optimized away
         for (int round = 0; round < rounds + 2; round++) {
             long start = System.nanoTime();
-            long offset = 0;
-            for (byte[][] record : records) {
-                kept += call.invoke(instance, arguments(record, offset++, options)).hashCode() & 1;
+            for (Object[] arguments : calls) {
+                kept += call.invoke(instance, arguments).hashCode() & 1;
             }
-            double nanos = (System.nanoTime() - start) / (double) records.size();
+            double nanos = (System.nanoTime() - start) / (double) calls.size();
             if (round >= 2) {
                 best = Math.min(best, nanos);
             }
         }
         List<Row> outputs = new ArrayList<>();
-        long offset = 0;
-        for (byte[][] record : records) {
-            outputs.add((Row) call.invoke(instance, arguments(record, offset++, options)));
+        for (Object[] arguments : calls) {
+            outputs.add((Row) call.invoke(instance, arguments));
         }
-        DataType type = DataType.fromJson(args[3]);
+        DataType type = DataType.fromJson(args[4]);
         Function1<Object, Object> spark = CatalystTypeConverters.createToCatalystConverter(type);
         Function<Object, Object> own = ownConverter(type);
         double bestSpark = Double.MAX_VALUE;
@@ -74,7 +79,7 @@ public final class ReaderTiming {
                 bestOwn = Math.min(bestOwn, ownNanos);
             }
         }
-        System.out.printf("%s %.0f %.0f %.0f %d%n", args[0], best, bestSpark, bestOwn, kept % 2);
+        System.out.printf("%s %.0f %.0f %.0f %d%n", args[1], best, bestSpark, bestOwn, kept % 2);
     }
 
     /** {@code new InternalRows(type).toInternal}, found by reflection: a jar timed with --against may predate it, or
@@ -122,8 +127,9 @@ public final class ReaderTiming {
         return arguments;
     }
 
-    private static List<byte[][]> records(String file) throws IOException {
-        List<byte[][]> records = new ArrayList<>();
+    /** Each record's call arguments (its key, value, coordinates and the options), made before any is timed. */
+    private static List<Object[]> records(String file, String[] options) throws IOException {
+        List<Object[]> records = new ArrayList<>();
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(file)))) {
             while (in.available() > 0) {
                 byte[][] record = new byte[2][];
@@ -133,9 +139,21 @@ public final class ReaderTiming {
                         record[part] = in.readNBytes(length);
                     }
                 }
-                records.add(record);
+                records.add(arguments(record, records.size(), options));
             }
         }
         return records;
+    }
+
+    /** Each group's call argument: the one column of each row in the file (a {@code java.util.List} of Spark's rows,
+     * serialized by the script's own Spark driver: a developer's file, never a message). */
+    private static List<Object[]> groups(String file) throws IOException, ClassNotFoundException {
+        List<Object[]> groups = new ArrayList<>();
+        try (ObjectInputStream in = new ObjectInputStream(new BufferedInputStream(new FileInputStream(file)))) {
+            for (Object row : (List<?>) in.readObject()) {
+                groups.add(new Object[] {((Row) row).get(0)});
+            }
+        }
+        return groups;
     }
 }
