@@ -6,6 +6,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Function;
 
 import org.apache.avro.Schema;
 
@@ -21,8 +22,9 @@ import org.apache.avro.Schema;
  * is checked against the bytes that remain before anything else happens, nothing is allocated for
  * them, and every string is checked to be UTF-8. The readers call {@link #guarded}, which checks and builds the
  * datum in that one walk; {@link #problem} (the check alone) and {@link #read} (Avro's own reader) are the two steps
- * it replaced, kept as the reference AvroGuardTest holds it to. Nothing from the record is ever deserialized into
- * anything but Avro's generic data, let alone classes.
+ * it replaced, kept as the reference AvroGuardTest holds it to; {@link #tree} checks and builds the JSON reader's tree
+ * instead. Nothing from the record is ever deserialized into anything but Avro's generic data or that tree (maps,
+ * lists, strings), let alone classes.
  */
 public final class AvroGuard {
     /** A record schema's field names, in order, as the readers' maps share them ({@link SmallMap#of}). */
@@ -42,6 +44,8 @@ public final class AvroGuard {
     private final byte[] bytes;
     private int position;
     private boolean utf8 = true;
+    /** Set while building the JSON reader's tree ({@link #tree}): each record schema's shared field names. */
+    private Function<Schema, SmallMap.Names> treeNames;
 
     private AvroGuard(byte[] bytes, int from) {
         this.bytes = bytes;
@@ -101,8 +105,25 @@ public final class AvroGuard {
      * arrays, enums and fixed, HashMap maps). AvroGuardTest holds the two ways equal.
      */
     public static Guarded guarded(byte[] datum, int from, Schema schema) {
+        return guarded(new AvroGuard(datum, from), schema);
+    }
+
+    /**
+     * {@link #guarded}, the datum built as the JSON reader's tree ({@link Json}) instead of Avro's generic data: a
+     * record a map of its fields ({@link SmallMap#of}, over {@code names} of its schema), an array a list, null
+     * {@link Json#NULL}, and any other value the text of the generic datum's ({@code toString}: an int's digits, a
+     * string's text). CES's Avro data is read so (issue 61: the generic datum, then its tree, was a fifth of the
+     * ces-avro event reader): no Utf8 made for a string read once as text. AvroGuardTest holds it to the generic
+     * datum's tree for every type.
+     */
+    public static Guarded tree(byte[] datum, int from, Schema schema, Function<Schema, SmallMap.Names> names) {
+        AvroGuard guard = new AvroGuard(datum, from);
+        guard.treeNames = java.util.Objects.requireNonNull(names);
+        return guarded(guard, schema);
+    }
+
+    private static Guarded guarded(AvroGuard guard, Schema schema) {
         try {
-            AvroGuard guard = new AvroGuard(datum, from);
             Object value = guard.value(schema, 0);
             if (guard.position != guard.bytes.length) {
                 return new Guarded(MALFORMED, null);
@@ -116,13 +137,20 @@ public final class AvroGuard {
     private static final org.apache.avro.generic.GenericData DATA = org.apache.avro.generic.GenericData.get();
     private int sizelessItems;
 
+    /** The types the tree builds itself; any other value is the generic datum's text. */
+    private static final java.util.Set<Schema.Type> TREE_TYPES = java.util.EnumSet.of(Schema.Type.NULL, Schema.Type.INT,
+            Schema.Type.STRING, Schema.Type.UNION, Schema.Type.RECORD, Schema.Type.ARRAY);
+
     private Object value(Schema schema, int depth) {
         if (depth > MAX_DEPTH) {
             throw new IllegalStateException("schema nested too deep");
         }
+        if (treeNames != null && !TREE_TYPES.contains(schema.getType())) {
+            return genericText(schema, depth);
+        }
         switch (schema.getType()) {
             case NULL:
-                return null;
+                return treeNames != null ? Json.NULL : null;
             case BOOLEAN: {
                 int b = take();
                 if ((b & 0xFE) != 0) {
@@ -131,7 +159,7 @@ public final class AvroGuard {
                 return b == 1;
             }
             case INT:
-                return avroInt();
+                return treeNames != null ? Integer.toString(avroInt()) : (Object) avroInt();
             case LONG:
                 return varint();
             case FLOAT:
@@ -151,6 +179,13 @@ public final class AvroGuard {
                 return value(branches.get(avroIndex(branches.size())), depth + 1);
             }
             case RECORD: {
+                if (treeNames != null) {
+                    Object[] values = new Object[schema.getFields().size()];
+                    for (int i = 0; i < values.length; i++) {
+                        values[i] = value(schema.getFields().get(i).schema(), depth + 1);
+                    }
+                    return SmallMap.of(treeNames.apply(schema), values);
+                }
                 Object record = DATA.newRecord(null, schema);
                 for (Schema.Field field : schema.getFields()) {
                     DATA.setField(record, field.name(), field.pos(), value(field.schema(), depth + 1));
@@ -166,19 +201,34 @@ public final class AvroGuard {
         }
     }
 
+    /** A value the tree keeps as the generic datum's text: built as {@link #guarded} builds it (a map's values too),
+     * then {@code toString}. */
+    private Object genericText(Schema schema, int depth) {
+        Function<Schema, SmallMap.Names> names = treeNames;
+        treeNames = null;
+        Object generic = value(schema, depth);
+        treeNames = names;
+        return generic == null ? Json.NULL : generic.toString();
+    }
+
     @SuppressWarnings("unchecked")
     private Object items(Schema schema, int depth) {
         Schema items = schema.getElementType();
         java.util.Collection<Object> array = null;
         for (long count = blockCount(items, null); count != 0; count = blockCount(items, null)) {
             if (array == null) {
-                array = (java.util.Collection<Object>) DATA.newArray(null, (int) count, schema);
+                array = newArray((int) count, schema);
             }
             for (long i = 0; i < count; i++) {
                 array.add(value(items, depth + 1));
             }
         }
-        return array != null ? array : DATA.newArray(null, 0, schema);
+        return array != null ? array : newArray(0, schema);
+    }
+
+    @SuppressWarnings("unchecked")
+    private java.util.Collection<Object> newArray(int count, Schema schema) {
+        return treeNames != null ? new java.util.ArrayList<>(count) : (java.util.Collection<Object>) DATA.newArray(null, count, schema);
     }
 
     @SuppressWarnings("unchecked")
@@ -222,6 +272,9 @@ public final class AvroGuard {
         int start = position;
         skip(length);
         checkUtf8(start, length);
+        if (treeNames != null) {
+            return new String(bytes, start, length, StandardCharsets.UTF_8);  // Utf8.toString, without the Utf8
+        }
         String javaString = schema.getProp(org.apache.avro.generic.GenericData.STRING_PROP);
         if (javaString != null && org.apache.avro.generic.GenericData.StringType.valueOf(javaString)  // unknown: Avro throws
                 == org.apache.avro.generic.GenericData.StringType.String) {

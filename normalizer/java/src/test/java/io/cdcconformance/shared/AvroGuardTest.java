@@ -69,7 +69,34 @@ class AvroGuardTest {
             assertEquals(expected.datum().getClass(), guarded.datum().getClass());
             assertEquals(String.valueOf(expected.datum()), String.valueOf(guarded.datum()));  // Utf8 and String apart
         }
+        AvroGuard.Guarded tree = AvroGuard.tree(bytes, 0, schema, AvroGuard::fieldNames);
+        assertEquals(expected.problem(), tree.problem());
+        if (expected.datum() != null) {
+            Object built = treeOf(expected.datum());
+            assertEquals(built, tree.datum());
+            assertEquals(Json.text(built), Json.text(tree.datum()));  // the members' order too
+        }
         return AvroGuard.OK.equals(expected.problem()) ? 1 : 0;
+    }
+
+    /** The JSON reader's tree of Avro's generic datum, built from it (what ces-avro did before {@link AvroGuard#tree}):
+     * records as maps in field order, arrays as lists, null as JSON's, everything else as its text. */
+    private static Object treeOf(Object avro) {
+        if (avro instanceof org.apache.avro.generic.GenericRecord record) {
+            java.util.Map<String, Object> members = new java.util.LinkedHashMap<>();
+            for (Schema.Field field : record.getSchema().getFields()) {
+                members.put(field.name(), treeOf(record.get(field.pos())));
+            }
+            return members;
+        }
+        if (avro instanceof List<?> items) {
+            List<Object> tree = new ArrayList<>();
+            for (Object item : items) {
+                tree.add(treeOf(item));
+            }
+            return tree;
+        }
+        return avro == null ? Json.NULL : avro.toString();
     }
 
     /** The datum, then edits of it: a byte changed, removed or added, the end cut (fixed seed). */
