@@ -147,6 +147,7 @@ def main() -> None:
             for java_class, inputs, output, arguments, mode in timed:
                 print(timed_row(format_id, java_class, inputs, output, arguments, mode, ours, args))
 
+
 def timed_row(format_id: str, reader: str, inputs: Path, returns: str, options: list[str], mode: str, ours: Path,
               args: argparse.Namespace) -> str:
     """One reader's row of the table: alone, or in turns with `--against`'s jar."""
