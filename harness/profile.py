@@ -106,7 +106,7 @@ class Breakdown:
         return self.parts[part] / self.samples if self.samples else 0.0
 
 
-def _frame(frame: str) -> str:
+def frame_name(frame: str) -> str:
     """`io/cdcconformance/shared/Json.read_[j]` -> `io.cdcconformance.shared.Json.read` (async-profiler's frame types
     and a lambda's generated class name dropped)."""
     frame = re.sub(r"_\[[a-z0-9]\]$", "", frame)
@@ -114,7 +114,7 @@ def _frame(frame: str) -> str:
     return frame.replace("/", ".")
 
 
-def _is_lambda(frame: str) -> bool:
+def is_lambda(frame: str) -> bool:
     """A lambda's frame (`$$Lambda.get`, `lambda$call$0`): the method that holds it is the frame worth naming."""
     return "$$Lambda" in frame or ".lambda$" in frame
 
@@ -139,11 +139,11 @@ def breakdown(collapsed: Path) -> Breakdown:
         if TASK_FRAME not in stack or not count.isdigit():
             continue
         n = int(count)
-        frames = [_frame(f) for f in stack.split(";")]
+        frames = [frame_name(f) for f in stack.split(";")]
         result.samples += n
         result.parts[part_of(stack)] += n
         result.own_frames[frames[-1]] += n
-        for reader_frame in {f for f in frames if f.startswith("io.cdcconformance.") and not _is_lambda(f)}:
+        for reader_frame in {f for f in frames if f.startswith("io.cdcconformance.") and not is_lambda(f)}:
             result.reader_frames[reader_frame] += n
     return result
 

@@ -21,6 +21,7 @@ import argparse
 import struct
 import subprocess
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from cdc_conformance import jvm_classes
 from cdc_conformance.generators.records import KafkaRecord
 from cdc_conformance.harness import jvm
 from cdc_conformance.harness.cli import terminable
+from cdc_conformance.harness.profile import frame_name, is_lambda
 from cdc_conformance.harness.registry import Registry
 from cdc_conformance.harness.roundtrip import format_options
 from cdc_conformance.harness.schema_registry import LazySchemaRegistry, RegistryClient, registered
@@ -102,16 +104,21 @@ def output_type(registry: Registry, format_id: str) -> str:
 
 
 def nanos_per_record(reader: str, inputs: Path, readers_jar: Path, rounds: int, returns: str,
-                     options: list[str], mode: str = "records") -> tuple[float, ...]:
+                     options: list[str], mode: str = "records", profile: Path | None = None) -> tuple[float, ...]:
     """The reader's ns per record (`mode` "groups": a group reader's ns per group, `inputs` written by `write_groups`),
     then its output's conversion to Spark's internal rows: by Spark's converter (after a UDF) and by the normalizer's
-    own (`InternalRows`, after a Catalyst expression's call)."""
+    own (`InternalRows`, after a Catalyst expression's call). `profile`: async-profiler samples the timed rounds into
+    `profile` + `.collapsed` and `.html` (the times are then the profiler's too)."""
     timing = jvm_classes.compiled_jar("cdc-conformance-timing", TIMING_JAVA, jvm.cache_dir())
-    classpath = ":".join([str(timing), str(readers_jar), str(jvm_classes.pyspark_jars() / "*")])
-    line = subprocess.run([jvm_classes.jvm_tool("java"), "-Xmx2g", "-cp", classpath, "io.cdcconformance.bench.ReaderTiming",
-                           mode, reader, str(inputs), str(rounds), returns, *options], check=True,
-                          capture_output=True, text=True).stdout
-    return tuple(map(float, line.split()[1:4]))
+    jars = [timing, readers_jar, jvm_classes.pyspark_jars() / "*"]
+    settings = []
+    if profile is not None:
+        jars.append(jvm.ensure(jvm.async_profiler_artifacts())[0])
+        settings.append(f"-Dcdc.timing.profile={profile}")
+    line = subprocess.run([jvm_classes.jvm_tool("java"), "-Xmx2g", *settings, "-cp", ":".join(map(str, jars)),
+                           "io.cdcconformance.bench.ReaderTiming", mode, reader, str(inputs), str(rounds), returns,
+                           *options], check=True, capture_output=True, text=True).stdout
+    return tuple(map(float, line.splitlines()[-1].split()[1:4]))  # the last line: the profiler may print before it
 
 
 def main() -> None:
@@ -121,7 +128,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=8, help="timed rounds after two warm-up rounds; the best counts")
     parser.add_argument("--turns", type=int, default=2, help="with --against: turns of each jar")
     parser.add_argument("--against", type=Path, help="another build's readers' jar, timed in turns with this tree's")
+    parser.add_argument("--profile", type=Path, metavar="DIR",
+                        help="also sample each reader's timed rounds with async-profiler: DIR/<format>-<reader>.html "
+                             "and .collapsed, and DIR/summary.md (its heaviest frames)")
     args = parser.parse_args()
+    if args.profile and args.against:
+        parser.error("--profile samples this tree's readers alone: not with --against")
     registry = Registry.load()
     ours = jvm_functions.jar(jvm.cache_dir())
     formats = args.formats or registry.decoded_formats()
@@ -153,7 +165,14 @@ def timed_row(format_id: str, reader: str, inputs: Path, returns: str, options: 
     """One reader's row of the table: alone, or in turns with `--against`'s jar."""
     name = reader.rpartition('.')[2]
     if not args.against:
-        read, by_spark, by_own = nanos_per_record(reader, inputs, ours, args.rounds, returns, options, mode)
+        profile = None
+        if args.profile:
+            args.profile.mkdir(parents=True, exist_ok=True)
+            profile = args.profile / f"{format_id}-{name}"
+        read, by_spark, by_own = nanos_per_record(reader, inputs, ours, args.rounds, returns, options, mode, profile)
+        if profile is not None:
+            with (args.profile / "summary.md").open("a") as summary:
+                summary.write(heaviest_frames(f"{format_id}: `{name}`", profile.with_suffix(".collapsed")))
         return f"| {format_id} | `{name}` | {read:,.0f} | {by_spark:,.0f} | {by_own:,.0f} |"
     times: dict[str, list[float]] = {"ours": [], "theirs": []}
     for _ in range(args.turns):
@@ -161,6 +180,32 @@ def timed_row(format_id: str, reader: str, inputs: Path, returns: str, options: 
         times["ours"].append(nanos_per_record(reader, inputs, ours, args.rounds, returns, options, mode)[0])
     ours_best, theirs_best = min(times["ours"]), min(times["theirs"])
     return f"| {format_id} | `{name}` | {ours_best:,.0f} | {theirs_best:,.0f} | {ours_best / theirs_best:.2f} |"
+
+
+def heaviest_frames(title: str, collapsed: Path, most: int = 15) -> str:
+    """A profiled reader's heaviest frames, as `bench --profile`'s summary names them: the frames the timing thread's
+    samples were taken in (self), and the normalizer's own frames on their stacks (inclusive), each as a share of
+    them."""
+    own: Counter[str] = Counter()
+    inclusive: Counter[str] = Counter()
+    samples = 0
+    for line in collapsed.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit() or "ReaderTiming.main" not in stack:  # the timing thread's: no compiler's, no GC's
+            continue
+        frames = [frame_name(frame) for frame in stack.split(";")]
+        samples += int(count)
+        own[frames[-1]] += int(count)
+        for frame in set(frames):
+            if (frame.startswith("io.cdcconformance.") and not frame.startswith("io.cdcconformance.bench.")
+                    and not is_lambda(frame)):
+                inclusive[frame] += int(count)
+    lines = [f"### {title}", "", f"{samples:,} samples of the timing thread in its timed rounds.", "",
+             "| frames where samples were taken (self) | share |", "|---|---:|"]
+    lines += [f"| `{frame}` | {n / samples:.0%} |" for frame, n in own.most_common(most)]
+    lines += ["", "| the readers' frames (inclusive) | share |", "|---|---:|"]
+    lines += [f"| `{frame}` | {n / samples:.0%} |" for frame, n in inclusive.most_common(most)]
+    return "\n".join(lines) + "\n\n"
 
 
 if __name__ == "__main__":
