@@ -106,7 +106,7 @@ class Breakdown:
         return self.parts[part] / self.samples if self.samples else 0.0
 
 
-def frame_name(frame: str) -> str:
+def _frame(frame: str) -> str:
     """`io/cdcconformance/shared/Json.read_[j]` -> `io.cdcconformance.shared.Json.read` (async-profiler's frame types
     and a lambda's generated class name dropped)."""
     frame = re.sub(r"_\[[a-z0-9]\]$", "", frame)
@@ -114,7 +114,7 @@ def frame_name(frame: str) -> str:
     return frame.replace("/", ".")
 
 
-def is_lambda(frame: str) -> bool:
+def _is_lambda(frame: str) -> bool:
     """A lambda's frame (`$$Lambda.get`, `lambda$call$0`): the method that holds it is the frame worth naming."""
     return "$$Lambda" in frame or ".lambda$" in frame
 
@@ -131,21 +131,37 @@ def part_of(stack: str) -> str:
     return OTHER
 
 
-def breakdown(collapsed: Path) -> Breakdown:
-    """The task threads' samples of a `.collapsed` file (a line per distinct stack: frames joined by `;`, its count)."""
+# the developers' tools that call the readers (scripts/java): on every stack of theirs, so no reader's frame
+TOOLS_PACKAGE = "io.cdcconformance.bench."
+
+
+def breakdown(collapsed: Path, thread_frame: str = TASK_FRAME) -> Breakdown:
+    """The samples of a `.collapsed` file (a line per distinct stack: frames joined by `;`, its count) taken in the
+    threads whose stacks hold `thread_frame`: Spark's task threads, or a tool's own (`make readers --profile`)."""
     result = Breakdown()
     for line in collapsed.read_text().splitlines():
         stack, _, count = line.rpartition(" ")
-        if TASK_FRAME not in stack or not count.isdigit():
+        if thread_frame not in stack or not count.isdigit():
             continue
         n = int(count)
-        frames = [frame_name(f) for f in stack.split(";")]
+        frames = [_frame(f) for f in stack.split(";")]
         result.samples += n
         result.parts[part_of(stack)] += n
         result.own_frames[frames[-1]] += n
-        for reader_frame in {f for f in frames if f.startswith("io.cdcconformance.") and not is_lambda(f)}:
+        for reader_frame in {f for f in frames if f.startswith("io.cdcconformance.") and not f.startswith(TOOLS_PACKAGE)
+                             and not _is_lambda(f)}:
             result.reader_frames[reader_frame] += n
     return result
+
+
+def heaviest_frames(profiled: Breakdown, column: str, top: int = 15) -> list[str]:
+    """Markdown: a pass's heaviest frames, the readers' own (inclusive), then where samples were taken (self), each as
+    a share of the samples."""
+    lines = [f"| the readers' frames (inclusive) | {column} |", "|---|---:|"]
+    lines += [f"| `{frame}` | {n / profiled.samples:.0%} |" for frame, n in profiled.reader_frames.most_common(top)]
+    lines += ["", f"| frames where samples were taken (self) | {column} |", "|---|---:|"]
+    lines += [f"| `{frame}` | {n / profiled.samples:.0%} |" for frame, n in profiled.own_frames.most_common(top)]
+    return lines
 
 
 def summary(format_id: str, plain: Breakdown, normalizer: Breakdown, plain_rate: float, normalizer_rate: float,
@@ -158,10 +174,5 @@ def summary(format_id: str, plain: Breakdown, normalizer: Breakdown, plain_rate:
     for name in [READERS] + [name for name, _ in PARTS] + [OTHER]:
         if plain.parts[name] or normalizer.parts[name]:
             lines.append(f"| {name} | {plain.share(name):.0%} | {normalizer.share(name):.0%} |")
-    lines += ["", "| the readers' frames (inclusive) | normalizer |", "|---|---:|"]
-    for frame, n in normalizer.reader_frames.most_common(top):
-        lines.append(f"| `{frame}` | {n / normalizer.samples:.0%} |")
-    lines += ["", "| frames where samples were taken (self) | normalizer |", "|---|---:|"]
-    for frame, n in normalizer.own_frames.most_common(top):
-        lines.append(f"| `{frame}` | {n / normalizer.samples:.0%} |")
+    lines += ["", *heaviest_frames(normalizer, "normalizer", top)]
     return "\n".join(lines) + "\n"

@@ -21,7 +21,6 @@ import argparse
 import struct
 import subprocess
 import tempfile
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +30,7 @@ from cdc_conformance import jvm_classes
 from cdc_conformance.generators.records import KafkaRecord
 from cdc_conformance.harness import jvm
 from cdc_conformance.harness.cli import terminable
-from cdc_conformance.harness.profile import frame_name, is_lambda
+from cdc_conformance.harness.profile import breakdown, heaviest_frames
 from cdc_conformance.harness.registry import Registry
 from cdc_conformance.harness.roundtrip import format_options
 from cdc_conformance.harness.schema_registry import LazySchemaRegistry, RegistryClient, registered
@@ -171,8 +170,11 @@ def timed_row(format_id: str, reader: str, inputs: Path, returns: str, options: 
             profile = args.profile / f"{format_id}-{name}"
         read, by_spark, by_own = nanos_per_record(reader, inputs, ours, args.rounds, returns, options, mode, profile)
         if profile is not None:
+            timed = breakdown(profile.with_suffix(".collapsed"), thread_frame="ReaderTiming.main")  # no compiler's, GC's
             with (args.profile / "summary.md").open("a") as summary:
-                summary.write(heaviest_frames(f"{format_id}: `{name}`", profile.with_suffix(".collapsed")))
+                summary.write("\n".join([f"### {format_id}: `{name}`", "",
+                                         f"{timed.samples:,} samples of the timing thread in its timed rounds.", "",
+                                         *heaviest_frames(timed, "share")]) + "\n\n")
         return f"| {format_id} | `{name}` | {read:,.0f} | {by_spark:,.0f} | {by_own:,.0f} |"
     times: dict[str, list[float]] = {"ours": [], "theirs": []}
     for _ in range(args.turns):
@@ -180,32 +182,6 @@ def timed_row(format_id: str, reader: str, inputs: Path, returns: str, options: 
         times["ours"].append(nanos_per_record(reader, inputs, ours, args.rounds, returns, options, mode)[0])
     ours_best, theirs_best = min(times["ours"]), min(times["theirs"])
     return f"| {format_id} | `{name}` | {ours_best:,.0f} | {theirs_best:,.0f} | {ours_best / theirs_best:.2f} |"
-
-
-def heaviest_frames(title: str, collapsed: Path, most: int = 15) -> str:
-    """A profiled reader's heaviest frames, as `bench --profile`'s summary names them: the frames the timing thread's
-    samples were taken in (self), and the normalizer's own frames on their stacks (inclusive), each as a share of
-    them."""
-    own: Counter[str] = Counter()
-    inclusive: Counter[str] = Counter()
-    samples = 0
-    for line in collapsed.read_text().splitlines():
-        stack, _, count = line.rpartition(" ")
-        if not count.isdigit() or "ReaderTiming.main" not in stack:  # the timing thread's: no compiler's, no GC's
-            continue
-        frames = [frame_name(frame) for frame in stack.split(";")]
-        samples += int(count)
-        own[frames[-1]] += int(count)
-        for frame in set(frames):
-            if (frame.startswith("io.cdcconformance.") and not frame.startswith("io.cdcconformance.bench.")
-                    and not is_lambda(frame)):
-                inclusive[frame] += int(count)
-    lines = [f"### {title}", "", f"{samples:,} samples of the timing thread in its timed rounds.", "",
-             "| frames where samples were taken (self) | share |", "|---|---:|"]
-    lines += [f"| `{frame}` | {n / samples:.0%} |" for frame, n in own.most_common(most)]
-    lines += ["", "| the readers' frames (inclusive) | share |", "|---|---:|"]
-    lines += [f"| `{frame}` | {n / samples:.0%} |" for frame, n in inclusive.most_common(most)]
-    return "\n".join(lines) + "\n\n"
 
 
 if __name__ == "__main__":
