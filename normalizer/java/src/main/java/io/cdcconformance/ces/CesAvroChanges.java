@@ -26,7 +26,7 @@ public class CesAvroChanges extends CesChanges implements UDF1<Row, Row> {
     @Override
     public DataLevel data(byte[] bytes) {
         DataLevel level = new DataLevel();
-        AvroGuard.Guarded read = AvroGuard.tree(bytes, 0, DATA_SCHEMA, CesAvroChanges::names);
+        AvroGuard.Guarded read = AvroGuard.tree(bytes, 0, DATA_SCHEMA, TEXTS);
         level.notUtf8 = AvroGuard.NOT_UTF8.equals(read.problem());
         level.document = Json.object(read.datum());
         return level;
@@ -40,4 +40,6 @@ public class CesAvroChanges extends CesChanges implements UDF1<Row, Row> {
      * its values alone, no name put or hashed per record (the puts were a tenth of a ces-avro pass, issue 61). Every
      * datum is read with that one schema, so its few record schemas are all this ever holds. */
     private static final Map<Schema, SmallMap.Names> NAMES = new ConcurrentHashMap<>();
+    /** The data's tree as CES's JSON mode reads it: numbers as text. */
+    private static final AvroGuard.Tree TEXTS = AvroGuard.texts(CesAvroChanges::names);
 }

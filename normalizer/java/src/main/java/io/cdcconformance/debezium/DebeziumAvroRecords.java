@@ -16,7 +16,7 @@ import scala.collection.Seq;
  * Confluent wire format: magic byte 0, the writer schema's 4-byte id in the schema registry, the Avro datum). Each
  * schema is found by its id in the registry the seventh argument names (the eighth: the flattening SMT's settings,
  * {@link Flattening}) ({@link SchemaRegistryClient}, cached per
- * executor); the datum, read with it, becomes the document JsonConverter would have written ({@link AvroConnect}), and
+ * executor); the datum, read with it, is built as the document JsonConverter would have written ({@link AvroConnect}), and
  * debezium-json's reader does the rest. docs/formats/debezium-avro.md gives every decision and its source.
  */
 public final class DebeziumAvroRecords extends DebeziumRecords
@@ -60,7 +60,7 @@ public final class DebeziumAvroRecords extends DebeziumRecords
             } else if (schema.getType() != Schema.Type.RECORD) {  // Connect's key and envelope are structs
                 problem = "UNKNOWN_MESSAGE_SHAPE:the " + part + "'s schema (id " + Integer.toUnsignedString(id) + ") is no record";
             } else {
-                AvroGuard.Guarded guarded = AvroGuard.guarded(bytes, HEADER, schema);
+                AvroGuard.Guarded guarded = AvroGuard.tree(bytes, HEADER, schema, AvroConnect.TREE);
                 if (AvroGuard.NOT_UTF8.equals(guarded.problem())) {
                     problem = "NOT_UTF8:a string of the " + part + "'s Avro datum is not UTF-8";
                 } else if (!AvroGuard.OK.equals(guarded.problem())) {

@@ -17,7 +17,7 @@ final class DebeziumKey {
     final boolean loneSurrogate;
     boolean wrapped;                    // a schema and a payload
     Map<String, Object> payload;
-    List<DebeziumRecords.Field> fields; // the schema's fields, when wrapped
+    Fields fields;                      // the schema's fields, when wrapped
     List<String> names;                 // the key's columns, in order
     Map<String, String> raw;            // the key's columns as text: its payload when wrapped, else the object
 
@@ -39,7 +39,7 @@ final class DebeziumKey {
         wrapped = schema != null && payload != null;
         if (wrapped) {
             fields = DebeziumRecords.fields(schema.get("fields"));
-            names = fields == null ? null : DebeziumRecords.fieldNames(fields);
+            names = fields == null ? null : fields.names;  // shared with the schema's other records
             raw = Records.textMap(payload);
         } else if (payload != null && !Json.present(object.get("schema")) && object.size() == 2) {
             // JsonConverter with schemas.enable on a key without a schema: {"schema":null,"payload":{...}} (Paimon's
@@ -52,8 +52,28 @@ final class DebeziumKey {
         }
     }
 
-    /** The key's cells: typed by its schema when wrapped, else each member's text as written. */
+    /** A column named twice: by the schema's fields (a payload's members are distinct). */
+    boolean repeatsAColumn() {
+        return wrapped && fields != null && fields.repeats;
+    }
+
+    /** A column without a name: by the schema's fields (a payload's members all have one). */
+    boolean unnamedColumn() {
+        return wrapped && fields != null && fields.unnamed();
+    }
+
+    private List<DebeziumRecords.Cell> cells;
+
+    /** The key's cells: typed by its schema when wrapped, else each member's text as written (read once: the rules
+     * and the events both ask). */
     List<DebeziumRecords.Cell> cells() {
+        if (cells == null) {
+            cells = readCells();
+        }
+        return cells;
+    }
+
+    private List<DebeziumRecords.Cell> readCells() {
         if (wrapped) {
             return fields == null ? null : DebeziumRecords.typedCells(payload, fields);
         }

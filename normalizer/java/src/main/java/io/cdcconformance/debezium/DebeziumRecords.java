@@ -120,6 +120,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         final Map<String, String> parameters;
         final String logical;
         final Map<String, Object> schema;
+        final String primitive;  // the type's, when it is one of Connect's primitives (ConnectTypes.primitive)
 
         Field(Map<String, Object> descriptor) {
             schema = descriptor;
@@ -129,6 +130,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             optional = Json.text(descriptor, "optional");
             parameters = Records.textMap(descriptor == null ? null : descriptor.get("parameters"));
             logical = ConnectTypes.logicalType(name, type, parameters);
+            primitive = ConnectTypes.primitive(descriptor);
         }
     }
 
@@ -158,14 +160,14 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         return cells;
     }
 
-    public static List<Field> fields(Object descriptors) {
+    static Fields fields(Object descriptors) {
         if (descriptors instanceof SharedList shared) {  // a writer schema's: read once, not per record
-            return shared.derived(list -> java.util.Collections.unmodifiableList(fieldsOf(list)));
+            return shared.derived(DebeziumRecords::fieldsOf);
         }
         return fieldsOf(Json.array(descriptors));
     }
 
-    private static List<Field> fieldsOf(List<Object> list) {
+    private static Fields fieldsOf(List<Object> list) {
         if (list == null) {
             return null;
         }
@@ -173,7 +175,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         for (Object descriptor : list) {
             fields.add(new Field(Json.object(descriptor)));
         }
-        return fields;
+        return new Fields(fields);
     }
 
     /** Canonical text of one JSON value of a typed field. A Decimal is base64 of its unscaled bytes, or, with
@@ -182,7 +184,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
      * double's range (1e-400, 1e400) is no value of any Connect type. */
     public static String convert(Object json, Field field) {
         String raw = Json.text(json);
-        if (raw == null || !ConnectTypes.fits(json, field.schema)) {
+        if (raw == null || !ConnectTypes.fits(json, field.schema, field.primitive)) {
             return null;
         }
         if (field.logical != null && field.logical.startsWith("DECIMAL(") && !(json instanceof String)) {
@@ -224,7 +226,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         boolean valueLoneSurrogate;
         boolean wrapped;
         Map<String, Object> payload;      // Debezium's form (after the dialect); null only when wrapped without one
-        List<Field> rowFields;            // the schema's fields of `after` (else `before`); null without a schema
+        Fields rowFields;                 // the schema's fields of `after` (else `before`); null without a schema
         final DebeziumSource source;      // the payload's source block (none without a payload)
         final KeyChangeHeaders keyChanges;
         final Object context;             // what a converter's reader needs to read the bytes (its schema registry)
@@ -288,8 +290,8 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         }
 
         /** A flat row's columns: its schema's fields but those the SMT added. */
-        private List<Field> flatFields(Object descriptors) {
-            List<Field> all = fields(descriptors);
+        private Fields flatFields(Object descriptors) {
+            Fields all = fields(descriptors);
             if (all == null) {
                 return null;
             }
@@ -299,7 +301,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                     columns.add(field);
                 }
             }
-            return columns;
+            return new Fields(columns);
         }
 
         /** The `fields` of the envelope field named `image`: the first of that name. */
@@ -387,7 +389,6 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         // read once per record: the rules check them, then the events are built of them
         private List<Cell> beforeCells;
         private List<Cell> afterCells;
-        private Set<String> declared;
 
         /** The cells of image `name` (before, after) by the schema's fields; null without the image or a schema. */
         List<Cell> cells(String name) {
@@ -405,16 +406,8 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             return cells;
         }
 
-        /** The schema's column names, as a set. */
-        Set<String> declared() {
-            if (declared == null) {
-                declared = new HashSet<>(fieldNames(rowFields));
-            }
-            return declared;
-        }
-
         boolean duplicateFields() {
-            return rowFields != null && declared().size() < rowFields.size();
+            return rowFields != null && rowFields.repeats;
         }
 
         /** Image `name` as canonical text: the schema's columns the image holds (an unchanged TOASTed value left
@@ -474,7 +467,7 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
             if (rowFields == null || image == null) {
                 return false;
             }
-            Set<String> declared = declared();
+            Set<String> declared = rowFields.declared;
             for (String column : image.keySet()) {
                 if (!declared.contains(column)) {
                     return true;
@@ -606,10 +599,10 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
                 return Records.rule("MISSING_FIELD", "op m without message");
             }
             if (isRowOp()) {
-                if (duplicateFields() || (keyRead.names != null && repeats(keyRead.names))) {
+                if (duplicateFields() || keyRead.repeatsAColumn()) {
                     return Records.rule("SCHEMA_MISMATCH", "the schema declares a column twice");
                 }
-                if ((rowFields != null && declared().contains(null)) || (keyRead.names != null && keyRead.names.contains(null))) {
+                if ((rowFields != null && rowFields.unnamed()) || keyRead.unnamedColumn()) {
                     return Records.rule("SCHEMA_MISMATCH", "the schema declares a column without a name");
                 }
                 if (unknownColumns("before") || unknownColumns("after")) {
@@ -745,14 +738,16 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
         }
 
         List<Row> columns() {
-            if (rowFields == null) {
-                return null;
-            }
+            return rowFields == null ? null : rowFields.columns(keyRead.names, this::columns);
+        }
+
+        /** The event's columns, by the row's fields and the key's columns {@code keyNames}. */
+        private List<Row> columns(List<String> keyNames) {
             List<Row> columns = new ArrayList<>(rowFields.size());
             for (int i = 0; i < rowFields.size(); i++) {
                 Field f = rowFields.get(i);
                 String propagated = f.parameters == null ? null : f.parameters.get("__debezium.source.column.type");
-                int keyIndex = keyRead.names == null ? -1 : keyRead.names.indexOf(f.field);
+                int keyIndex = keyNames == null ? -1 : keyNames.indexOf(f.field);
                 columns.add(Events.column(f.field, i + 1, propagated != null ? propagated : f.name != null ? f.name : f.type,
                         f.logical, f.optional == null ? null : f.optional.toLowerCase(Locale.ROOT).equals("true"),
                         keyIndex < 0 || f.field == null ? null : keyIndex + 1));
@@ -819,33 +814,10 @@ public class DebeziumRecords implements UDF6<byte[], byte[], Seq<Row>, String, I
     }
 
 
-    /** The first field type that is none of Kafka Connect's (Schema.Type: the eight primitives, bytes, struct, array,
-     * map): JsonConverter writes no other, and taken as a type of its own its upper-cased name could spell one of the
-     * model's (a {@code bytes(} was BYTES with its value unchecked: found by fuzzing). Null when every type is Connect's. */
-    static String firstUnknownType(List<Field> rowFields, List<Field> keyFields) {
-        for (List<Field> fields : Arrays.asList(rowFields, keyFields)) {
-            for (Field f : fields == null ? List.<Field>of() : fields) {
-                if (f.type != null && !ConnectTypes.isConnectType(f.type)) {
-                    return f.type;
-                }
-                if (!ConnectTypes.writtenAs(f.name, f.type)) {
-                    return f.name + " on " + f.type;
-                }
-            }
-        }
-        return null;
-    }
-
-    public static List<String> fieldNames(List<Field> fields) {
-        List<String> names = new ArrayList<>(fields.size());
-        for (Field field : fields) {
-            names.add(field.field);
-        }
-        return names;
-    }
-
-    public static boolean repeats(List<String> names) {
-        return new HashSet<>(names).size() < names.size();
+    /** The first field type, the row's then the key's, that is none of Kafka Connect's ({@link Fields}). */
+    static String firstUnknownType(Fields rowFields, Fields keyFields) {
+        String unknown = rowFields == null ? null : rowFields.unknownType;
+        return unknown != null || keyFields == null ? unknown : keyFields.unknownType;
     }
 
 

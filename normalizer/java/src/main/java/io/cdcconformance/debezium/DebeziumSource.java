@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.spark.sql.Row;
 
@@ -23,15 +22,18 @@ import org.apache.spark.sql.Row;
 final class DebeziumSource {
     static final Set<String> SNAPSHOT_MARKERS =
             Set.of("true", "first", "first_in_data_collection", "last_in_data_collection", "last", "incremental");
-    private static final Pattern RELEASE_LINE = Pattern.compile("^([0-9]+[.][0-9]+)");
     private static final Pattern SQL_SERVER_LSN = Pattern.compile("[0-9A-Fa-f]{8}:[0-9A-Fa-f]{8}:[0-9A-Fa-f]{4}");
     // the model's commit part holds a file of at most 512 characters; its index padded to ten digits may add some
     private static final int MAX_BINLOG_FILE_CHARS = 500;
 
     private final Map<String, String> members;  // null: the record has no source
+    private final String connector;             // lower case, "" without one: asked by most rules and the position
+    private String[] positionParts;             // read once: asked by three rules
 
     DebeziumSource(Map<String, String> members) {
         this.members = members;
+        String named = get("connector");
+        connector = named == null ? "" : named.toLowerCase(Locale.ROOT);
     }
 
     boolean present() {
@@ -43,8 +45,7 @@ final class DebeziumSource {
     }
 
     private String connector() {
-        String connector = get("connector");
-        return connector == null ? "" : connector.toLowerCase(Locale.ROOT);
+        return connector;
     }
 
     /** The model's source: connector, server name, database, schema, table. */
@@ -74,6 +75,10 @@ final class DebeziumSource {
         if (text == null) {
             return "0";
         }
+        String first = firstOfCompactSequence(text);
+        if (first != null) {
+            return first;
+        }
         List<Object> sequence = Json.array(Json.read(text).root);
         if (sequence == null || sequence.isEmpty()) {
             return null;
@@ -81,20 +86,55 @@ final class DebeziumSource {
         return sequence.get(0) == Json.NULL ? "0" : Json.text(sequence.get(0));
     }
 
+    /** The first element of {@code sequence} as Debezium's PostgreSQL connector writes it (SourceInfo.sequence:
+     * Jackson, compact, {@code ["<digits>","<digits>"]}, the first possibly null), without a JSON parse per record;
+     * null for any other spelling, which the parse reads. */
+    static String firstOfCompactSequence(String text) {
+        int comma = text.indexOf(',');
+        if (comma < 0 || text.length() < 4 || text.charAt(0) != '[' || text.charAt(text.length() - 1) != ']'
+                || !quotedDigitsOrNull(text, comma + 1, text.length() - 1)) {
+            return null;
+        }
+        if (text.startsWith("null", 1) && comma == 5) {
+            return "0";
+        }
+        return quotedDigitsOrNull(text, 1, comma) && text.charAt(1) == '"' ? text.substring(2, comma - 1) : null;
+    }
+
+    /** {@code text[from, to)} is {@code null} or a quoted run of ASCII digits. */
+    private static boolean quotedDigitsOrNull(String text, int from, int to) {
+        if (to - from == 4 && text.startsWith("null", from)) {
+            return true;
+        }
+        if (to - from < 3 || text.charAt(from) != '"' || text.charAt(to - 1) != '"') {
+            return false;
+        }
+        for (int i = from + 1; i < to - 1; i++) {
+            if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     boolean sequenceMalformed() {
         return "postgresql".equals(connector()) && sequenceCommit() == null;
     }
 
     private String[] positionParts() {
-        return new String[] {get("lsn"), get("pos"), get("row"), get("event_serial_no"), sequenceCommit(),
-                Canonical.binlogIndex(get("file"))};
+        if (positionParts == null) {
+            positionParts = new String[] {get("lsn"), get("pos"), get("row"), get("event_serial_no"), sequenceCommit(),
+                    Canonical.binlogIndex(get("file"))};
+        }
+        return positionParts;
     }
+
+    private static final int[] POSITION_WIDTHS = {20, 20, 10, 20, 20, Canonical.BINLOG_INDEX_WIDTH};
 
     boolean positionTooWide() {
         String[] parts = positionParts();
-        int[] widths = {20, 20, 10, 20, 20, Canonical.BINLOG_INDEX_WIDTH};
         for (int i = 0; i < parts.length; i++) {
-            if (Canonical.widerThan(parts[i], widths[i])) {
+            if (Canonical.widerThan(parts[i], POSITION_WIDTHS[i])) {
                 return true;
             }
         }
@@ -163,11 +203,25 @@ final class DebeziumSource {
         }
     }
 
-    /** The connector's release line (`3.2` of `3.2.0.Final`): the event's format version. */
+    /** The connector's release line (`3.2` of `3.2.0.Final`: digits, a point, digits, at the start): the event's
+     * format version. Read without a regular expression: every record asks. */
     String formatVersion() {
         String version = get("version");
-        Matcher line = version == null ? null : RELEASE_LINE.matcher(version);
-        return line != null && line.find() ? line.group(1) : null;
+        int point = version == null ? 0 : digitsFrom(version, 0);
+        if (point == 0 || point == version.length() || version.charAt(point) != '.') {
+            return null;
+        }
+        int end = digitsFrom(version, point + 1);
+        return end == point + 1 ? null : version.substring(0, end);
+    }
+
+    /** Where the run of ASCII digits starting at {@code from} ends. */
+    private static int digitsFrom(String text, int from) {
+        int at = from;
+        while (at < text.length() && text.charAt(at) >= '0' && text.charAt(at) <= '9') {
+            at++;
+        }
+        return at;
     }
 
     /** A schema change of the connector's schema snapshot, as its source says (a binlog connector's snapshot writes

@@ -44,8 +44,45 @@ public final class AvroGuard {
     private final byte[] bytes;
     private int position;
     private boolean utf8 = true;
-    /** Set while building the JSON reader's tree ({@link #tree}): each record schema's shared field names. */
-    private Function<Schema, SmallMap.Names> treeNames;
+    /** Set while building a tree ({@link #tree}): how it renders what the walk reads. */
+    private Tree tree;
+
+    /**
+     * How {@link #tree} renders a datum: the walk builds its records (maps over each record schema's shared
+     * {@link #names}), arrays (lists), nulls ({@link Json#NULL}), strings (their text) and integers ({@link #integer})
+     * itself, straight from the bytes; any other value is read as Avro's generic datum and handed to {@link #generic}.
+     */
+    public interface Tree {
+        SmallMap.Names names(Schema record);
+
+        /** An int's or a long's value. */
+        Object integer(long value);
+
+        /** A value of any other type (boolean, float, double, bytes, fixed, enum, map), as Avro's generic datum. */
+        Object generic(Schema schema, Object datum);
+    }
+
+    /** The JSON reader's tree of a datum: every value but records, arrays and null as the generic datum's text
+     * ({@code toString}: an int's digits, a string's text); records over {@code names}. CES's Avro data is read so. */
+    public static Tree texts(Function<Schema, SmallMap.Names> names) {
+        java.util.Objects.requireNonNull(names);
+        return new Tree() {
+            @Override
+            public SmallMap.Names names(Schema record) {
+                return names.apply(record);
+            }
+
+            @Override
+            public Object integer(long value) {
+                return Long.toString(value);
+            }
+
+            @Override
+            public Object generic(Schema schema, Object datum) {
+                return datum == null ? Json.NULL : datum.toString();
+            }
+        };
+    }
 
     private AvroGuard(byte[] bytes, int from) {
         this.bytes = bytes;
@@ -109,16 +146,15 @@ public final class AvroGuard {
     }
 
     /**
-     * {@link #guarded}, the datum built as the JSON reader's tree ({@link Json}) instead of Avro's generic data: a
-     * record a map of its fields ({@link SmallMap#of}, over {@code names} of its schema), an array a list, null
-     * {@link Json#NULL}, and any other value the text of the generic datum's ({@code toString}: an int's digits, a
-     * string's text). CES's Avro data is read so (issue 61: the generic datum, then its tree, was a fifth of the
-     * ces-avro event reader): no Utf8 made for a string read once as text. AvroGuardTest holds it to the generic
-     * datum's tree for every type.
+     * {@link #guarded}, the datum built as a tree of the readers' documents ({@link Json}) instead of Avro's generic
+     * data, as {@code tree} renders it: the JSON reader's tree ({@link #texts}: ces-avro), or the document Kafka
+     * Connect's JsonConverter writes (debezium-avro). A generic datum walked a second time to build the tree was a
+     * fifth of the ces-avro event reader and of the debezium-avro reader (issue 61): no Utf8 is made for a string read
+     * once as text, no boxed number for an integer. AvroGuardTest holds each tree to the generic datum's for every type.
      */
-    public static Guarded tree(byte[] datum, int from, Schema schema, Function<Schema, SmallMap.Names> names) {
+    public static Guarded tree(byte[] datum, int from, Schema schema, Tree tree) {
         AvroGuard guard = new AvroGuard(datum, from);
-        guard.treeNames = java.util.Objects.requireNonNull(names);
+        guard.tree = java.util.Objects.requireNonNull(tree);
         return guarded(guard, schema);
     }
 
@@ -137,20 +173,20 @@ public final class AvroGuard {
     private static final org.apache.avro.generic.GenericData DATA = org.apache.avro.generic.GenericData.get();
     private int sizelessItems;
 
-    /** The types the tree builds itself; any other value is the generic datum's text. */
+    /** The types the tree builds itself; any other value is the generic datum, rendered by {@link Tree#generic}. */
     private static final java.util.Set<Schema.Type> TREE_TYPES = java.util.EnumSet.of(Schema.Type.NULL, Schema.Type.INT,
-            Schema.Type.STRING, Schema.Type.UNION, Schema.Type.RECORD, Schema.Type.ARRAY);
+            Schema.Type.LONG, Schema.Type.STRING, Schema.Type.UNION, Schema.Type.RECORD, Schema.Type.ARRAY);
 
     private Object value(Schema schema, int depth) {
         if (depth > MAX_DEPTH) {
             throw new IllegalStateException("schema nested too deep");
         }
-        if (treeNames != null && !TREE_TYPES.contains(schema.getType())) {
-            return genericText(schema, depth);
+        if (tree != null && !TREE_TYPES.contains(schema.getType())) {
+            return generic(schema, depth);
         }
         switch (schema.getType()) {
             case NULL:
-                return treeNames != null ? Json.NULL : null;
+                return tree != null ? Json.NULL : null;
             case BOOLEAN: {
                 int b = take();
                 if ((b & 0xFE) != 0) {
@@ -159,9 +195,9 @@ public final class AvroGuard {
                 return b == 1;
             }
             case INT:
-                return treeNames != null ? Integer.toString(avroInt()) : (Object) avroInt();
+                return tree != null ? tree.integer(avroInt()) : (Object) avroInt();
             case LONG:
-                return varint();
+                return tree != null ? tree.integer(varint()) : (Object) varint();
             case FLOAT:
                 return Float.intBitsToFloat((int) littleEndian(4));
             case DOUBLE:
@@ -179,12 +215,13 @@ public final class AvroGuard {
                 return value(branches.get(avroIndex(branches.size())), depth + 1);
             }
             case RECORD: {
-                if (treeNames != null) {
-                    Object[] values = new Object[schema.getFields().size()];
+                if (tree != null) {
+                    List<Schema.Field> fields = schema.getFields();
+                    Object[] values = new Object[fields.size()];
                     for (int i = 0; i < values.length; i++) {
-                        values[i] = value(schema.getFields().get(i).schema(), depth + 1);
+                        values[i] = value(fields.get(i).schema(), depth + 1);
                     }
-                    return SmallMap.of(treeNames.apply(schema), values);
+                    return SmallMap.of(tree.names(schema), values);
                 }
                 Object record = DATA.newRecord(null, schema);
                 for (Schema.Field field : schema.getFields()) {
@@ -201,14 +238,14 @@ public final class AvroGuard {
         }
     }
 
-    /** A value the tree keeps as the generic datum's text: built as {@link #guarded} builds it (a map's values too),
-     * then {@code toString}. */
-    private Object genericText(Schema schema, int depth) {
-        Function<Schema, SmallMap.Names> names = treeNames;
-        treeNames = null;
+    /** A value the tree does not build itself: built as {@link #guarded} builds it (a map's values too), then
+     * rendered by the tree. */
+    private Object generic(Schema schema, int depth) {
+        Tree rendering = tree;
+        tree = null;
         Object generic = value(schema, depth);
-        treeNames = names;
-        return generic == null ? Json.NULL : generic.toString();
+        tree = rendering;
+        return rendering.generic(schema, generic);
     }
 
     @SuppressWarnings("unchecked")
@@ -228,7 +265,7 @@ public final class AvroGuard {
 
     @SuppressWarnings("unchecked")
     private java.util.Collection<Object> newArray(int count, Schema schema) {
-        return treeNames != null ? new java.util.ArrayList<>(count) : (java.util.Collection<Object>) DATA.newArray(null, count, schema);
+        return tree != null ? new java.util.ArrayList<>(count) : (java.util.Collection<Object>) DATA.newArray(null, count, schema);
     }
 
     @SuppressWarnings("unchecked")
@@ -272,7 +309,7 @@ public final class AvroGuard {
         int start = position;
         skip(length);
         checkUtf8(start, length);
-        if (treeNames != null) {
+        if (tree != null) {
             return new String(bytes, start, length, StandardCharsets.UTF_8);  // Utf8.toString, without the Utf8
         }
         String javaString = schema.getProp(org.apache.avro.generic.GenericData.STRING_PROP);

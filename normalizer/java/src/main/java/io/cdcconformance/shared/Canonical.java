@@ -92,7 +92,32 @@ public final class Canonical {
             return null;
         }
         Long value = parseLong(raw);
-        return value == null || value < min || value > max ? null : Long.toString(value);
+        if (value == null || value < min || value > max) {
+            return null;
+        }
+        return canonicalInteger(raw) ? raw : Long.toString(value);  // most are written so: no second text made
+    }
+
+    /** Signed digits as {@code Long.toString} writes its value: no leading zero, no {@code -0}. */
+    private static boolean canonicalInteger(String digits) {
+        int start = digits.charAt(0) == '-' ? 1 : 0;
+        return digits.charAt(start) != '0' || digits.length() == 1;
+    }
+
+    /** An optional minus and 1 to 308 ASCII digits. */
+    private static boolean shortInteger(String token) {
+        int start = !token.isEmpty() && token.charAt(0) == '-' ? 1 : 0;
+        int digits = token.length() - start;
+        if (digits < 1 || digits > 308) {
+            return false;
+        }
+        for (int i = start; i < token.length(); i++) {
+            char c = token.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isSignedDigits(String raw) {
@@ -349,6 +374,9 @@ public final class Canonical {
     /** Whether a JSON number token is beyond a double's range: it reads as an infinity or as zero while its digits
      * say otherwise ({@code ct.beyond_double_range}). */
     public static boolean beyondDoubleRange(String token) {
+        if (shortInteger(token)) {
+            return false;  // an integer of at most 308 digits is a finite double, zero only when it is zero
+        }
         Double value = parseDouble(token);
         return value != null && !Double.isNaN(value) && !inRange(token, value);
     }

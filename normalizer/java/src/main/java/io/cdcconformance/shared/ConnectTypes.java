@@ -86,6 +86,20 @@ public final class ConnectTypes {
         return fits(json, schema, 0);
     }
 
+    /** {@link #fits}, with the schema's {@link #primitive} already known (a field's, read once per writer schema). */
+    public static boolean fits(Object json, Map<String, Object> schema, String primitive) {
+        if (primitive == null || !Json.present(json) || schema == null) {
+            return fits(json, schema, 0);
+        }
+        return fitsPrimitive(json, schema, primitive);
+    }
+
+    /** The primitive type (INT8..BYTES) a schema's {@code type} names, in any case; null for any other. */
+    public static String primitive(Map<String, Object> schema) {
+        String type = schema == null ? null : Json.text(schema, "type");
+        return type == null ? null : PRIMITIVE.get(type.toLowerCase(Locale.ROOT));
+    }
+
     private static boolean fits(Object json, Map<String, Object> schema, int depth) {
         if (!Json.present(json) || schema == null) {
             return true;
@@ -98,6 +112,10 @@ public final class ConnectTypes {
         if (primitive == null) {
             return fitsContainer(json, schema, type == null ? "" : type.toLowerCase(Locale.ROOT), depth);
         }
+        return fitsPrimitive(json, schema, primitive);
+    }
+
+    private static boolean fitsPrimitive(Object json, Map<String, Object> schema, String primitive) {
         switch (primitive) {
             case "STRING":
                 return json instanceof String;

@@ -85,11 +85,12 @@ public final class ModelExit {
                 }
             }
         }
-        Map<String, String> logical = new SmallMap<>();
-        String[] columns = columns(event, logical);
-        if (columns != null) {
-            return columns;
+        SharedColumns.Checked checked = event.get(COLUMNS) instanceof SharedColumns shared
+                ? shared.checked(ModelExit::checkColumns) : checkColumns((List<?>) event.get(COLUMNS));
+        if (checked.violation() != null) {
+            return checked.violation();
         }
+        Map<String, String> logical = checked.logical();
         String[] key = key(event, logical);
         if (key != null) {
             return key;
@@ -138,8 +139,13 @@ public final class ModelExit {
 
     private static final List<Enumerated> ENUMERATED = ModelGrammar.enumeratedFields().stream().map(Enumerated::of).toList();
 
-    private static String[] columns(Row event, Map<String, String> logical) {
-        List<?> columns = (List<?>) event.get(COLUMNS);
+    /** The columns' verdict, and each name's logical type (read only after this: a shared list's is every event's). */
+    private static SharedColumns.Checked checkColumns(List<?> columns) {
+        Map<String, String> logical = new SmallMap<>();
+        return new SharedColumns.Checked(columns(columns, logical), logical);
+    }
+
+    private static String[] columns(List<?> columns, Map<String, String> logical) {
         for (int i = 0; columns != null && i < columns.size(); i++) {
             Row column = (Row) columns.get(i);
             String name = column.getString(0);
