@@ -231,13 +231,29 @@ public final class InternalRows {
     private static Node array(ArrayType type, UnsafeWriter parent) {
         Elements elements = new Elements(type.elementType(), parent);
         return new Node() {
+            // the last shared list written here, and its bytes: an unsafe array's offsets are its own, relative to its
+            // start, so its bytes are the same wherever they are put (a writer schema's columns, every event's alike)
+            private SharedColumns shared;
+            private byte[] sharedBytes;
+
             @Override
             void write(UnsafeWriter into, int ordinal, Object value) {
                 int previous = into.cursor();
                 if (!(value instanceof List)) {
                     throw Unwritten.INSTANCE;
                 }
-                elements.write((List<?>) value);
+                if (value == shared) {
+                    into.grow(sharedBytes.length);
+                    Platform.copyMemory(sharedBytes, Platform.BYTE_ARRAY_OFFSET, into.getBuffer(), previous, sharedBytes.length);
+                    into.increaseCursor(sharedBytes.length);
+                } else {
+                    elements.write((List<?>) value);
+                    if (value instanceof SharedColumns columns) {
+                        sharedBytes = new byte[into.cursor() - previous];
+                        Platform.copyMemory(into.getBuffer(), previous, sharedBytes, Platform.BYTE_ARRAY_OFFSET, sharedBytes.length);
+                        shared = columns;
+                    }
+                }
                 into.setOffsetAndSizeFromPreviousCursor(ordinal, previous);
             }
         };

@@ -267,6 +267,25 @@ public class InternalRowsTest {
         assertThrows(IllegalArgumentException.class, () -> converter.toInternal(RowFactory.create(null, null, nullKey, null, null)));
     }
 
+    /** A shared list of columns (a writer schema's, {@link SharedColumns}) is written once and its bytes copied after:
+     * they read back alike wherever a row puts them, after texts of other lengths, beside another shared list and a
+     * plain one. */
+    @Test
+    void aSharedListReadsBackAlikeWhereverItIsCopied() {
+        StructType column = struct("name", DataTypes.StringType, "position", DataTypes.IntegerType, "nullable", DataTypes.BooleanType);
+        StructType type = struct("lead", DataTypes.StringType, "columns", DataTypes.createArrayType(column), "tail", TEXT);
+        SharedColumns shared = new SharedColumns(List.of(RowFactory.create("id", 1, false), RowFactory.create("\uD83D\uDE00", null, true),
+                RowFactory.create("", 3, null)));
+        SharedColumns other = new SharedColumns(List.of(RowFactory.create("k", 7, true)));
+        InternalRows converter = new InternalRows(type);
+        String[] leads = {"", "a much longer text than the first, to move the array along the buffer", "a", null, "\u00e9"};
+        for (int n = 0; n < 12; n++) {
+            List<Row> columns = n % 4 == 3 ? other : n % 4 == 2 ? List.copyOf(shared) : shared;
+            Row row = RowFactory.create(leads[n % leads.length], columns, "t" + n);
+            assertEquals(expected(row, type), plain(converter.toInternal(row), type), "row " + n);
+        }
+    }
+
     @Test
     void microsAreSparksAtTheEndsOfAnInstant() {
         // Spark's DateTimeUtils.instantToMicros: the ends of a long of microseconds (the first through Spark's detour),
