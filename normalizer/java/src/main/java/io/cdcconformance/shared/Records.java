@@ -19,6 +19,9 @@ public final class Records {
         if (object == null) {
             return null;
         }
+        if (object instanceof SmallMap<Object> small) {
+            return small.withValues(Json::text);
+        }
         Map<String, String> texts = new SmallMap<>(object.size());
         for (Map.Entry<String, Object> member : object.entrySet()) {
             texts.put(member.getKey(), Json.text(member.getValue()));

@@ -79,6 +79,15 @@ public final class Shape {
                 if (!(value instanceof Map)) {
                     return false;
                 }
+                if (((Map<?, ?>) value).size() < members.size()) {  // fewer members than the shape names: each found once
+                    for (Map.Entry<?, ?> member : ((Map<?, ?>) value).entrySet()) {
+                        Shape shape = members.get(member.getKey());
+                        if (shape != null && !shape.fits(member.getValue())) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }
                 for (Map.Entry<String, Shape> member : members.entrySet()) {
                     if (!member.getValue().fits(((Map<?, ?>) value).get(member.getKey()))) {
                         return false;

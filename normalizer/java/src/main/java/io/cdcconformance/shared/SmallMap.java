@@ -77,6 +77,28 @@ public final class SmallMap<V> extends AbstractMap<String, V> {
         namesShared = true;
     }
 
+    private SmallMap(SmallMap<?> named, Object[] values) {
+        names = named.names;
+        hashes = named.hashes;
+        index = named.index;
+        this.values = values;
+        size = named.size;
+        namesShared = true;
+    }
+
+    /** A map of this map's names, in its order, each value {@code convert}ed: the names, their hashes and index shared
+     * with this map (each copies them before it changes them), none put or hashed again (a Debezium source block as
+     * text: its 15 names put one by one built an index per record, issue 61). */
+    @SuppressWarnings("unchecked")
+    public <W> SmallMap<W> withValues(java.util.function.Function<? super V, ? extends W> convert) {
+        Object[] converted = new Object[names.length];  // the names' capacity: a put after this grows both alike
+        for (int i = 0; i < size; i++) {
+            converted[i] = convert.apply((V) values[i]);
+        }
+        namesShared = true;
+        return new SmallMap<>(this, converted);
+    }
+
     /** Names, hashes and index of this map's own, before a name is added or removed. */
     private void ownNames() {
         if (namesShared) {

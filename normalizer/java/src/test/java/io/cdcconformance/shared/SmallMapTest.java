@@ -29,9 +29,10 @@ class SmallMapTest {
                 Map<String, Object> otherExpected = new LinkedHashMap<>(other);
                 SmallMap<Object> map = SmallMap.of(names, values(width, "mine"));
                 Map<String, Object> expected = new LinkedHashMap<>(map);
+                List<Map.Entry<SmallMap<Object>, List<Map.Entry<String, Object>>>> left = new ArrayList<>();
                 for (int step = 0; step < 12; step++) {
                     String name = random.nextInt(4) == 0 ? "new" + random.nextInt(3) : "f" + random.nextInt(Math.max(1, width));
-                    switch (random.nextInt(4)) {
+                    switch (random.nextInt(5)) {
                         case 0 -> assertEquals(expected.put(name, step), map.put(name, step));
                         case 1 -> assertEquals(expected.remove(name), map.remove(name));
                         case 2 -> {
@@ -45,6 +46,13 @@ class SmallMapTest {
                                     theirs.remove();
                                 }
                             }
+                        }
+                        case 3 -> {  // go on with a map of its values converted: the one left behind stays as it was
+                            List<Map.Entry<String, Object>> entries = new ArrayList<>();
+                            expected.forEach((key, value) -> entries.add(new java.util.AbstractMap.SimpleEntry<>(key, value)));
+                            left.add(Map.entry(map, entries));
+                            map = map.withValues(value -> value + "'");
+                            expected.replaceAll((key, old) -> old + "'");
                         }
                         default -> {
                             Integer value = step;
@@ -61,6 +69,11 @@ class SmallMapTest {
                     }
                 }
                 assertEquals(new ArrayList<>(otherExpected.entrySet()), new ArrayList<>(other.entrySet()));
+                for (Map.Entry<SmallMap<Object>, List<Map.Entry<String, Object>>> earlier : left) {
+                    assertEquals(earlier.getValue(), new ArrayList<>(earlier.getKey().entrySet()));
+                    assertEquals(earlier.getValue().isEmpty() ? null : earlier.getValue().get(0).getValue(),
+                            earlier.getKey().get(earlier.getValue().isEmpty() ? "none" : earlier.getValue().get(0).getKey()));
+                }
             }
         }
     }
