@@ -193,10 +193,12 @@ public final class ModelExit {
         }
         for (Map.Entry<?, ?> cell : image.entrySet()) {
             String name = (String) cell.getKey();
-            if (name == null || !ModelGrammar.wellFormed(name)) {
+            String type = logical.get(name);
+            boolean declared = type != null || logical.containsKey(name);  // a column's name, found well-formed already
+            if (!declared && (name == null || !ModelGrammar.wellFormed(name))) {
                 return schema(Events.FIELDS.get(index) + ": a column name that is not well-formed");
             }
-            String problem = ModelGrammar.problem(logical.get(name), (String) cell.getValue());
+            String problem = ModelGrammar.problem(type, (String) cell.getValue());
             if (problem != null) {
                 return value(Events.FIELDS.get(index) + "." + shown(name) + ": " + problem);
             }
