@@ -47,7 +47,7 @@ public final class DebeziumAvroRecords extends DebeziumRecords
     @Override
     protected Json.Document document(byte[] bytes, String part, Record record) {
         String problem = null;
-        Object datum = null;
+        Object payload = null;
         Schema schema = null;
         if (bytes.length < HEADER || bytes[0] != MAGIC) {
             problem = "MALFORMED_AVRO:the " + part + " is not in the schema registry's wire format (magic byte 0, a 4-byte schema id)";
@@ -66,7 +66,7 @@ public final class DebeziumAvroRecords extends DebeziumRecords
                 } else if (!AvroGuard.OK.equals(guarded.problem())) {
                     problem = "MALFORMED_AVRO:the " + part + " is not one Avro datum of its schema (schema id " + Integer.toUnsignedString(id) + ")";
                 } else {
-                    datum = guarded.datum();
+                    payload = guarded.datum();  // already the document's payload (AvroConnect.TREE)
                 }
             }
         }
@@ -76,7 +76,7 @@ public final class DebeziumAvroRecords extends DebeziumRecords
             }
             return Json.built(null);
         }
-        return Json.built(AvroConnect.document(schema, datum));
+        return Json.built(AvroConnect.document(schema, payload));
     }
 
     /** A key that cannot be read is {@code MALFORMED_KEY}, whatever stops it, as debezium-json's. */
