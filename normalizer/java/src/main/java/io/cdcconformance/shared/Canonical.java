@@ -106,18 +106,7 @@ public final class Canonical {
 
     /** An optional minus and 1 to 308 ASCII digits. */
     private static boolean shortInteger(String token) {
-        int start = !token.isEmpty() && token.charAt(0) == '-' ? 1 : 0;
-        int digits = token.length() - start;
-        if (digits < 1 || digits > 308) {
-            return false;
-        }
-        for (int i = start; i < token.length(); i++) {
-            char c = token.charAt(i);
-            if (c < '0' || c > '9') {
-                return false;
-            }
-        }
-        return true;
+        return token.length() <= (token.startsWith("-") ? 309 : 308) && isSignedDigits(token);
     }
 
     private static boolean isSignedDigits(String raw) {

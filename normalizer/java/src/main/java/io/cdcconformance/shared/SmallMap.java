@@ -69,20 +69,16 @@ public final class SmallMap<V> extends AbstractMap<String, V> {
     }
 
     private SmallMap(Names shared, Object[] values) {
-        names = shared.names;
-        hashes = shared.hashes;
-        index = shared.index;
-        this.values = values;
-        size = values.length;
-        namesShared = true;
+        this(shared.names, shared.hashes, shared.index, values, values.length);
     }
 
-    private SmallMap(SmallMap<?> named, Object[] values) {
-        names = named.names;
-        hashes = named.hashes;
-        index = named.index;
+    /** A map of {@code size} values beside names, hashes and an index another map or a Names holds too. */
+    private SmallMap(String[] names, int[] hashes, HashMap<String, Integer> index, Object[] values, int size) {
+        this.names = names;
+        this.hashes = hashes;
+        this.index = index;
         this.values = values;
-        size = named.size;
+        this.size = size;
         namesShared = true;
     }
 
@@ -96,7 +92,7 @@ public final class SmallMap<V> extends AbstractMap<String, V> {
             converted[i] = convert.apply((V) values[i]);
         }
         namesShared = true;
-        return new SmallMap<>(this, converted);
+        return new SmallMap<>(names, hashes, index, converted, size);
     }
 
     /** Names, hashes and index of this map's own, before a name is added or removed. */
