@@ -389,7 +389,7 @@ public class CesChanges implements UDF1<Row, Row> {
             Events.Event event = new Events.Event().set("event_id", Events.eventId(first.getString(0), first.getInt(1), first.getLong(2), 0))
                     .set("format", formatId()).set("format_version", version != null && version.find() ? version.group(1) : null)
                     .set("kind", "ROW").set("op", OPERATIONS.get(operation)).set("snapshot", false).set("source", sourceRow)
-                    .set("columns", columns).set("key", key("DEL".equals(operation) ? oldImage : currentImage))
+                    .set("columns", SharedColumns.repeated(columns)).set("key", key("DEL".equals(operation) ? oldImage : currentImage))
                     .set("before", oldImage.isEmpty() ? null : oldImage).set("after", currentImage.isEmpty() ? null : currentImage)
                     .set("position", position).set("tx_id", Json.text(transaction, "commitlsn"))
                     .set("commit_ts", commit != null ? commit : eventTime()).set("origin", origin);

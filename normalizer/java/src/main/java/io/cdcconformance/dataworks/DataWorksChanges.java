@@ -311,7 +311,7 @@ public class DataWorksChanges implements UDF1<Seq<Row>, Row> {
             }
             Events.Event event = new Events.Event().set("event_id", Events.eventId(first.topic, first.partition, first.offset, 0))
                     .set("format", "dataworks-json").set("format_version", Json.text(head.document, "version")).set("kind", kind)
-                    .set("op", op).set("snapshot", row ? false : null).set("source", sourceRow).set("columns", columnRows)
+                    .set("op", op).set("snapshot", row ? false : null).set("source", sourceRow).set("columns", SharedColumns.repeated(columnRows))
                     .set("key", row ? key(before, after, op) : null).set("before", row && !"INSERT".equals(op) ? before : null)
                     .set("after", row && !"DELETE".equals(op) ? after : null)
                     .set("position", sequenceId() == null ? null : Events.position(commit, null, Keys.OLD_SEQ))

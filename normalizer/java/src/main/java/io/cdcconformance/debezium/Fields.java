@@ -62,7 +62,7 @@ final class Fields extends AbstractList<DebeziumRecords.Field> implements Random
     SharedColumns columns(List<String> keyNames, Function<List<String>, List<Row>> make) {
         Columns known = columns;
         if (known == null || known.keyNames != keyNames) {
-            known = new Columns(keyNames, new SharedColumns(make.apply(keyNames)));
+            known = new Columns(keyNames, SharedColumns.repeated(make.apply(keyNames)));  // a JSON record's: its own Fields
             columns = known;
         }
         return known.rows;

@@ -463,7 +463,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             }
             Events.Event event = new Events.Event().set("event_id", Events.eventId(topic, partition, offset, 0))
                     .set("format", "dts-avro").set("format_version", generation).set("kind", kind).set("op", op)
-                    .set("snapshot", row ? "true".equals(snapshotText) : null).set("source", source).set("columns", columnRows)
+                    .set("snapshot", row ? "true".equals(snapshotText) : null).set("source", source).set("columns", SharedColumns.repeated(columnRows))
                     .set("key", row ? key(before, after, op) : null)
                     .set("before", row && !"INSERT".equals(op) ? before : null).set("after", row && !"DELETE".equals(op) ? after : null)
                     .set("position", Events.position(commit, null, Keys.OLD_SEQ))

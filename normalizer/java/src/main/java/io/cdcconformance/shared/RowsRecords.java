@@ -454,7 +454,7 @@ public abstract class RowsRecords {
                 columnRows.add(column.row());
             }
             return base("ROW").set("event_id", Events.eventId(topic, partition, offset, n)).set("op", op).set("snapshot", false)
-                    .set("columns", columnRows).set("key", key).set("before", before).set("after", after).set("pk_change", pkChange)
+                    .set("columns", SharedColumns.repeated(columnRows)).set("key", key).set("before", before).set("after", after).set("pk_change", pkChange)
                     .set("position", Events.position(offsetPosition(), timePosition(), Canonical.fixedWidth(Long.toString(seq), 20)))
                     .row();
         }
