@@ -149,8 +149,8 @@ public final class AvroGuard {
      * {@link #guarded}, the datum built as a tree of the readers' documents ({@link Json}) instead of Avro's generic
      * data, as {@code tree} renders it: the JSON reader's tree ({@link #texts}: ces-avro), or the document Kafka
      * Connect's JsonConverter writes (debezium-avro). A generic datum walked a second time to build the tree was a
-     * fifth of the ces-avro event reader and of the debezium-avro reader (issue 61): no Utf8 is made for a string read
-     * once as text, no boxed number for an integer. AvroGuardTest holds each tree to the generic datum's for every type.
+     * fifth of the ces-avro event reader (issue 61) and, with the guard's walk, 17% of the debezium-avro reader: no Utf8
+     * is made for a string read once as text, no boxed number for an integer. AvroGuardTest holds each tree to the generic datum's for every type.
      */
     public static Guarded tree(byte[] datum, int from, Schema schema, Tree tree) {
         AvroGuard guard = new AvroGuard(datum, from);
