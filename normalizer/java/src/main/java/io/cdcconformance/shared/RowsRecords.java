@@ -50,6 +50,7 @@ public abstract class RowsRecords {
         List<String> pkNames;            // the key's columns as the message types them; null when it names none
         Map<String, String> typeTexts;   // column -> MySQL type text, in column order
         Map<String, String> jdbcCodes;   // column -> JDBC code: the fallback
+        Columns columns;                 // the three above, typed and checked
         public List<Object> afterRows;          // JSON objects (or JSON null) per row; null when the op has no such image
         public List<Object> beforeRows;
         public Row source;
@@ -68,9 +69,11 @@ public abstract class RowsRecords {
 
         /** Columns typed by the type texts in member `types` (JDBC codes in `codes`), the key named in `key`. */
         public void typedBy(String types, String codes, String key) {
-            typeTexts = Records.textMap(document.get(types));
-            jdbcCodes = Records.textMap(document.get(codes));
-            pkNames = keyNames(Json.array(document.get(key)), typeTexts, jdbcCodes);
+            columns = Columns.of(Records.textMap(document.get(types)), Records.textMap(document.get(codes)),
+                    Json.array(document.get(key)));
+            typeTexts = columns.typeTexts;
+            jdbcCodes = columns.jdbcCodes;
+            pkNames = columns.pkNames;
         }
 
         /** The message-level parts both formats give the same way: times (epoch ms), the DDL statement, the version. */
@@ -116,6 +119,120 @@ public abstract class RowsRecords {
         }
     }
 
+    /**
+     * A message's columns as its type maps and key describe them, typed, named and checked once for a run of records
+     * that describe them alike: a table's records come one after another with the same maps, and typing each column
+     * (MySqlTypes' parse of its type text), mapping the key's names, and the sets the rules check were a fifth of
+     * canal's and CloudCanal's readers when done per record (issue 61). Each task thread keeps the last one it made;
+     * a record whose maps differ in any name, text or order gets its own.
+     */
+    static final class Columns {
+        private static final ThreadLocal<Columns[]> LAST = ThreadLocal.withInitial(() -> new Columns[1]);
+        final Map<String, String> typeTexts;
+        final Map<String, String> jdbcCodes;
+        private final List<String> keyTexts;  // the key's members as the message writes them (before keyNames maps them)
+        final List<String> pkNames;
+        final List<Column> list;
+        final Set<String> names;
+        final SharedColumns rows;   // the events' `columns`
+        private String[] verdict;    // columnRules' verdict, once it is asked for
+        private boolean checked;
+
+        private Columns(Map<String, String> typeTexts, Map<String, String> jdbcCodes, List<String> keyTexts) {
+            this.typeTexts = typeTexts;
+            this.jdbcCodes = jdbcCodes;
+            this.keyTexts = keyTexts;
+            pkNames = keyTexts == null || keyTexts.isEmpty() ? null
+                    : java.util.Collections.unmodifiableList(keyNames(keyTexts, typeTexts, jdbcCodes));
+            List<Column> typed = new ArrayList<>();
+            Set<String> named = new HashSet<>();
+            List<Row> described = new ArrayList<>();
+            int position = 1;
+            for (String name : declaredNames(typeTexts, jdbcCodes)) {
+                Column column = new Column(name, position++, typeTexts == null ? null : typeTexts.get(name),
+                        jdbcCodes == null ? null : jdbcCodes.get(name), pkNames);
+                typed.add(column);
+                named.add(name);
+                described.add(column.row());
+            }
+            list = java.util.Collections.unmodifiableList(typed);
+            names = java.util.Collections.unmodifiableSet(named);
+            rows = new SharedColumns(described);
+        }
+
+        static Columns of(Map<String, String> typeTexts, Map<String, String> jdbcCodes, List<Object> key) {
+            List<String> keyTexts = null;
+            if (key != null) {
+                keyTexts = new ArrayList<>(key.size());
+                for (Object item : key) {
+                    keyTexts.add(Json.text(item));
+                }
+            }
+            Columns[] last = LAST.get();
+            Columns known = last[0];
+            if (known != null && sameInOrder(known.typeTexts, typeTexts) && sameInOrder(known.jdbcCodes, jdbcCodes)
+                    && java.util.Objects.equals(known.keyTexts, keyTexts)) {
+                return known;
+            }
+            last[0] = new Columns(typeTexts, jdbcCodes, keyTexts);
+            return last[0];
+        }
+
+        /** Equal names to equal texts, in the same order (the order is the columns' positions). */
+        private static boolean sameInOrder(Map<String, String> a, Map<String, String> b) {
+            if (a == null || b == null) {
+                return a == b;
+            }
+            if (a.size() != b.size()) {
+                return false;
+            }
+            java.util.Iterator<Map.Entry<String, String>> others = b.entrySet().iterator();
+            for (Map.Entry<String, String> entry : a.entrySet()) {
+                Map.Entry<String, String> other = others.next();
+                if (!java.util.Objects.equals(entry.getKey(), other.getKey())
+                        || !java.util.Objects.equals(entry.getValue(), other.getValue())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The rules on the columns alone (rows.ROW_RULES, in their order): {code, detail} or null. */
+        String[] verdict() {
+            if (!checked) {
+                verdict = columnRules();
+                checked = true;
+            }
+            return verdict;
+        }
+
+        private String[] columnRules() {
+            Set<String> lowered = new HashSet<>();
+            for (Column column : list) {
+                if (column.name.isEmpty()) {  // a type map naming "" (make fuzz, issue 49): MySQL has no such column
+                    return Records.rule("SCHEMA_MISMATCH", "a type map names a column without a name");
+                }
+                lowered.add(column.name.toLowerCase(Locale.ROOT));
+            }
+            if (lowered.size() < list.size()) {
+                return Records.rule("SCHEMA_MISMATCH", "two columns whose names differ only in case (one MySQL column)");
+            }
+            if (pkNames != null) {
+                for (String name : pkNames) {
+                    if (name == null || !names.contains(name)) {
+                        return Records.rule("SCHEMA_MISMATCH", "the primary key names a column the message does not type");
+                    }
+                }
+            }
+            for (Column column : list) {
+                if (column.logical == null) {
+                    return Records.rule("UNKNOWN_COLUMN_TYPE", column.sourceType == null ? null : "column type " + column.sourceType);
+                }
+            }
+            return null;
+        }
+    }
+
     /** One value of one row: whether the row has the column, its text (a zero date's is null), its canonical text. */
     public record Cell(String name, boolean present, String raw, String value) {
     }
@@ -142,7 +259,7 @@ public abstract class RowsRecords {
 
     /** rows.key_names: MySQL names are case-insensitive, and canal takes the key's names from its table metadata
      * but the types from the row event: `k1` names column `K1`. A name no typed column matches stays as it is. */
-    public static List<String> keyNames(List<Object> names, Map<String, String> typeTexts, Map<String, String> jdbcCodes) {
+    public static List<String> keyNames(List<?> names, Map<String, String> typeTexts, Map<String, String> jdbcCodes) {
         if (names == null || names.isEmpty()) {
             return null;
         }
@@ -217,13 +334,7 @@ public abstract class RowsRecords {
         }
 
         List<Column> columns() {
-            List<Column> out = new ArrayList<>();
-            int position = 1;
-            for (String name : declaredNames(message.typeTexts, message.jdbcCodes)) {
-                out.add(new Column(name, position++, message.typeTexts == null ? null : message.typeTexts.get(name),
-                        message.jdbcCodes == null ? null : message.jdbcCodes.get(name), message.pkNames));
-            }
-            return out;
+            return message.columns == null ? List.of() : message.columns.list;
         }
 
         List<List<Cell>> cells(List<Object> rows) {
@@ -318,27 +429,9 @@ public abstract class RowsRecords {
             if (undeclared(m.beforeRows) || undeclared(m.afterRows)) {
                 return Records.rule("SCHEMA_MISMATCH", "a row has a column the message does not type");
             }
-            Set<String> lowered = new HashSet<>();
-            for (Column column : columns) {
-                if (column.name.isEmpty()) {  // a type map naming "" (make fuzz, issue 49): MySQL has no such column
-                    return Records.rule("SCHEMA_MISMATCH", "a type map names a column without a name");
-                }
-                lowered.add(column.name.toLowerCase(Locale.ROOT));
-            }
-            if (lowered.size() < columns.size()) {
-                return Records.rule("SCHEMA_MISMATCH", "two columns whose names differ only in case (one MySQL column)");
-            }
-            if (m.pkNames != null) {
-                for (String name : m.pkNames) {
-                    if (name == null || !columnNames().contains(name)) {
-                        return Records.rule("SCHEMA_MISMATCH", "the primary key names a column the message does not type");
-                    }
-                }
-            }
-            for (Column column : columns) {
-                if (column.logical == null) {
-                    return Records.rule("UNKNOWN_COLUMN_TYPE", column.sourceType == null ? null : "column type " + column.sourceType);
-                }
+            String[] described = m.columns.verdict();
+            if (described != null) {
+                return described;
             }
             if (undecodable(beforeCells) || undecodable(afterCells)) {
                 return Records.rule("UNDECODABLE_VALUE", "a value does not match its column type");
@@ -354,17 +447,9 @@ public abstract class RowsRecords {
             return null;
         }
 
-        Set<String> columnNames() {
-            Set<String> names = new HashSet<>();
-            for (Column column : columns) {
-                names.add(column.name);
-            }
-            return names;
-        }
-
         boolean undeclared(List<Object> rows) {
             if (rows != null) {
-                Set<String> names = columnNames();
+                Set<String> names = message.columns.names;
                 for (Object item : rows) {
                     Map<String, Object> row = Json.object(item);
                     if (row != null && !names.containsAll(row.keySet())) {
@@ -449,12 +534,8 @@ public abstract class RowsRecords {
         }
 
         Row rowEvent(int n, String op, Map<String, String> before, Map<String, String> after, List<Row> key, long seq, Row pkChange) {
-            List<Row> columnRows = new ArrayList<>(columns.size());
-            for (Column column : columns) {
-                columnRows.add(column.row());
-            }
             return base("ROW").set("event_id", Events.eventId(topic, partition, offset, n)).set("op", op).set("snapshot", false)
-                    .set("columns", SharedColumns.repeated(columnRows)).set("key", key).set("before", before).set("after", after).set("pk_change", pkChange)
+                    .set("columns", message.columns.rows).set("key", key).set("before", before).set("after", after).set("pk_change", pkChange)
                     .set("position", Events.position(offsetPosition(), timePosition(), Canonical.fixedWidth(Long.toString(seq), 20)))
                     .row();
         }

@@ -204,7 +204,8 @@ class AvroGuardTest {
         }
     }
 
-    private static List<byte[]> seeds(String target) {
+    /** A fuzz target's seeds, in their files' order. */
+    static List<byte[]> seeds(String target) {
         Path folder = Path.of("src/test/resources/io/cdcconformance/ReadersFuzzTestInputs", target);
         try (Stream<Path> files = Files.list(folder)) {
             List<byte[]> seeds = new ArrayList<>();
