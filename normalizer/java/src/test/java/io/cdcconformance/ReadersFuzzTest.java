@@ -33,7 +33,7 @@ import org.apache.spark.sql.types.StructType;
  * written as Spark's row (InternalRows: a reader called by a Catalyst expression) reads back as the output, and a
  * JSON record spelled again (compact, escapes canonical, every number token kept) gives the same output.
  */
-class ReadersFuzzTest {
+public class ReadersFuzzTest {
     private static final String EXIT = "the event leaves the model";
 
     private static Function<byte[], Row> reader(UdfLike udf, String topic) {
@@ -95,6 +95,9 @@ class ReadersFuzzTest {
         if (type != null) {
             InternalRowsTest.assertWrittenAsRead(type, out, "written as Spark's row");
         }
+        // read after the input before it, then after itself: what a reader keeps from one record for the next (a
+        // table's columns, a writer schema's fields) is the next one's only where it describes it alike
+        assertEquals(render(out), render(reader.apply(value)), "the output changed with the record read before it");
         String code = out.getString(0);
         String detail = String.valueOf(out.get(1));
         assertFalse(Readers.READER_FAILURE.equals(code), detail);
@@ -112,7 +115,7 @@ class ReadersFuzzTest {
     }
 
     /** An output by content (a Row's toString shows a byte array's identity). */
-    static String render(Object value) {
+    public static String render(Object value) {
         if (value instanceof Row) {
             Row row = (Row) value;
             StringBuilder out = new StringBuilder("[");

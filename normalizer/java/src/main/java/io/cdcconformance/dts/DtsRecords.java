@@ -93,6 +93,43 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             .filter(t -> t.getType() == Schema.Type.ARRAY).findFirst().orElseThrow().getElementType();
     private static final int FIELD_NAME = FIELD.getField("name").pos(), FIELD_TYPE = FIELD.getField("dataTypeNumber").pos();
 
+    /** The value classes' fields by position, the same in both schemas: a value's field read by name is a hash lookup
+     * in its schema, per value (5% of the reader, issue 61). */
+    private static final int INTEGER_VALUE = valueField("Integer", "value"), CHARACTER_CHARSET = valueField("Character", "charset"),
+            CHARACTER_VALUE = valueField("Character", "value"), DECIMAL_VALUE = valueField("Decimal", "value"),
+            DECIMAL_PRECISION = valueField("Decimal", "precision"), DECIMAL_SCALE = valueField("Decimal", "scale"),
+            FLOAT_VALUE = valueField("Float", "value"), TIMESTAMP_SECONDS = valueField("Timestamp", "timestamp"),
+            TIMESTAMP_MICROS = valueField("Timestamp", "millis"), YEAR = valueField("DateTime", "year"),
+            MONTH = valueField("DateTime", "month"), DAY = valueField("DateTime", "day"), HOUR = valueField("DateTime", "hour"),
+            MINUTE = valueField("DateTime", "minute"), SECOND = valueField("DateTime", "second"),
+            MICROS = valueField("DateTime", "millis"), ZONED_VALUE = valueField("TimestampWithTimeZone", "value"),
+            ZONED_ZONE = valueField("TimestampWithTimeZone", "timezone"), BINARY_GEOMETRY_VALUE = valueField("BinaryGeometry", "value"),
+            TEXT_GEOMETRY_VALUE = valueField("TextGeometry", "value"), BINARY_OBJECT_VALUE = valueField("BinaryObject", "value"),
+            TEXT_OBJECT_VALUE = valueField("TextObject", "value"),
+            SOURCE_TYPE = SCHEMA_2020.getField("source").schema().getField("sourceType").pos();
+
+    private static int valueField(String valueClass, String field) {
+        int position = valueClass(SCHEMA_2020, valueClass).getField(field).pos();
+        if (valueClass(SCHEMA_2019, valueClass).getField(field).pos() != position) {
+            throw new IllegalStateException("the DTS schemas place " + valueClass + "." + field + " apart");
+        }
+        return position;
+    }
+
+    /** A value class of the image arrays' element union. */
+    private static Schema valueClass(Schema record, String name) {
+        for (Schema images : record.getField("afterImages").schema().getTypes()) {
+            if (images.getType() == Schema.Type.ARRAY) {
+                for (Schema value : images.getElementType().getTypes()) {
+                    if (value.getType() == Schema.Type.RECORD && value.getName().equals(name)) {
+                        return value;
+                    }
+                }
+            }
+        }
+        throw new IllegalStateException("no value class " + name + " in the DTS schema");
+    }
+
     private static int position(String field) {
         int position = SCHEMA_2020.getField(field).pos();
         if (SCHEMA_2019.getField(field).pos() != position) {
@@ -128,12 +165,108 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
         final String codeLogical;
         String logical;
 
-        Column(GenericRecord field, int index, String sourceType) {
-            this.name = text(field.get(FIELD_NAME));
-            this.code = (Integer) field.get(FIELD_TYPE);
+        Column(Described described, int index) {
+            this.name = described.names[index];
+            this.code = described.codes[index];
             this.index = index;
-            String typeName = typeName(code, sourceType);
-            this.codeLogical = typeName == null ? null : MYSQL.get(typeName);  // Map.of refuses to look for null
+            this.codeLogical = described.codeLogicals[index];
+        }
+    }
+
+    /**
+     * What a record's {@code fields} say of its columns, with its source type and key: each column's name, code, type
+     * name and the logical type the code gives, whether a name repeats or is missing, each column's place in the key,
+     * and whether the key names a column the fields lack. A table's records come one after another with the same
+     * fields, so each task thread hands its last description on while the fields (names byte for byte, codes), the
+     * source type and the key say the same (issue 61). The logical types that hang on the values (a decimal's
+     * precision and scale, text under a blob code) are found per record; the events' columns are shared while those
+     * come out the same too.
+     */
+    static final class Described {
+        private static final ThreadLocal<Described[]> LAST = ThreadLocal.withInitial(() -> new Described[1]);
+        private final Object[] rawNames;   // the names as the datum holds them (Utf8): compared without a String made
+        final String[] names;
+        final Integer[] codes;
+        final String[] typeNames;
+        final String[] codeLogicals;
+        private final String sourceType;
+        private final List<String> pkNames;
+        final boolean badNames;            // a name given twice, or none: which column a value belongs to is unknowable
+        final boolean keyUntyped;          // the key names a column the fields lack, or null
+        private final Integer[] keyPlaces;
+        private String[] lastLogicals;     // the events' columns for these logical types, last made
+        private SharedColumns lastRows;
+
+        private Described(List<GenericRecord> fields, String sourceType, List<String> pkNames) {
+            int n = fields.size();
+            rawNames = new Object[n];
+            names = new String[n];
+            codes = new Integer[n];
+            typeNames = new String[n];
+            codeLogicals = new String[n];
+            keyPlaces = new Integer[n];
+            this.sourceType = sourceType;
+            this.pkNames = pkNames;
+            Set<String> distinct = new HashSet<>();
+            boolean bad = false;
+            for (int i = 0; i < n; i++) {
+                GenericRecord field = fields.get(i);
+                rawNames[i] = field.get(FIELD_NAME);
+                names[i] = text(rawNames[i]);
+                codes[i] = (Integer) field.get(FIELD_TYPE);
+                typeNames[i] = typeName(codes[i], sourceType);
+                codeLogicals[i] = typeNames[i] == null ? null : MYSQL.get(typeNames[i]);  // Map.of refuses to look for null
+                bad |= names[i] == null || names[i].isEmpty() || !distinct.add(names[i]);
+                int key = pkNames == null ? -1 : pkNames.indexOf(names[i]);
+                keyPlaces[i] = key < 0 ? null : key + 1;
+            }
+            badNames = bad;
+            boolean untyped = false;
+            if (pkNames != null) {
+                for (String name : pkNames) {
+                    untyped |= name == null || !distinct.contains(name);  // a null name became a key column named "" (issue 39 A7)
+                }
+            }
+            keyUntyped = untyped;
+        }
+
+        static Described of(List<GenericRecord> fields, String sourceType, List<String> pkNames) {
+            Described[] last = LAST.get();
+            if (last[0] == null || !last[0].describes(fields, sourceType, pkNames)) {
+                last[0] = new Described(fields, sourceType, pkNames);
+            }
+            return last[0];
+        }
+
+        private boolean describes(List<GenericRecord> fields, String sourceType, List<String> pkNames) {
+            if (fields.size() != names.length || !java.util.Objects.equals(this.sourceType, sourceType)
+                    || !java.util.Objects.equals(this.pkNames, pkNames)) {
+                return false;
+            }
+            for (int i = 0; i < names.length; i++) {
+                GenericRecord field = fields.get(i);
+                if (!java.util.Objects.equals(rawNames[i], field.get(FIELD_NAME)) || !java.util.Objects.equals(codes[i], field.get(FIELD_TYPE))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The events' {@code columns} for these columns' logical types: the last list made while they are the same. */
+        SharedColumns rows(List<Column> columns) {
+            String[] logicals = new String[columns.size()];
+            for (int i = 0; i < logicals.length; i++) {
+                logicals[i] = columns.get(i).logical;
+            }
+            if (lastRows == null || !java.util.Arrays.equals(lastLogicals, logicals)) {
+                List<Row> described = new ArrayList<>(logicals.length);
+                for (int i = 0; i < logicals.length; i++) {
+                    described.add(Events.column(names[i], i + 1, typeNames[i], logicals[i], null, keyPlaces[i]));
+                }
+                lastRows = new SharedColumns(described);
+                lastLogicals = logicals;
+            }
+            return lastRows;
         }
     }
 
@@ -211,6 +344,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
         List<String> pkNames;
         String ddlChange;
         boolean badFields;
+        Described described;        // null without fields
         List<Column> columns;       // null when fields name a column twice or without a name
         List<Cell> beforeCells;
         List<Cell> afterCells;
@@ -244,7 +378,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             String kindBase = kinds == null ? null : kinds[0];
             op = kinds == null ? null : kinds[1];
             snapshotText = kinds == null ? null : kinds[2];
-            sourceType = text(((GenericRecord) r.get(SOURCE)).get("sourceType"));
+            sourceType = text(((GenericRecord) r.get(SOURCE)).get(SOURCE_TYPE));
             objectName = text(r.get(OBJECT_NAME));
             fields = arrayOf(r.get(FIELDS));
             beforeValues = arrayOf(r.get(BEFORE_IMAGES));
@@ -295,18 +429,16 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             if (fields == null) {
                 return null;
             }
-            Set<String> names = new HashSet<>();
-            List<Column> out = new ArrayList<>(fields.size());
-            for (int i = 0; i < fields.size(); i++) {
-                Column column = new Column(fields.get(i), i, sourceType);
-                badFields |= column.name == null || column.name.isEmpty() || !names.add(column.name);
-                out.add(column);
-            }
+            described = Described.of(fields, sourceType, pkNames);
+            badFields = described.badNames;
             if (badFields) {
                 return null;  // a name given twice (or none): which column a value belongs to is unknowable
             }
-            for (Column column : out) {
+            List<Column> out = new ArrayList<>(fields.size());
+            for (int i = 0; i < fields.size(); i++) {
+                Column column = new Column(described, i);
                 column.logical = columnLogical(column);
+                out.add(column);
             }
             return out;
         }
@@ -320,7 +452,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             if ("DECIMAL".equals(column.codeLogical)) {
                 GenericRecord first = is(after, "Decimal") ? after : is(before, "Decimal") ? before : null;
                 if (first != null) {
-                    return "DECIMAL(" + first.get("precision") + "," + first.get("scale") + ")";
+                    return "DECIMAL(" + first.get(DECIMAL_PRECISION) + "," + first.get(DECIMAL_SCALE) + ")";
                 }
             }
             if ("BYTES".equals(column.codeLogical) && (is(after, "Character") || is(before, "Character")
@@ -390,16 +522,8 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
                     || (afterValues != null && afterValues.size() != fields.size()))) {
                 return Records.rule("SCHEMA_MISMATCH", "an image has more or fewer values than fields");
             }
-            if (row && pkNames != null) {
-                Set<String> names = new HashSet<>();
-                for (Column column : columns) {
-                    names.add(column.name);
-                }
-                for (String name : pkNames) {
-                    if (name == null || !names.contains(name)) {  // a null name became a key column named "" (issue 39 A7)
-                        return Records.rule("SCHEMA_MISMATCH", "tags.pk_uk_info names a column fields lacks, or null");
-                    }
-                }
+            if (row && described.keyUntyped) {
+                return Records.rule("SCHEMA_MISMATCH", "tags.pk_uk_info names a column fields lacks, or null");
             }
             if (row) {
                 for (Column column : columns) {
@@ -452,18 +576,9 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             Row source = source();
             Map<String, String> before = row ? image(beforeCells) : null;
             Map<String, String> after = row ? image(afterCells) : null;
-            List<Row> columnRows = null;
-            if (row) {
-                columnRows = new ArrayList<>(columns.size());
-                for (Column column : columns) {
-                    int key = pkNames == null ? -1 : pkNames.indexOf(column.name);
-                    columnRows.add(Events.column(column.name, column.index + 1, typeName(column.code, sourceType), column.logical,
-                            null, key < 0 ? null : key + 1));
-                }
-            }
             Events.Event event = new Events.Event().set("event_id", Events.eventId(topic, partition, offset, 0))
                     .set("format", "dts-avro").set("format_version", generation).set("kind", kind).set("op", op)
-                    .set("snapshot", row ? "true".equals(snapshotText) : null).set("source", source).set("columns", SharedColumns.repeated(columnRows))
+                    .set("snapshot", row ? "true".equals(snapshotText) : null).set("source", source).set("columns", row ? described.rows(columns) : null)
                     .set("key", row ? key(before, after, op) : null)
                     .set("before", row && !"INSERT".equals(op) ? before : null).set("after", row && !"DELETE".equals(op) ? after : null)
                     .set("position", Events.position(commit, null, Keys.OLD_SEQ))
@@ -545,14 +660,15 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             case "Decimal":
             case "TextGeometry":
             case "TextObject":
-                return text(v.get("value"));
+                return text(v.get(textValue(valueClass)));
             case "Character":
-                return "BYTES".equals(logical) ? base64(v.get("value")) : characterText(text(v.get("charset")), bytes(v.get("value")));
+                return "BYTES".equals(logical) ? base64(v.get(CHARACTER_VALUE))
+                        : characterText(text(v.get(CHARACTER_CHARSET)), bytes(v.get(CHARACTER_VALUE)));
             case "Float":
-                return Canonical.doubleText((Double) v.get("value"));
+                return Canonical.doubleText((Double) v.get(FLOAT_VALUE));
             case "Timestamp":
-                long seconds = (Long) v.get("timestamp");
-                int micros = (Integer) v.get("millis");
+                long seconds = (Long) v.get(TIMESTAMP_SECONDS);
+                int micros = (Integer) v.get(TIMESTAMP_MICROS);
                 return seconds >= Canonical.MIN_EPOCH_SECOND && seconds <= Canonical.MAX_EPOCH_SECOND && micros >= 0 && micros <= 999_999
                         ? LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC).format(SECONDS) + "." + Canonical.zeroPad(micros, 6) + "Z"
                         : null;
@@ -566,16 +682,17 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
                     return time;
                 }
                 if ("INT16".equals(logical)) {
-                    return String.valueOf(v.get("year"));
+                    return String.valueOf(v.get(YEAR));
                 }
                 return time == null ? null : date + " " + time;
             case "TimestampWithTimeZone":
-                GenericRecord t = (GenericRecord) v.get("value");
+                GenericRecord t = (GenericRecord) v.get(ZONED_VALUE);
                 String clock = timeText(t);
-                return clock == null ? null : dateText(t) + "T" + clock + text(v.get("timezone"));
+                return clock == null ? null : dateText(t) + "T" + clock + text(v.get(ZONED_ZONE));
             case "BinaryGeometry":
+                return base64(v.get(BINARY_GEOMETRY_VALUE));
             case "BinaryObject":
-                return base64(v.get("value"));
+                return base64(v.get(BINARY_OBJECT_VALUE));
             default:
                 return null;
         }
@@ -583,22 +700,36 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
 
     /** A DateTime's date as {@code %04d-%02d-%02d} (a missing part prints "null", as Spark's format_string did). */
     public static String dateText(GenericRecord dateTime) {
-        return Canonical.zeroPad((Integer) dateTime.get("year"), 4) + "-" + Canonical.zeroPad((Integer) dateTime.get("month"), 2)
-                + "-" + Canonical.zeroPad((Integer) dateTime.get("day"), 2);
+        return Canonical.zeroPad((Integer) dateTime.get(YEAR), 4) + "-" + Canonical.zeroPad((Integer) dateTime.get(MONTH), 2)
+                + "-" + Canonical.zeroPad((Integer) dateTime.get(DAY), 2);
     }
 
     /** A DateTime's time as {@code %02d:%02d:%02d.%06d}, no millis as 0; null when the sub-second part (microseconds,
      * whatever the field's name says) is outside 0..999,999: seven digits would read as nanoseconds, another instant. */
     public static String timeText(GenericRecord dateTime) {
-        Integer millis = (Integer) dateTime.get("millis");
-        Integer hour = (Integer) dateTime.get("hour");
+        Integer millis = (Integer) dateTime.get(MICROS);
+        Integer hour = (Integer) dateTime.get(HOUR);
         // a time of day: the DateTime record has no sign, so how DTS writes a MySQL TIME duration (negative, or past
         // a day) is not known here; such hours stay refused rather than guessed (docs/formats/dts-avro.md)
         if (millis != null && (millis < 0 || millis > 999_999) || hour != null && (hour < 0 || hour > 23)) {
             return null;
         }
-        return Canonical.zeroPad((Integer) dateTime.get("hour"), 2) + ":" + Canonical.zeroPad((Integer) dateTime.get("minute"), 2)
-                + ":" + Canonical.zeroPad((Integer) dateTime.get("second"), 2) + "." + Canonical.zeroPad(millis == null ? 0 : millis, 6);
+        return Canonical.zeroPad(hour, 2) + ":" + Canonical.zeroPad((Integer) dateTime.get(MINUTE), 2)
+                + ":" + Canonical.zeroPad((Integer) dateTime.get(SECOND), 2) + "." + Canonical.zeroPad(millis == null ? 0 : millis, 6);
+    }
+
+    /** The text-valued classes' {@code value}. */
+    private static int textValue(String valueClass) {
+        switch (valueClass) {
+            case "Integer":
+                return INTEGER_VALUE;
+            case "Decimal":
+                return DECIMAL_VALUE;
+            case "TextGeometry":
+                return TEXT_GEOMETRY_VALUE;
+            default:
+                return TEXT_OBJECT_VALUE;
+        }
     }
 
     public static byte[] bytes(Object avroBytes) {

@@ -3,8 +3,10 @@ package io.cdcconformance.shared;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.cdcconformance.ReadersFuzzTest;
 import io.cdcconformance.canal.CanalRecords;
 import io.cdcconformance.cloudcanal.CloudCanalRecords;
+import io.cdcconformance.dts.DtsRecords;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,12 +16,14 @@ import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 
 /**
- * A row-list record reads the same after any other record as it does alone: the columns a task thread worked out for
- * the record before it ({@code RowsRecords.Columns}) are the record's own only when its type maps and key say the same.
+ * A record reads the same after any other record as it does alone: what a task thread worked out for the record before
+ * it (the columns of {@code RowsRecords.Columns} and {@code DtsRecords.Described}) is the record's own only when it
+ * describes its columns alike. ReadersFuzzTest reads every input after itself too.
  */
-class RowsRecordsTest {
+class RecordAfterRecordTest {
     private static final Function<byte[], Row> CANAL = value -> new CanalRecords().call(null, value, null, "canal.shop", 0, 0L);
     private static final Function<byte[], Row> CLOUDCANAL = value -> new CloudCanalRecords().call(null, value, null, "cc.shop", 0, 0L);
+    private static final Function<byte[], Row> DTS = value -> new DtsRecords().call(null, value, null, "dts.shop", 0, 0L);
 
     /** The record's output read on a thread of its own: no record before it. */
     private static Row alone(Function<byte[], Row> reader, byte[] value) {
@@ -43,10 +47,10 @@ class RowsRecordsTest {
         }
         for (int i = 0; i < seeds.size(); i++) {
             reader.apply(seeds.get(i));
-            assertEquals(alone.get(i), reader.apply(seeds.get(i)), target + " seed " + i + " after itself");
+            assertEquals(ReadersFuzzTest.render(alone.get(i)), ReadersFuzzTest.render(reader.apply(seeds.get(i))), target + " seed " + i + " after itself");
             for (int before = 0; before < seeds.size(); before += 10) {
                 reader.apply(seeds.get(before));
-                assertEquals(alone.get(i), reader.apply(seeds.get(i)), target + " seed " + i + " after seed " + before);
+                assertEquals(ReadersFuzzTest.render(alone.get(i)), ReadersFuzzTest.render(reader.apply(seeds.get(i))), target + " seed " + i + " after seed " + before);
             }
         }
     }
@@ -59,6 +63,11 @@ class RowsRecordsTest {
     @Test
     void cloudcanalSeedsReadTheSameAfterAnyRecord() {
         sameAfterAnyRecord(CLOUDCANAL, "cloudcanalJson");
+    }
+
+    @Test
+    void dtsSeedsReadTheSameAfterAnyRecord() {
+        sameAfterAnyRecord(DTS, "dtsAvro");
     }
 
     /** One INSERT of table t, its type map and key as given. */
