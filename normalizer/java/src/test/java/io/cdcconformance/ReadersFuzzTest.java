@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.apache.spark.sql.Row;
@@ -111,6 +112,22 @@ public class ReadersFuzzTest {
                 byte[] respelled = listed.substring(1, listed.length() - 1).getBytes(StandardCharsets.UTF_8);
                 assertEquals(render(out), render(reader.apply(respelled)), "a respelling changed the output");
             }
+        }
+    }
+
+    /** A target's inputs (its seeds, ReadersFuzzTestInputs/<target>), in their files' order: what the other tests
+     * read the readers over too. */
+    public static List<byte[]> seeds(String target) {
+        java.nio.file.Path folder = java.nio.file.Path.of("src/test/resources/io/cdcconformance/ReadersFuzzTestInputs", target);
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(folder)) {
+            List<byte[]> seeds = new java.util.ArrayList<>();
+            for (java.nio.file.Path file : files.sorted().toList()) {
+                seeds.add(java.nio.file.Files.readAllBytes(file));
+            }
+            org.junit.jupiter.api.Assertions.assertTrue(seeds.size() > 10, target + " has seeds");
+            return seeds;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

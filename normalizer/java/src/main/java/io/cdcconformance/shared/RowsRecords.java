@@ -46,10 +46,7 @@ public abstract class RowsRecords {
         public String kind;
         public String op;
         public String ddlChange;
-        List<String> pkNames;            // the key's columns as the message types them; null when it names none
-        Map<String, String> typeTexts;   // column -> MySQL type text, in column order
-        Map<String, String> jdbcCodes;   // column -> JDBC code: the fallback
-        Columns columns;                 // the three above, typed and checked
+        Columns columns;                 // the type texts, JDBC codes and key, typed and checked (typedBy)
         public List<Object> afterRows;          // JSON objects (or JSON null) per row; null when the op has no such image
         public List<Object> beforeRows;
         public Row source;
@@ -70,9 +67,11 @@ public abstract class RowsRecords {
         public void typedBy(String types, String codes, String key) {
             columns = Columns.of(Records.textMap(document.get(types)), Records.textMap(document.get(codes)),
                     Json.array(document.get(key)));
-            typeTexts = columns.typeTexts;
-            jdbcCodes = columns.jdbcCodes;
-            pkNames = columns.pkNames;
+        }
+
+        /** The key's columns as the message types them; null when it names none. */
+        List<String> pkNames() {
+            return columns == null ? null : columns.pkNames;
         }
 
         /** The message-level parts both formats give the same way: times (epoch ms), the DDL statement, the version. */
@@ -127,8 +126,8 @@ public abstract class RowsRecords {
      */
     static final class Columns {
         private static final ThreadLocal<Columns[]> LAST = ThreadLocal.withInitial(() -> new Columns[1]);
-        final Map<String, String> typeTexts;
-        final Map<String, String> jdbcCodes;
+        final Map<String, String> typeTexts;  // column -> MySQL type text, in column order
+        final Map<String, String> jdbcCodes;  // column -> JDBC code: the fallback
         private final List<String> keyTexts;  // the key's members as the message writes them (before keyNames maps them)
         final List<String> pkNames;
         final List<Column> list;
@@ -437,7 +436,7 @@ public abstract class RowsRecords {
             }
             if (("UPDATE".equals(m.op) || "DELETE".equals(m.op)) && m.beforeRows != null) {
                 for (Object row : m.beforeRows) {
-                    if (Keys.oldKeyMissing(m.pkNames, Records.textMap(row))) {
+                    if (Keys.oldKeyMissing(m.pkNames(), Records.textMap(row))) {
                         return Records.rule("MISSING_OLD_KEY",
                                 "the before image lacks a key column or holds NULL for one: which row changed is unknown");
                     }
@@ -516,10 +515,10 @@ public abstract class RowsRecords {
             for (int i = 0; i < count; i++) {
                 Map<String, String> before = befores == null || i >= befores.size() ? null : befores.get(i);
                 Map<String, String> after = afters == null || i >= afters.size() ? null : afters.get(i);
-                if ("UPDATE".equals(op) && Keys.keyChanged(message.pkNames, before, after)) {
+                if ("UPDATE".equals(op) && Keys.keyChanged(message.pkNames(), before, after)) {
                     String group = Keys.group(new String[] {sourcePart(0), "", sourcePart(2), sourcePart(3), sourcePart(4),
-                            offsetPosition(), timePosition()}, Keys.only(before, message.pkNames),
-                            Keys.afterChange(message.pkNames, before, after));
+                            offsetPosition(), timePosition()}, Keys.only(before, message.pkNames()),
+                            Keys.afterChange(message.pkNames(), before, after));
                     out.add(rowEvent(out.size(), "DELETE", before, null, key(before, null, "DELETE"), 2L * i,
                             Events.pair(group, "OLD")));
                     out.add(rowEvent(out.size(), "INSERT", null, after, key(before, after, "INSERT"), 2L * i + 1,
@@ -544,7 +543,7 @@ public abstract class RowsRecords {
         }
 
         List<Row> key(Map<String, String> before, Map<String, String> after, String op) {
-            return message.pkNames == null || message.pkNames.isEmpty() ? null : Keys.entries(message.pkNames, before, after, op);
+            return message.pkNames() == null || message.pkNames().isEmpty() ? null : Keys.entries(message.pkNames(), before, after, op);
         }
     }
 

@@ -3,20 +3,19 @@ package io.cdcconformance.shared;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.cdcconformance.ReadersFuzzTest;
 import io.cdcconformance.ces.CesAvroChanges;
 import io.cdcconformance.ces.CesAvroRecords;
 import io.cdcconformance.debezium.AvroConnect;
 import io.cdcconformance.dts.DtsRecords;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryEncoder;
@@ -157,12 +156,12 @@ class AvroGuardTest {
     void theReadersSeedsReadAsAvroReadsThem() {
         Random random = new Random(61);
         int ok = 0;
-        for (byte[] seed : seeds("dtsAvro")) {
+        for (byte[] seed : ReadersFuzzTest.seeds("dtsAvro")) {
             for (Schema schema : List.of(DtsRecords.SCHEMA_2020, DtsRecords.SCHEMA_2019)) {
                 ok += sameOnEdits(seed, schema, random, 20);
             }
         }
-        for (byte[] seed : seeds("cesAvro")) {
+        for (byte[] seed : ReadersFuzzTest.seeds("cesAvro")) {
             ok += sameOnEdits(seed, CesAvroRecords.CHANGE_EVENT, random, 20);
             AvroGuard.Guarded event = AvroGuard.guarded(seed, 0, CesAvroRecords.CHANGE_EVENT);
             if (event.datum() != null) {  // its data: the Data datum when the event is whole
@@ -173,7 +172,7 @@ class AvroGuardTest {
             }
         }
         Schema connect = debeziumAvroValueSchema();
-        for (byte[] seed : seeds("debeziumAvro")) {  // the wire format's 5 bytes cut: the datum of the placeholder id
+        for (byte[] seed : ReadersFuzzTest.seeds("debeziumAvro")) {  // the wire format's 5 bytes cut: the datum of the placeholder id
             if (seed.length >= 5 && seed[0] == 0 && java.nio.ByteBuffer.wrap(seed, 1, 4).getInt() == 0) {
                 ok += sameOnEdits(java.util.Arrays.copyOfRange(seed, 5, seed.length), connect, random, 20);
             }
@@ -199,23 +198,6 @@ class AvroGuardTest {
     private static Schema debeziumAvroValueSchema() {
         try {
             return new Schema.Parser().parse(Files.readString(Path.of("src/test/resources/io/cdcconformance/hostile/debezium-avro-value-schema.json")));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** A fuzz target's seeds, in their files' order. */
-    static List<byte[]> seeds(String target) {
-        Path folder = Path.of("src/test/resources/io/cdcconformance/ReadersFuzzTestInputs", target);
-        try (Stream<Path> files = Files.list(folder)) {
-            List<byte[]> seeds = new ArrayList<>();
-            for (Path file : files.sorted().toList()) {
-                try (InputStream in = Files.newInputStream(file)) {
-                    seeds.add(in.readAllBytes());
-                }
-            }
-            assertTrue(seeds.size() > 10, target + " has seeds");
-            return seeds;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,7 +1,6 @@
 package io.cdcconformance.shared;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,17 +12,13 @@ import io.cdcconformance.cloudcanal.CloudCanalRecords;
 import io.cdcconformance.dataworks.DataWorksRecords;
 import io.cdcconformance.debezium.DebeziumRecords;
 import io.cdcconformance.dts.DtsRecords;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.api.java.UDF6;
@@ -49,7 +44,6 @@ import scala.collection.Seq;
  * tests/integration/test_internal_calls.py (Spark's converter needs most of Spark, which this classpath does not hold).
  */
 public class InternalRowsTest {
-    private static final Path SEEDS = Path.of("src/test/resources/io/cdcconformance/ReadersFuzzTestInputs");
     private static final DataType TEXT = DataTypes.StringType;
     private static final DataType INT = DataTypes.IntegerType;
     private static final DataType BOOL = DataTypes.BooleanType;
@@ -209,20 +203,10 @@ public class InternalRowsTest {
         }
     }
 
-    private static Stream<byte[]> seeds(String target) throws IOException {
-        List<byte[]> values = new ArrayList<>();
-        try (Stream<Path> files = Files.list(SEEDS.resolve(target))) {
-            for (Path file : (Iterable<Path>) files.sorted()::iterator) {
-                values.add(Files.readAllBytes(file));
-            }
-        }
-        return values.stream();
-    }
-
     private static int everySeed(String target, UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> reader,
                                  StructType type) throws Exception {
         int events = 0;
-        for (byte[] value : (Iterable<byte[]>) seeds(target)::iterator) {
+        for (byte[] value : io.cdcconformance.ReadersFuzzTest.seeds(target)) {
             Row output = reader.call(null, value, null, "t", 0, 0L);
             assertWrittenAsRead(type, output, target);
             if (output.get(2) instanceof List) {

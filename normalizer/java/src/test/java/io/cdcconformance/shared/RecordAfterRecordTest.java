@@ -1,7 +1,6 @@
 package io.cdcconformance.shared;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.cdcconformance.ReadersFuzzTest;
 import io.cdcconformance.canal.CanalRecords;
@@ -40,7 +39,7 @@ class RecordAfterRecordTest {
 
     /** Every seed read after itself and after every tenth seed gives what it gives alone (after every seed: 15 s). */
     private static void sameAfterAnyRecord(Function<byte[], Row> reader, String target) {
-        List<byte[]> seeds = AvroGuardTest.seeds(target);
+        List<byte[]> seeds = ReadersFuzzTest.seeds(target);
         List<Row> alone = new ArrayList<>();
         for (byte[] seed : seeds) {
             alone.add(alone(reader, seed));
