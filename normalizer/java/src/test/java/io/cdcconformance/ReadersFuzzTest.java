@@ -16,11 +16,18 @@ import io.cdcconformance.shared.Json;
 import io.cdcconformance.shared.Readers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructType;
@@ -118,16 +125,16 @@ public class ReadersFuzzTest {
     /** A target's inputs (its seeds, ReadersFuzzTestInputs/<target>), in their files' order: what the other tests
      * read the readers over too. */
     public static List<byte[]> seeds(String target) {
-        java.nio.file.Path folder = java.nio.file.Path.of("src/test/resources/io/cdcconformance/ReadersFuzzTestInputs", target);
-        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(folder)) {
-            List<byte[]> seeds = new java.util.ArrayList<>();
-            for (java.nio.file.Path file : files.sorted().toList()) {
-                seeds.add(java.nio.file.Files.readAllBytes(file));
+        Path folder = Path.of("src/test/resources/io/cdcconformance/ReadersFuzzTestInputs", target);
+        try (Stream<Path> files = Files.list(folder)) {
+            List<byte[]> seeds = new ArrayList<>();
+            for (Path file : files.sorted().toList()) {
+                seeds.add(Files.readAllBytes(file));
             }
-            org.junit.jupiter.api.Assertions.assertTrue(seeds.size() > 10, target + " has seeds");
+            assertTrue(seeds.size() > 10, target + " has seeds");
             return seeds;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

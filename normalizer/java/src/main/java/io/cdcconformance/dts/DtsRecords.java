@@ -11,6 +11,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.HashSet;
@@ -18,8 +19,10 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.spark.sql.Row;
@@ -105,14 +108,10 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             ZONED_ZONE = valueField("TimestampWithTimeZone", "timezone"), BINARY_GEOMETRY_VALUE = valueField("BinaryGeometry", "value"),
             TEXT_GEOMETRY_VALUE = valueField("TextGeometry", "value"), BINARY_OBJECT_VALUE = valueField("BinaryObject", "value"),
             TEXT_OBJECT_VALUE = valueField("TextObject", "value"),
-            SOURCE_TYPE = SCHEMA_2020.getField("source").schema().getField("sourceType").pos();
+            SOURCE_TYPE = samePosition(record -> record.getField("source").schema(), "sourceType");
 
     private static int valueField(String valueClass, String field) {
-        int position = valueClass(SCHEMA_2020, valueClass).getField(field).pos();
-        if (valueClass(SCHEMA_2019, valueClass).getField(field).pos() != position) {
-            throw new IllegalStateException("the DTS schemas place " + valueClass + "." + field + " apart");
-        }
-        return position;
+        return samePosition(record -> valueClass(record, valueClass), field);
     }
 
     /** A value class of the image arrays' element union. */
@@ -130,9 +129,16 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
     }
 
     private static int position(String field) {
-        int position = SCHEMA_2020.getField(field).pos();
-        if (SCHEMA_2019.getField(field).pos() != position) {
-            throw new IllegalStateException("the DTS schemas place " + field + " apart");
+        return samePosition(record -> record, field);
+    }
+
+    /** {@code field}'s position in the record {@code owner} finds in a DTS schema, the same in both schemas (checked at
+     * class load): one position reads a datum of either generation. */
+    private static int samePosition(Function<Schema, Schema> owner, String field) {
+        Schema in2020 = owner.apply(SCHEMA_2020);
+        int position = in2020.getField(field).pos();
+        if (owner.apply(SCHEMA_2019).getField(field).pos() != position) {
+            throw new IllegalStateException("the DTS schemas place " + in2020.getName() + "." + field + " apart");
         }
         return position;
     }
@@ -238,13 +244,13 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
         }
 
         private boolean describes(List<GenericRecord> fields, String sourceType, List<String> pkNames) {
-            if (fields.size() != names.length || !java.util.Objects.equals(this.sourceType, sourceType)
-                    || !java.util.Objects.equals(this.pkNames, pkNames)) {
+            if (fields.size() != names.length || !Objects.equals(this.sourceType, sourceType)
+                    || !Objects.equals(this.pkNames, pkNames)) {
                 return false;
             }
             for (int i = 0; i < names.length; i++) {
                 GenericRecord field = fields.get(i);
-                if (!java.util.Objects.equals(rawNames[i], field.get(FIELD_NAME)) || !java.util.Objects.equals(codes[i], field.get(FIELD_TYPE))) {
+                if (!Objects.equals(rawNames[i], field.get(FIELD_NAME)) || !Objects.equals(codes[i], field.get(FIELD_TYPE))) {
                     return false;
                 }
             }
@@ -257,7 +263,7 @@ public class DtsRecords implements UDF6<byte[], byte[], Seq<Row>, String, Intege
             for (int i = 0; i < logicals.length; i++) {
                 logicals[i] = columns.get(i).logical;
             }
-            if (lastRows == null || !java.util.Arrays.equals(lastLogicals, logicals)) {
+            if (lastRows == null || !Arrays.equals(lastLogicals, logicals)) {
                 List<Row> described = new ArrayList<>(logicals.length);
                 for (int i = 0; i < logicals.length; i++) {
                     described.add(Events.column(names[i], i + 1, typeNames[i], logicals[i], null, keyPlaces[i]));

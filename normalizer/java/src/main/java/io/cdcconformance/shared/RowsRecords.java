@@ -4,11 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.apache.spark.sql.Row;
 import scala.collection.Seq;
@@ -141,7 +143,7 @@ public abstract class RowsRecords {
             this.jdbcCodes = jdbcCodes;
             this.keyTexts = keyTexts;
             pkNames = keyTexts == null || keyTexts.isEmpty() ? null
-                    : java.util.Collections.unmodifiableList(keyNames(keyTexts, typeTexts, jdbcCodes));
+                    : Collections.unmodifiableList(keyNames(keyTexts, typeTexts, jdbcCodes));
             List<Column> typed = new ArrayList<>();
             Set<String> named = new HashSet<>();
             List<Row> described = new ArrayList<>();
@@ -153,8 +155,8 @@ public abstract class RowsRecords {
                 named.add(name);
                 described.add(column.row());
             }
-            list = java.util.Collections.unmodifiableList(typed);
-            names = java.util.Collections.unmodifiableSet(named);
+            list = Collections.unmodifiableList(typed);
+            names = Collections.unmodifiableSet(named);
             rows = new SharedColumns(described);
         }
 
@@ -169,7 +171,7 @@ public abstract class RowsRecords {
             Columns[] last = LAST.get();
             Columns known = last[0];
             if (known != null && sameInOrder(known.typeTexts, typeTexts) && sameInOrder(known.jdbcCodes, jdbcCodes)
-                    && java.util.Objects.equals(known.keyTexts, keyTexts)) {
+                    && Objects.equals(known.keyTexts, keyTexts)) {
                 return known;
             }
             last[0] = new Columns(typeTexts, jdbcCodes, keyTexts);
@@ -187,8 +189,8 @@ public abstract class RowsRecords {
             java.util.Iterator<Map.Entry<String, String>> others = b.entrySet().iterator();
             for (Map.Entry<String, String> entry : a.entrySet()) {
                 Map.Entry<String, String> other = others.next();
-                if (!java.util.Objects.equals(entry.getKey(), other.getKey())
-                        || !java.util.Objects.equals(entry.getValue(), other.getValue())) {
+                if (!Objects.equals(entry.getKey(), other.getKey())
+                        || !Objects.equals(entry.getValue(), other.getValue())) {
                     return false;
                 }
             }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.cdcconformance.ReadersFuzzTest;
 import io.cdcconformance.canal.CanalRecords;
 import io.cdcconformance.ces.CesAvroRecords;
 import io.cdcconformance.ces.CesRecords;
@@ -206,7 +207,7 @@ public class InternalRowsTest {
     private static int everySeed(String target, UDF6<byte[], byte[], Seq<Row>, String, Integer, Long, Row> reader,
                                  StructType type) throws Exception {
         int events = 0;
-        for (byte[] value : io.cdcconformance.ReadersFuzzTest.seeds(target)) {
+        for (byte[] value : ReadersFuzzTest.seeds(target)) {
             Row output = reader.call(null, value, null, "t", 0, 0L);
             assertWrittenAsRead(type, output, target);
             if (output.get(2) instanceof List) {
